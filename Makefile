@@ -1,0 +1,30 @@
+# playtest: `make demo` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-all bench install clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# The main job: 100,000 four-player Gremios games with the default strategy mix, then a summary.
+demo: $(STAMP)
+	$(BIN)/playtest run gremios --players 4 --games 100000 --seed 1 --out runs/demo-$$(date +%Y%m%d-%H%M%S)
+
+# The fast suite (slow statistical tests are marked and skipped; `make test-all` runs them too).
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -q -m ''
+
+clean:
+	rm -rf $(VENV) runs build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

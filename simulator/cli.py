@@ -1,0 +1,145 @@
+"""The ``playtest`` command: a thin layer over ``simulator.api``.
+
+Bad input anywhere ends with one line on stderr naming the value and what is allowed, exit
+code 2, and nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from simulator import api
+from simulator.core.errors import UsageError
+from simulator.core.ruledata import parse_settings
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return items or None
+
+
+def run_options(f):
+    """Options shared by ``run`` and ``replay`` (the replayed game must match the run)."""
+    options = [
+        click.option("--players", "-p", type=int, default=None,
+                     help="Number of players (default: the mode's largest)."),
+        click.option("--strategies", "-s", default=None,
+                     help="Comma-separated strategies, rotated over the seats (default: the game's mix)."),
+        click.option("--mode", "-m", default="standard", show_default=True, help="Game mode."),
+        click.option("--roles", default=None,
+                     help="Comma-separated role per seat ('any' = dealt; 'a+b' in two-role modes)."),
+        click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+                     help="Override a rule parameter (repeatable); see 'playtest games'."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Run seed."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+@click.group()
+@click.version_option(package_name="playtest")
+def main():
+    """playtest: Monte-Carlo balance and statistics for tabletop games."""
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the catalogue as JSON.")
+def games(game, as_json):
+    """The games, their player counts, modes, roles, strategies and every parameter."""
+    catalog = api.catalog()
+    if game is not None:
+        catalog = [g for g in catalog if g["game"] == game]
+        if not catalog:
+            from simulator.core.game import GAME_NAMES
+            from simulator.core.ruledata import unknown_name
+            raise UsageError(unknown_name("game", game, GAME_NAMES))
+    if as_json:
+        click.echo(json.dumps(catalog, indent=2))
+        return
+    for g in catalog:
+        click.echo(f"{g['game']} ({g['title']}), rules version {g['rules_version']}: "
+                   f"{', '.join(map(str, g['player_counts']))} players")
+        click.echo("  modes:")
+        for name, m in g["modes"].items():
+            click.echo(f"    {name:<16} {'/'.join(map(str, m['players']))} players: {m['description']}")
+        if g["roles"]:
+            click.echo(f"  roles: {', '.join(g['roles'])}")
+        click.echo(f"  strategies (default mix: {', '.join(g['default_mix'])}):")
+        for name, text in g["strategies"].items():
+            click.echo(f"    {name:<20} {text}")
+        click.echo(f"  strategy weights: {', '.join(g['weights'])}")
+        click.echo("  parameters (value, allowed, source; * = assumption):")
+        for p in g["parameters"]:
+            mark = "*" if p["assumption"] else " "
+            click.echo(f"   {mark}{p['name']:<34} {str(p['value']):>6}  [{p['allowed']}]  {p['source']}")
+        if g["notes"]:
+            click.echo("  modelling notes:")
+            for key, text in g["notes"].items():
+                click.echo(f"    {key}: {text}")
+
+
+@main.command()
+@click.argument("game")
+@run_options
+@click.option("--games", "-n", "n_games", type=int, default=10_000, show_default=True,
+              help="Number of games.")
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (must be new or empty; default: a fresh folder under runs/).")
+@click.option("--threads", "-t", type=int, default=None, help="Threads (default: all cores).")
+@click.option("--chunk-size", type=int, default=None,
+              help="Games per kernel call (memory/progress granularity; results do not change).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+def run(game, players, strategies, mode, roles, settings, seed, n_games, out, threads, chunk_size,
+        quiet):
+    """Play GAME many times and write the Parquet dataset."""
+    path = api.run(game, players, n_games, seed, out, _split(strategies), mode, _split(roles),
+                   parse_settings(settings), None, threads, chunk_size,
+                   progress=False if quiet else None, command=" ".join(sys.argv))
+    if not quiet:
+        from reports.summary import summary_table
+        click.echo(summary_table(path))
+    click.echo(str(path))
+
+
+@main.command()
+@click.argument("game")
+@run_options
+@click.option("--game-index", "-i", type=int, default=0, show_default=True,
+              help="Which game of the run to replay.")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text",
+              show_default=True)
+def replay(game, players, strategies, mode, roles, settings, seed, game_index, fmt):
+    """Tell one game turn by turn, exactly as it was played in the run with these options."""
+    events = api.replay(game, seed, game_index, players, _split(strategies), mode, _split(roles),
+                        parse_settings(settings))
+    for event in events:
+        if fmt == "jsonl":
+            click.echo(json.dumps(event))
+        else:
+            click.echo(event["text"])
+
+
+def entry():
+    """Console entry point: usage errors become one line and exit code 2."""
+    try:
+        main.main(standalone_mode=False)
+    except UsageError as e:
+        click.echo(f"playtest: error: {e}", err=True)
+        sys.exit(2)
+    except click.UsageError as e:
+        click.echo(f"playtest: error: {e.format_message()}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("playtest: aborted", err=True)
+        sys.exit(130)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except BrokenPipeError:
+        sys.exit(0)

@@ -1,0 +1,80 @@
+"""What every game gives the engine, and the registry of games.
+
+A game's package (``simulator/games/<name>/__init__.py``) builds one ``Game``: its player counts
+and modes, roles, strategies, rule data, the batch kernel and the replay. Everything generic
+(validating a configuration, seating strategies, chunking, writing Parquet, the CLI) is written
+once against this contract.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from simulator.core.errors import UsageError
+from simulator.core.ruledata import RuleSet, load_rules, unknown_name
+
+GAME_NAMES = ("gremios",)
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    description: str
+    player_counts: tuple[int, ...]
+    roles_per_seat: int = 1
+
+
+@dataclass(frozen=True)
+class Strategies:
+    """A game's scripted players: names, one line each, and their default weight vectors."""
+
+    names: tuple[str, ...]
+    descriptions: tuple[str, ...]
+    weight_names: tuple[str, ...]
+    default_weights: np.ndarray  # one row per strategy
+    default_mix: tuple[str, ...]
+
+    def index(self, name: str) -> int:
+        if name not in self.names:
+            raise UsageError(unknown_name("strategy", name, self.names))
+        return self.names.index(name)
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str
+    title: str
+    modes: dict[str, Mode]
+    roles: tuple[str, ...]
+    strategies: Strategies
+    rules_path: Path
+    # play(rules, run_seed, first_game, n_games, setup) -> (seat rows, game rows) as int64 arrays
+    play: Callable
+    # replay(rules, run_seed, game_index, setup) -> list of event dicts
+    replay: Callable
+    # seat_columns(seat rows, strategy names) -> {column: array} (strategy, role, score, rank,
+    # winner first, then the game's own columns); game_columns(game rows) -> {column: array}
+    seat_columns: Callable
+    game_columns: Callable
+    # check(rules, setup): raise UsageError for a combination the kernel cannot play
+    check: Callable = lambda rules, setup: None
+    max_players: int = 4
+    notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(sorted({n for m in self.modes.values() for n in m.player_counts}))
+
+    def rules(self) -> RuleSet:
+        return load_rules(self.rules_path, self.name)
+
+
+def get_game(name: str) -> Game:
+    if name not in GAME_NAMES:
+        raise UsageError(unknown_name("game", name, GAME_NAMES))
+    return importlib.import_module(f"simulator.games.{name}").GAME

@@ -1,0 +1,155 @@
+"""Rule data: every tweakable number of a game, with its range and its source.
+
+A game's ``rules.toml`` lists its parameters as ``[params.NAME]`` tables with ``value``, either
+``range = [min, max]`` (integers) or ``choices = [...]`` (named options, stored as their index),
+and ``source``: the rulebook section the value comes from, or ``assumption: why`` where the
+rulebook is silent. Loading turns the values into a one-element numpy record whose fields are named
+after the parameters, so a kernel reads ``rules.inn_cost``: the numbers are arguments, never
+globals that numba would freeze at compile time, and a parameter the kernel reads but the file
+lacks is a compile error rather than a silent default. ``[notes]`` holds the assumptions that
+are not numbers (a modelling choice and its reason).
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from simulator.core.errors import UsageError
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: int | str
+    source: str
+    description: str = ""
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def is_assumption(self) -> bool:
+        return self.source.lower().startswith("assumption")
+
+    @property
+    def allowed(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        return f"an integer from {self.low} to {self.high}"
+
+    def encode(self, value) -> int:
+        """The integer the kernels see for ``value``."""
+        if self.choices:
+            return self.choices.index(value)
+        return int(value)
+
+    def parse(self, text: str):
+        """A value given on the command line or in an experiment file, checked against the range."""
+        if self.choices:
+            if str(text) not in self.choices:
+                raise UsageError(f"--set {self.name}={text}: not allowed; {self.name} must be {self.allowed}")
+            return str(text)
+        try:
+            value = int(str(text), 10)
+        except ValueError:
+            raise UsageError(f"--set {self.name}={text}: not an integer; {self.name} must be {self.allowed}") from None
+        if not self.low <= value <= self.high:
+            raise UsageError(f"--set {self.name}={text}: out of range; {self.name} must be {self.allowed}")
+        return value
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A game's rule data with any overrides applied."""
+
+    game: str
+    rules_version: str
+    params: dict[str, Param]
+    notes: dict[str, str] = field(default_factory=dict)
+    overrides: dict[str, int | str] = field(default_factory=dict)
+
+    def value(self, name: str):
+        return self.overrides.get(name, self.params[name].default)
+
+    def with_overrides(self, settings: dict[str, object]) -> "RuleSet":
+        """A copy with ``settings`` (name -> value or text) checked and applied."""
+        merged = dict(self.overrides)
+        for name, raw in settings.items():
+            param = self.params.get(name)
+            if param is None:
+                raise UsageError(unknown_name("parameter", name, self.params, f"of {self.game}"))
+            merged[name] = param.parse(raw)
+        return RuleSet(self.game, self.rules_version, self.params, self.notes, merged)
+
+    def as_record(self) -> np.ndarray:
+        """The values in force as a one-element int64 record array, one field per parameter.
+
+        A recarray, so ``rules[0].inn_cost`` also reads as an attribute when run interpreted.
+        """
+        record = np.zeros(1, dtype=[(name, np.int64) for name in self.params]).view(np.recarray)
+        for name, param in self.params.items():
+            record[0][name] = param.encode(self.value(name))
+        return record
+
+    def describe(self) -> list[dict]:
+        """Every parameter with its value in force, marked where overridden (for manifests, reports)."""
+        return [
+            {
+                "name": n,
+                "value": self.value(n),
+                "default": p.default,
+                "overridden": n in self.overrides and self.overrides[n] != p.default,
+                "allowed": p.allowed,
+                "source": p.source,
+                "assumption": p.is_assumption,
+            }
+            for n, p in self.params.items()
+        ]
+
+
+def parse_settings(items: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """``["key=value", ...]`` from ``--set`` into a dict, rejecting malformed items."""
+    settings = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise UsageError(f"--set {item}: expected KEY=VALUE, for example --set victory_points_to_win=12")
+        settings[key.strip()] = value.strip()
+    return settings
+
+
+def unknown_name(kind: str, name: str, allowed, where: str = "") -> str:
+    """The one-line message for a name that is not one of ``allowed``."""
+    allowed = list(allowed)
+    close = difflib.get_close_matches(name, allowed, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    shown = ", ".join(allowed) if len(allowed) <= 15 else ", ".join(allowed[:15]) + ", ..."
+    where = f" {where}" if where else ""
+    return f"unknown {kind} '{name}'{where}{hint}; allowed: {shown}"
+
+
+def load_rules(path: Path, game: str) -> RuleSet:
+    """Read a game's ``rules.toml``, checking every default against its own range."""
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    table = data["params"]
+    params = {}
+    for name, entry in table.items():
+        if "choices" in entry:
+            param = Param(name, entry["value"], entry["source"], entry.get("description", ""),
+                          choices=tuple(entry["choices"]))
+            if param.default not in param.choices:
+                raise RuntimeError(f"{path}: {name} default {param.default!r} is not among its choices")
+        else:
+            low, high = entry["range"]
+            param = Param(name, int(entry["value"]), entry["source"], entry.get("description", ""),
+                          low=int(low), high=int(high))
+            if not low <= param.default <= high:
+                raise RuntimeError(f"{path}: {name} default {param.default} is outside its range")
+        params[name] = param
+    return RuleSet(game, str(data["rules_version"]), params, dict(data.get("notes", {})))

@@ -1,0 +1,45 @@
+"""A compact event log a kernel fills while it plays one game, for ``playtest replay``.
+
+The log is an int64 array of shape (capacity, 6): row 0 holds the number of entries written,
+each later row is (code, a, b, c, d, e) with game-specific meaning. Batch runs pass an empty
+array, so recording costs one length check and the same code plays both.
+"""
+
+import numpy as np
+from numba import njit
+
+LOG_WIDTH = 6
+
+
+def new_log(capacity: int) -> np.ndarray:
+    return np.zeros((capacity + 1, LOG_WIDTH), dtype=np.int64)
+
+
+@njit(cache=True)
+def no_log():
+    """The empty log of a batch run (a global array would be read-only inside kernels)."""
+    return np.zeros((0, LOG_WIDTH), dtype=np.int64)
+
+
+@njit(cache=True)
+def record(log, code, a=0, b=0, c=0, d=0, e=0):
+    if log.shape[0] == 0:
+        return
+    n = log[0, 0] + 1
+    if n >= log.shape[0]:
+        return  # full: the decoder reports the story as cut short
+    log[n, 0] = code
+    log[n, 1] = a
+    log[n, 2] = b
+    log[n, 3] = c
+    log[n, 4] = d
+    log[n, 5] = e
+    log[0, 0] = n
+
+
+def entries(log: np.ndarray) -> np.ndarray:
+    return log[1:log[0, 0] + 1]
+
+
+def is_full(log: np.ndarray) -> bool:
+    return log[0, 0] + 1 >= log.shape[0]

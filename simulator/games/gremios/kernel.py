@@ -1,0 +1,136 @@
+"""Gremios batch kernel: many games in parallel, one stats row per seat and one per game.
+
+Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
+rotation (seat s plays ``mix[(s + i) % len(mix)]``), so a game's outcome is the same whatever
+chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with a log.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from simulator.core.ranking import rank_players
+from simulator.core.rng import seed_stream
+from simulator.core.trace import no_log
+from simulator.games.gremios.board import (
+    COIN_SOURCE_NAMES, MAX_PLAYERS, N_GUILDS, vp_emblem, vp_inns, vp_top_investor, vp_treasures,
+    treasure_count,
+)
+from simulator.games.gremios.turn import play_game
+
+# Per-seat columns the kernel fills (the core columns game_id, seat, strategy, role, score, rank,
+# winner and win_share are assembled from the first ones by the batch driver).
+SEAT_COLUMNS = (
+    "strategy_index", "role_id", "second_role_id", "role_not_chosen_id", "score", "rank", "winner",
+    "vp_top_investor", "vp_inns", "vp_treasures", "vp_emblem",
+) + tuple(f"coins_{name}" for name in COIN_SOURCE_NAMES) + (
+    "coins_final", "guild_investments", "expedition_investments", "guilds_topped", "lands_bought",
+    "inns_built", "inns_destroyed", "inns_repaired", "treasures_taken", "treasures_bought",
+    "treasures_cashed", "treasures_held", "mutinies_caused", "emblem",
+)
+GAME_COLUMNS = (
+    "turns", "truncated", "rolls", "sevens", "events_revealed", "expeditions", "expeditions_won",
+    "mutinies", "bankruptcies", "invasions", "event_reshuffles", "guilds_founded", "winning_score",
+)
+N_SEAT_COLUMNS = len(SEAT_COLUMNS)
+N_GAME_COLUMNS = len(GAME_COLUMNS)
+
+
+@njit(cache=True)
+def seat_plans(game_index, n_players, mix_ids, mix_weights):
+    """The strategies of one game's seats, rotated so every strategy sits in every seat."""
+    k = mix_ids.shape[0]
+    ids = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    mix_slot = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    weights = np.zeros((MAX_PLAYERS, mix_weights.shape[1]), dtype=np.float64)
+    for seat in range(n_players):
+        j = (seat + game_index) % k
+        mix_slot[seat] = j
+        ids[seat] = mix_ids[j]
+        weights[seat, :] = mix_weights[j, :]
+    return (ids, weights), mix_slot
+
+
+@njit(cache=True)
+def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, mix_ids, mix_weights, log):
+    """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
+    rng = seed_stream(run_seed, game_index)
+    plans, _ = seat_plans(game_index, n_players, mix_ids, mix_weights)
+    return play_game(rules[0], n_players, mode, fixed_roles, plans, rng, log)
+
+
+@njit(cache=True, parallel=True)
+def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, mix_ids,
+               mix_weights, seats, games):
+    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
+    for i in prange(n_games):
+        game_index = first_game + i
+        rng = seed_stream(run_seed, game_index)
+        plans, mix_slot = seat_plans(game_index, n_players, mix_ids, mix_weights)
+        r = rules[0]
+        table = play_game(r, n_players, mode, fixed_roles, plans, rng, no_log())
+        s = table[0]
+        score = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        tiebreak = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        rank = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        for p in range(n_players):
+            score[p] = vp_top_investor(s, r, p) + vp_inns(s, r, p) + vp_treasures(s, r, p) + \
+                vp_emblem(s, r, p)
+        rank_players(score, tiebreak, n_players, rank)  # no tie-break in the rulebook
+        for p in range(n_players):
+            row = seats[i * n_players + p]
+            topped = 0
+            for g in range(N_GUILDS):
+                if s.top_investor[g] == p:
+                    topped += 1
+            row[0] = mix_slot[p]
+            row[1] = s.roles[p, 0]
+            row[2] = s.roles[p, 1]
+            row[3] = s.role_not_chosen[p]
+            row[4] = score[p]
+            row[5] = rank[p]
+            row[6] = 1 if rank[p] == 1 else 0
+            row[7] = vp_top_investor(s, r, p)
+            row[8] = vp_inns(s, r, p)
+            row[9] = vp_treasures(s, r, p)
+            row[10] = vp_emblem(s, r, p)
+            for k in range(6):
+                row[11 + k] = s.coins_from[p, k]
+            row[17] = s.coins[p]
+            row[18] = s.guild_investments_made[p]
+            row[19] = s.expedition_investments_made[p]
+            row[20] = topped
+            row[21] = s.lands_bought[p]
+            row[22] = s.inns_built[p]
+            row[23] = s.inns_lost[p]
+            row[24] = s.inns_repaired[p]
+            row[25] = s.treasures_taken[p]
+            row[26] = s.treasures_bought[p]
+            row[27] = s.treasures_cashed[p]
+            row[28] = treasure_count(s, p)
+            row[29] = s.mutinies_caused[p]
+            row[30] = 1 if s.emblem == p else 0
+        founded = 0
+        for g in range(N_GUILDS):
+            founded += s.guild_open[g]
+        best = 0
+        for p in range(n_players):
+            best = max(best, score[p])
+        out = games[i]
+        out[0] = s.turn
+        out[1] = s.truncated
+        out[2] = s.rolls
+        out[3] = s.sevens
+        out[4] = s.events_revealed
+        out[5] = s.expeditions
+        out[6] = s.expeditions_won
+        out[7] = s.mutinies
+        out[8] = s.bankruptcies
+        out[9] = s.invasions
+        out[10] = s.event_reshuffles
+        out[11] = founded
+        out[12] = best
+
+
+def new_outputs(n_games: int, n_players: int):
+    return (np.zeros((n_games * n_players, N_SEAT_COLUMNS), dtype=np.int64),
+            np.zeros((n_games, N_GAME_COLUMNS), dtype=np.int64))

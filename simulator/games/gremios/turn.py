@@ -1,0 +1,804 @@
+"""Gremios, played by the rulebook: setup, the four turn phases, events, expeditions, roles.
+
+The functions follow the rulebook's order. ``s`` is one game's state (``board.STATE``), ``r`` the
+rule numbers (``rules.toml``), ``rng`` the game's random stream, ``log`` the replay log (empty in
+batch runs), and ``plans`` the seats' strategies (ids and weights) that every decision is asked of.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import below, roll_2d6, shuffle
+from simulator.core.trace import record
+from simulator.games.gremios import story as L
+from simulator.games.gremios.board import (
+    AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, CHURCH, CRAFTSMAN,
+    DOCTOR, EXPEDITION, FAMINE, FARM, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, FROM_EVENTS, FROM_GUILDS,
+    FROM_INNS, FROM_ROLES, FROM_TREASURES, FROM_TURN, GOOD_HARVEST, GOVERNOR, GUILD_OF_ROLL,
+    INNKEEPER, JEWELLERY_SHOP, LAND_EXPROPRIATION, MASTER_BUILDER, MAX_EXPEDITION_SLOTS, MERCENARY,
+    MONASTERY, MUTINY, N_BLOCKADES, N_GUILDS, N_ROLES, NO_ROLE, PEASANT, PIRATE, PLAGUE, PORT,
+    RARE_TREASURE, SHOPKEEPER, SMITHY, STOWAWAY, TAVERN, TAX_COLLECTION, TRADER,
+    ULTIMATE_DUEL, WEALTH_HIGH, WEALTH_LOW, COMMON_TREASURE, expedition_investment_cost,
+    expedition_stakes, guild_blocked_for, new_table, guild_coins, guild_investment_cost, has_role,
+    inn_cost, inn_cost_with_plot, investment_actions_left, repair_cost, cultivate_cost,
+    role_holder, stowaway_threshold, treasure_count, victory_points, wealth_coins,
+)
+from simulator.games.gremios.story import (
+    BUILD_INN, BUY_LAND, BY_EVENT, BY_MERCENARY, BY_PROSPERITY, BY_SECOND_BLOCKADE, BY_SEVEN,
+    BY_THIRD_BLOCKADE, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, END_TURN, EXCHANGE_WEALTH,
+    INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
+)
+from strategies import gremios as players
+
+MAX_ACTIONS_PER_TURN = 64  # more than any legal turn takes; a guard against a looping strategy
+
+
+# --- small bookkeeping ------------------------------------------------------------------------
+
+@njit(cache=True)
+def gain(s, p, coins, source):
+    s.coins[p] += coins
+    s.coins_from[p, source] += coins
+
+
+@njit(cache=True)
+def role_pays(s, log, role, coins, reason, except_player):
+    """The holder of ``role`` (if any, and not ``except_player``) receives ``coins``."""
+    p = role_holder(s, role)
+    if p < 0 or p == except_player or coins <= 0:
+        return
+    gain(s, p, coins, FROM_ROLES)
+    record(log, L.ROLE_COINS, p, coins, reason, s.coins[p])
+
+
+@njit(cache=True)
+def check_end(s, r):
+    for p in range(s.n_players):
+        if victory_points(s, r, p) >= r.victory_points_to_win:
+            s.over = 1
+
+
+# --- Game Setup -----------------------------------------------------------------------------
+
+@njit(cache=True)
+def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
+    """A game set up by the rulebook's Game Setup (and the two-player changes)."""
+    table = new_table()
+    s = table[0]
+    s.n_players = n_players
+    s.two_player_turns = 1 if n_players == 2 else 0
+    s.emblem = -1
+    s.pending = -1
+    s.top_investor[:] = -1
+    s.roles[:, :] = NO_ROLE
+    s.role_not_chosen[:] = NO_ROLE
+
+    # 1-2. The expedition card, and as many guilds as players (3 in the two-player game).
+    guilds = np.arange(N_GUILDS)
+    shuffle(rng, guilds, N_GUILDS)
+    at_start = r.guilds_at_start_two_players if n_players == 2 else n_players
+    at_start = min(at_start, N_GUILDS)
+    for i in range(at_start):
+        s.guild_open[guilds[i]] = 1
+        record(log, L.SETUP_GUILD, guilds[i])
+
+    # 3. The event deck: the other guilds and the event cards; three set aside into the discard.
+    n = 0
+    for i in range(at_start, N_GUILDS):
+        s.event_deck[n] = guilds[i]
+        n += 1
+    counts = (r.cards_good_harvest, r.cards_age_of_prosperity, r.cards_expedition,
+              r.cards_bad_harvest, r.cards_bankruptcy, r.cards_mutiny, r.cards_foreign_invasion,
+              r.cards_land_expropriation, r.cards_tax_collection, r.cards_mine_collapse,
+              r.cards_material_shortage, r.cards_trade_blockade, r.cards_famine, r.cards_plague)
+    for kind in range(len(counts)):
+        for _ in range(counts[kind]):
+            s.event_deck[n] = GOOD_HARVEST + kind
+            n += 1
+    s.event_deck_n = n
+    shuffle(rng, s.event_deck, n)
+    set_aside_events(s, r)
+
+    # Resource decks.
+    s.land_deck_n = r.land_cards
+    s.inn_deck_n = r.inn_cards
+    t = 0
+    kinds = (r.wealth_low_cards, r.wealth_high_cards, r.common_treasure_cards, r.rare_treasure_cards)
+    for kind in range(4):
+        for _ in range(kinds[kind]):
+            s.treasure_deck[t] = kind
+            t += 1
+    s.treasure_deck_n = t
+    shuffle(rng, s.treasure_deck, t)
+
+    # 4. Two role cards and three coins each; 5. roles chosen in turn order. Seats are numbered
+    # from the starting player (the highest roll), so seat 0 always starts.
+    deal_roles(s, r, mode, fixed_roles, plans, rng, log)
+    for p in range(n_players):
+        s.coins[p] = r.starting_coins
+        # Innkeeper: starts with two uncultivated plots.
+        if has_role(s, p, INNKEEPER):
+            plots = min(r.innkeeper_starting_plots, s.land_deck_n)
+            s.plots[p] += plots
+            s.land_deck_n -= plots
+    return table
+
+
+@njit(cache=True)
+def deal_roles(s, r, mode, fixed_roles, plans, rng, log):
+    """Deal from the role cards not fixed by ``--roles``; each seat keeps one (both in the duel)."""
+    deck = np.empty(N_ROLES, dtype=np.int64)
+    n = 0
+    for role in range(N_ROLES):
+        fixed = False
+        for p in range(s.n_players):
+            if fixed_roles[p, 0] == role or fixed_roles[p, 1] == role:
+                fixed = True
+        if not fixed:
+            deck[n] = role
+            n += 1
+    shuffle(rng, deck, n)
+    for p in range(s.n_players):
+        if fixed_roles[p, 0] != NO_ROLE:
+            s.roles[p, 0] = fixed_roles[p, 0]
+            s.roles[p, 1] = fixed_roles[p, 1]
+            record(log, L.ROLES_DEALT, p, -1, -1, -1, s.roles[p, 0])
+            continue
+        dealt = np.full(3, NO_ROLE, dtype=np.int64)
+        for k in range(r.roles_dealt):
+            n -= 1
+            dealt[k] = deck[n]
+        if mode == ULTIMATE_DUEL:
+            s.roles[p, 0] = dealt[0]
+            s.roles[p, 1] = dealt[1]
+        else:
+            pick = players.choose_role(s, r, p, plans, rng, dealt, r.roles_dealt)
+            s.roles[p, 0] = dealt[pick]
+            # The card not chosen (the first of them, if three were dealt) is recorded.
+            s.role_not_chosen[p] = dealt[1] if pick == 0 else dealt[0]
+        record(log, L.ROLES_DEALT, p, dealt[0], dealt[1], dealt[2], s.roles[p, 0])
+
+
+@njit(cache=True)
+def set_aside_events(s, r):
+    """Move the top cards of the freshly shuffled deck to the discard pile (always keep one)."""
+    aside = min(r.events_set_aside, s.event_deck_n - 1)
+    for _ in range(max(aside, 0)):
+        s.event_deck_n -= 1
+        s.event_discard[s.event_discard_n] = s.event_deck[s.event_deck_n]
+        s.event_discard_n += 1
+    return max(aside, 0)
+
+
+@njit(cache=True)
+def discard_event(s, card):
+    s.event_discard[s.event_discard_n] = card
+    s.event_discard_n += 1
+
+
+# --- 1. Event Phase -----------------------------------------------------------------------------
+
+@njit(cache=True)
+def reveal_event(s, r, rng, log):
+    """The top event card; when the deck is out, the discard is reshuffled and three set aside."""
+    if s.event_deck_n == 0:
+        for i in range(s.event_discard_n):
+            s.event_deck[i] = s.event_discard[i]
+        s.event_deck_n = s.event_discard_n
+        s.event_discard_n = 0
+        if s.event_deck_n == 0:
+            return -1
+        shuffle(rng, s.event_deck, s.event_deck_n)
+        aside = set_aside_events(s, r)
+        s.event_reshuffles += 1
+        record(log, L.RESHUFFLE, s.event_deck_n + aside, aside)
+    s.event_deck_n -= 1
+    s.events_revealed += 1
+    return s.event_deck[s.event_deck_n]
+
+
+@njit(cache=True)
+def event_phase(s, r, plans, rng, log):
+    p = s.player
+    card = reveal_event(s, r, rng, log)
+    if card < 0:
+        record(log, L.NO_EVENT)
+        return
+    record(log, L.REVEAL, p, card)
+    # Governor: reveals two and applies one, leaving the other on top for the next turn. With a
+    # single card left in the deck, only that one.
+    if has_role(s, p, GOVERNOR) and s.event_deck_n > 0:
+        second = reveal_event(s, r, rng, log)
+        record(log, L.REVEAL, p, second)
+        chosen = players.choose_event(s, r, p, plans, rng, card, second)
+        other = second if chosen == card else card
+        s.event_deck[s.event_deck_n] = other
+        s.event_deck_n += 1
+        s.events_revealed -= 1  # the returned card is revealed again next turn
+        record(log, L.GOVERNOR_CHOICE, p, chosen, other)
+        card = chosen
+    apply_event(s, r, plans, rng, log, card)
+
+
+@njit(cache=True)
+def apply_event(s, r, plans, rng, log, card):
+    if card < N_GUILDS:
+        s.guild_open[card] = 1
+        record(log, L.GUILD_FOUNDED, card)
+    elif card == GOOD_HARVEST:
+        good_harvest(s, r, log)
+        discard_event(s, card)
+    elif card == AGE_OF_PROSPERITY:
+        for p in range(s.n_players):
+            gain(s, p, r.prosperity_coins, FROM_EVENTS)
+            record(log, L.EVENT_COINS, p, r.prosperity_coins, card, s.coins[p])
+        lift_temporary_events(s, r, log, BY_PROSPERITY)
+        discard_event(s, card)
+    elif card == EXPEDITION:
+        stowaways_sneak_on(s, r, plans, rng, log)
+        if s.expedition_n > 0:
+            s.pending = card
+            record(log, L.PENDING, card)
+        else:
+            discard_event(s, card)
+    elif card == BAD_HARVEST:
+        for p in range(s.n_players):
+            if s.cultivated[p] > 0:
+                s.cultivated[p] -= 1
+                s.plots[p] += 1
+                record(log, L.CULTIVATION_LOST, p)
+        discard_event(s, card)
+    elif card == BANKRUPTCY or card == MUTINY:
+        s.pending = card
+        record(log, L.PENDING, card)
+    elif card == FOREIGN_INVASION:
+        foreign_invasion(s, r, log)
+        discard_event(s, card)
+    elif card == LAND_EXPROPRIATION:
+        land_expropriation(s, r, plans, rng, log)
+        discard_event(s, card)
+    elif card == TAX_COLLECTION:
+        tax_collection(s, r, log)
+        discard_event(s, card)
+    elif card == PLAGUE:
+        s.plague += 1
+        record(log, L.PLAGUE_PLACED)
+    else:
+        place_blockade(s, r, log, card - FIRST_BLOCKADE_CARD)
+    check_end(s, r)
+
+
+# --- 2. Roll Phase ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def roll_phase(s, r, rng, log):
+    d1, d2 = roll_2d6(rng)
+    roll = d1 + d2
+    s.rolls += 1
+    record(log, L.ROLL, s.player, roll, 0)
+    guild = GUILD_OF_ROLL[roll]
+    # Apply the previous event if it depended on the roll.
+    if s.pending >= 0:
+        if s.pending == MUTINY and guild >= 0 and s.guild_open[guild]:
+            mutiny(s, r, log, guild, BY_EVENT)
+        elif s.pending == BANKRUPTCY and guild >= 0 and s.guild_open[guild]:
+            bankruptcy(s, r, log, guild, BY_EVENT)
+        elif s.pending == EXPEDITION and s.expedition_n > 0:
+            sail(s, r, log, roll)
+        discard_event(s, s.pending)
+        s.pending = -1
+    if roll == 7:
+        s.sevens += 1
+        lift_temporary_events(s, r, log, BY_SEVEN)
+    elif s.guild_open[guild]:
+        blocked_for_someone = False
+        for p in range(s.n_players):
+            if s.investments[p, guild] == 0:
+                continue
+            if guild_blocked_for(s, p, guild):
+                blocked_for_someone = True
+                continue
+            gain(s, p, s.investments[p, guild], FROM_GUILDS)
+            record(log, L.INCOME, p, guild, s.investments[p, guild], s.coins[p])
+        if blocked_for_someone:
+            record(log, L.BLOCKED, guild)
+    check_end(s, r)
+
+
+# --- 3. Collection Phase (the player's turn proper begins) --------------------------------------
+
+@njit(cache=True)
+def collection_phase(s, r, log):
+    p = s.player
+    gain(s, p, r.turn_income, FROM_TURN)
+    gain(s, p, r.inn_income * s.inns[p], FROM_INNS)
+    record(log, L.COLLECTION, p, r.turn_income, r.inn_income * s.inns[p], s.coins[p])
+    # Shopkeeper: one more coin for each active Famine, at the start of their turn.
+    if has_role(s, p, SHOPKEEPER) and s.blockades[FAMINE] > 0:
+        coins = r.shopkeeper_famine_coins * s.blockades[FAMINE]
+        gain(s, p, coins, FROM_ROLES)
+        record(log, L.ROLE_COINS, p, coins, L.R_SHOPKEEPER_FAMINE, s.coins[p])
+    # Stowaway: three (four with two players) or more stakes between the Expedition and the Port.
+    if has_role(s, p, STOWAWAY) and \
+            expedition_stakes(s, p) + s.investments[p, PORT] >= stowaway_threshold(s, r):
+        gain(s, p, r.stowaway_coins, FROM_ROLES)
+        record(log, L.ROLE_COINS, p, r.stowaway_coins, L.R_STOWAWAY, s.coins[p])
+    # This turn's allowances.
+    s.guild_investments_left = 1
+    s.expedition_investments_left = 1
+    s.extra_investments_left = r.trader_extra_investments if has_role(s, p, TRADER) else 0
+    s.free_cultivations_left = r.peasant_free_cultivations if has_role(s, p, PEASANT) else 0
+    s.free_repairs_left = r.master_builder_free_repairs if has_role(s, p, MASTER_BUILDER) else 0
+    s.craftsman_trade_left = 1 if has_role(s, p, CRAFTSMAN) else 0
+    s.mercenary_mutiny_left = 1 if has_role(s, p, MERCENARY) else 0
+
+
+# --- 4. Investment Phase ------------------------------------------------------------------------
+
+@njit(cache=True)
+def legal_actions(s, r, p, actions):
+    """Fill ``actions`` with (action, argument) rows the player may take now; returns how many.
+
+    Row 0 is always ending the turn.
+    """
+    n = 0
+    actions[n, 0] = END_TURN
+    actions[n, 1] = 0
+    n += 1
+    coins = s.coins[p]
+    if investment_actions_left(s, False) > 0:
+        for g in range(N_GUILDS):
+            if s.guild_open[g] and guild_coins(s, g) < r.guild_slots and \
+                    guild_investment_cost(s, r, p, g) <= coins:
+                actions[n, 0] = INVEST_GUILD
+                actions[n, 1] = g
+                n += 1
+    if investment_actions_left(s, True) > 0 and s.expedition_n < r.expedition_slots and \
+            expedition_investment_cost(s, r, p) <= coins:
+        actions[n, 0] = INVEST_EXPEDITION
+        n += 1
+    if s.land_deck_n > 0 and r.land_cost <= coins:
+        actions[n, 0] = BUY_LAND
+        n += 1
+    if s.plots[p] > 0 and cultivate_cost(s, r, p) <= coins:
+        actions[n, 0] = CULTIVATE
+        n += 1
+    if s.inn_deck_n > 0 and inn_cost_with_plot(s, r, p) <= coins and \
+            (s.plots[p] + s.cultivated[p] > 0 or s.land_deck_n > 0):
+        actions[n, 0] = BUILD_INN
+        n += 1
+    if s.destroyed_inns[p] > 0 and repair_cost(s, r, p) <= coins:
+        actions[n, 0] = REPAIR_INN
+        n += 1
+    for kind in (WEALTH_LOW, WEALTH_HIGH):
+        if s.treasures[p, kind] > 0:
+            actions[n, 0] = EXCHANGE_WEALTH
+            actions[n, 1] = kind
+            n += 1
+    if s.craftsman_trade_left > 0:
+        if s.treasure_deck_n > 0 and r.craftsman_treasure_price <= coins:
+            actions[n, 0] = CRAFTSMAN_BUY
+            n += 1
+        for kind in range(4):
+            if s.treasures[p, kind] > 0:
+                actions[n, 0] = CRAFTSMAN_SELL
+                actions[n, 1] = kind
+                n += 1
+    if s.mercenary_mutiny_left > 0 and r.mercenary_mutiny_cost <= coins:
+        for g in range(N_GUILDS):
+            if s.investments[p, g] > 0:
+                actions[n, 0] = MERCENARY_MUTINY
+                actions[n, 1] = g
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def investment_phase(s, r, plans, rng, log):
+    p = s.player
+    actions = np.zeros((64, 2), dtype=np.int64)
+    for _ in range(MAX_ACTIONS_PER_TURN):
+        n = legal_actions(s, r, p, actions)
+        pick = players.choose_action(s, r, p, plans, rng, actions, n)
+        if actions[pick, 0] == END_TURN:
+            return
+        take_action(s, r, rng, log, p, actions[pick, 0], actions[pick, 1])
+        check_end(s, r)
+        if s.over:
+            return
+
+
+@njit(cache=True)
+def take_action(s, r, rng, log, p, action, arg):
+    before = s.coins[p]
+    if action == INVEST_GUILD:
+        invest_in_guild(s, r, log, p, arg)
+    elif action == INVEST_EXPEDITION:
+        invest_in_expedition(s, r, rng, log, p)
+    elif action == BUY_LAND:
+        buy_land(s, r, log, p)
+    elif action == CULTIVATE:
+        s.coins[p] -= cultivate_cost(s, r, p)
+        if s.free_cultivations_left > 0:
+            s.free_cultivations_left -= 1
+        s.plots[p] -= 1
+        s.cultivated[p] += 1
+    elif action == BUILD_INN:
+        build_inn(s, r, log, p)
+    elif action == REPAIR_INN:
+        s.coins[p] -= repair_cost(s, r, p)
+        if s.free_repairs_left > 0:
+            s.free_repairs_left -= 1
+        s.destroyed_inns[p] -= 1
+        s.inns[p] += 1
+        s.inns_repaired[p] += 1
+    elif action == EXCHANGE_WEALTH:
+        give_up_treasure(s, r, log, p, arg)
+        gain(s, p, wealth_coins(r, arg), FROM_TREASURES)
+    elif action == CRAFTSMAN_BUY:
+        s.craftsman_trade_left -= 1
+        s.coins[p] -= r.craftsman_treasure_price
+        s.treasures_bought[p] += 1
+        take_treasure(s, r, log, p)
+    elif action == CRAFTSMAN_SELL:
+        s.craftsman_trade_left -= 1
+        give_up_treasure(s, r, log, p, arg)
+        gain(s, p, r.craftsman_treasure_price, FROM_TREASURES)
+    elif action == MERCENARY_MUTINY:
+        s.mercenary_mutiny_left -= 1
+        s.coins[p] -= r.mercenary_mutiny_cost
+        s.mutinies_caused[p] += 1
+        mutiny(s, r, log, arg, BY_MERCENARY)
+    record(log, L.ACTION, p, action, arg, before - s.coins[p], s.coins[p])
+
+
+@njit(cache=True)
+def use_investment_action(s, expedition):
+    if expedition and s.expedition_investments_left > 0:
+        s.expedition_investments_left -= 1
+    elif not expedition and s.guild_investments_left > 0:
+        s.guild_investments_left -= 1
+    else:
+        s.extra_investments_left -= 1  # the Trader's repeat
+
+
+@njit(cache=True)
+def invest_in_guild(s, r, log, p, g):
+    s.coins[p] -= guild_investment_cost(s, r, p, g)
+    use_investment_action(s, False)
+    s.investments[p, g] += 1
+    s.guild_investments_made[p] += 1
+    # Top investor: the marker moves only when someone strictly passes the holder (ties keep the
+    # player who invested first).
+    if s.top_investor[g] < 0 or (s.top_investor[g] != p and
+                                 s.investments[p, g] > s.investments[s.top_investor[g], g]):
+        s.top_investor[g] = p
+        record(log, L.TOP_INVESTOR, g, p)
+    if g == CHURCH or g == MONASTERY:
+        role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p)
+    if g == FARM or g == TAVERN:
+        role_pays(s, log, SHOPKEEPER, r.shopkeeper_coins, L.R_SHOPKEEPER, p)
+
+
+@njit(cache=True)
+def invest_in_expedition(s, r, rng, log, p):
+    s.coins[p] -= expedition_investment_cost(s, r, p)
+    use_investment_action(s, True)
+    s.expedition[s.expedition_n] = p
+    s.expedition_n += 1
+    s.expedition_investments_made[p] += 1
+    # The last slot filled: the expedition sails at once, on its own roll (no guild income).
+    if s.expedition_n >= min(r.expedition_slots, MAX_EXPEDITION_SLOTS):
+        d1, d2 = roll_2d6(rng)
+        record(log, L.ROLL, p, d1 + d2, 1)
+        sail(s, r, log, d1 + d2)
+
+
+@njit(cache=True)
+def buy_land(s, r, log, p):
+    s.coins[p] -= r.land_cost
+    s.land_deck_n -= 1
+    s.plots[p] += 1
+    s.lands_bought[p] += 1
+    role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p)
+
+
+@njit(cache=True)
+def build_inn(s, r, log, p):
+    """Build on a plot (bought now if the player has none), returning the plot to the land deck."""
+    if s.plots[p] + s.cultivated[p] == 0:
+        buy_land(s, r, log, p)
+    s.coins[p] -= inn_cost(s, r, p)
+    # Build on an uncultivated plot when there is one: a cultivated plot still earns harvests.
+    if s.plots[p] > 0:
+        s.plots[p] -= 1
+    else:
+        s.cultivated[p] -= 1
+    s.land_deck_n += 1
+    s.inn_deck_n -= 1
+    s.inns[p] += 1
+    s.inns_built[p] += 1
+    role_pays(s, log, INNKEEPER, r.innkeeper_coins, L.R_INNKEEPER, p)
+
+
+# --- Treasures and the Discoverer Emblem ------------------------------------------------------
+
+@njit(cache=True)
+def take_treasure(s, r, log, p):
+    """``p`` draws a treasure; returns False if the deck is empty."""
+    if s.treasure_deck_n == 0:
+        record(log, L.TREASURE_DECK_EMPTY)
+        return False
+    s.treasure_deck_n -= 1
+    kind = s.treasure_deck[s.treasure_deck_n]
+    s.treasures[p, kind] += 1
+    s.treasures_taken[p] += 1
+    record(log, L.TREASURE_TAKEN, p, kind)
+    update_emblem(s, r, log)
+    return True
+
+
+@njit(cache=True)
+def give_up_treasure(s, r, log, p, kind):
+    """A wealth exchanged, or a treasure sold by the Craftsman: discarded, never reshuffled."""
+    s.treasures[p, kind] -= 1
+    s.treasures_cashed[p] += 1
+    update_emblem(s, r, log)
+
+
+@njit(cache=True)
+def update_emblem(s, r, log):
+    """The discoverer emblem goes to the player with the most treasure cards (at least two).
+
+    A holder keeps it until someone strictly passes them. A holder who falls behind (after
+    giving up a card) hands it to the single player now ahead, or it is discarded if several are
+    tied ahead or nobody has two cards; a discarded emblem goes to whoever first breaks the tie
+    or reaches two cards.
+    """
+    best = -1
+    best_count = 0
+    tied = False
+    for p in range(s.n_players):
+        if p == s.emblem:
+            continue
+        c = treasure_count(s, p)
+        if c > best_count:
+            best, best_count, tied = p, c, False
+        elif c == best_count and c > 0:
+            tied = True
+    holder = s.emblem
+    new = holder
+    if holder >= 0:
+        held = treasure_count(s, holder)
+        if best_count > held and best_count >= r.emblem_min_treasures:
+            new = -1 if tied else best
+        elif held < r.emblem_min_treasures:
+            new = -1
+    elif best_count >= r.emblem_min_treasures and not tied:
+        new = best
+    if new != holder:
+        s.emblem = new
+        record(log, L.EMBLEM, holder, new)
+
+
+# --- Expeditions ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def sail(s, r, log, roll):
+    """The expedition resolves on ``roll``: treasures in placement order, or the Pirate's loot."""
+    s.expeditions += 1
+    success = r.expedition_success_low <= roll <= r.expedition_success_high
+    record(log, L.EXPEDITION_SAILS, s.expedition_n, roll, 1 if success else 0)
+    if success:
+        s.expeditions_won += 1
+        for i in range(s.expedition_n):
+            if not take_treasure(s, r, log, s.expedition[i]):
+                break
+    else:
+        # Pirate: receives every coin lost in a failed expedition, their own stakes included.
+        role_pays(s, log, PIRATE, s.expedition_n * r.invest_coins_placed, L.R_PIRATE, -1)
+    # The stakes go back to the reserve either way.
+    s.expedition_n = 0
+
+
+@njit(cache=True)
+def stowaways_sneak_on(s, r, plans, rng, log):
+    """Stowaway: when the Expedition event is revealed, a free stake if they have none there."""
+    p = role_holder(s, STOWAWAY)
+    if p < 0 or expedition_stakes(s, p) > 0 or s.expedition_n >= r.expedition_slots:
+        return
+    if players.stowaway_sneaks(s, r, p, plans, rng):
+        s.expedition[s.expedition_n] = p
+        s.expedition_n += 1
+        record(log, L.STOWAWAY_SNEAKS, p)
+
+
+# --- Event cards ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def good_harvest(s, r, log):
+    for p in range(s.n_players):
+        coins = r.harvest_coins_per_plot * s.cultivated[p]
+        if coins > 0:
+            gain(s, p, coins, FROM_EVENTS)
+            record(log, L.EVENT_COINS, p, coins, GOOD_HARVEST, s.coins[p])
+    # Peasant: more cultivated plots than all rivals together earns a coin per rival.
+    p = role_holder(s, PEASANT)
+    if p >= 0:
+        rivals = 0
+        for q in range(s.n_players):
+            if q != p:
+                rivals += s.cultivated[q]
+        if s.cultivated[p] > rivals:
+            role_pays(s, log, PEASANT, r.peasant_harvest_bonus * (s.n_players - 1), L.R_PEASANT, -1)
+
+
+@njit(cache=True)
+def lose_investments(s, r, log, p, g, lost):
+    s.investments[p, g] -= lost
+    record(log, L.LOST_INVESTMENTS, p, g, lost)
+    # Trader: as many coins as investments lost to a mutiny or a bankruptcy.
+    if has_role(s, p, TRADER):
+        gain(s, p, lost * r.invest_coins_placed, FROM_ROLES)
+        record(log, L.ROLE_COINS, p, lost * r.invest_coins_placed, L.R_TRADER, s.coins[p])
+
+
+@njit(cache=True)
+def mutiny(s, r, log, g, cause):
+    """Everyone with more than one investment in ``g`` loses one; the top investor stays."""
+    s.mutinies += 1
+    record(log, L.MUTINY, g, cause)
+    for p in range(s.n_players):
+        if s.investments[p, g] > 1:
+            lose_investments(s, r, log, p, g, 1)
+
+
+@njit(cache=True)
+def bankruptcy(s, r, log, g, cause):
+    """All investments in ``g`` are lost, and with them the top investor; the guild stays open."""
+    s.bankruptcies += 1
+    record(log, L.BANKRUPTCY, g, cause)
+    for p in range(s.n_players):
+        if s.investments[p, g] > 0:
+            lose_investments(s, r, log, p, g, s.investments[p, g])
+    if s.top_investor[g] >= 0:
+        s.top_investor[g] = -1
+        record(log, L.TOP_INVESTOR, g, -1)
+
+
+@njit(cache=True)
+def place_blockade(s, r, log, kind):
+    """A blockade card: a second of its kind is a mutiny in both guilds, a third a bankruptcy."""
+    s.blockades[kind] += 1
+    record(log, L.BLOCKADE_PLACED, kind, s.blockades[kind])
+    if s.blockades[kind] == 2:
+        for i in range(2):
+            g = BLOCKADE_GUILDS[kind, i]
+            if s.guild_open[g]:
+                mutiny(s, r, log, g, BY_SECOND_BLOCKADE)
+    elif s.blockades[kind] >= 3:
+        for i in range(2):
+            g = BLOCKADE_GUILDS[kind, i]
+            if s.guild_open[g]:
+                bankruptcy(s, r, log, g, BY_THIRD_BLOCKADE)
+        for _ in range(s.blockades[kind]):
+            discard_event(s, FIRST_BLOCKADE_CARD + kind)
+        s.blockades[kind] = 0
+
+
+@njit(cache=True)
+def lift_temporary_events(s, r, log, cause):
+    """A 7 or the Age of Prosperity sends every temporary event to the discard pile."""
+    any_active = s.plague > 0
+    for kind in range(N_BLOCKADES):
+        for _ in range(s.blockades[kind]):
+            discard_event(s, FIRST_BLOCKADE_CARD + kind)
+            any_active = True
+        s.blockades[kind] = 0
+    if s.plague > 0:
+        # Doctor: 2 coins per guild they top, except the Church and the Monastery.
+        p = role_holder(s, DOCTOR)
+        if p >= 0:
+            topped = 0
+            for g in range(N_GUILDS):
+                if s.top_investor[g] == p and g != CHURCH and g != MONASTERY:
+                    topped += 1
+            role_pays(s, log, DOCTOR, r.doctor_plague_coins * topped, L.R_DOCTOR_PLAGUE, -1)
+        for _ in range(s.plague):
+            discard_event(s, PLAGUE)
+        s.plague = 0
+    if any_active:
+        record(log, L.BLOCKADES_LIFTED, cause)
+
+
+@njit(cache=True)
+def foreign_invasion(s, r, log):
+    """Half of each player's standing inns are destroyed, one more if the number is odd."""
+    s.invasions += 1
+    destroyed = np.zeros(s.n_players, dtype=np.int64)
+    for p in range(s.n_players):
+        lost = (s.inns[p] + 1) // 2
+        if lost > 0:
+            s.inns[p] -= lost
+            s.destroyed_inns[p] += lost
+            s.inns_lost[p] += lost
+            destroyed[p] = lost
+            record(log, L.INNS_DESTROYED, p, lost)
+    role_pays(s, log, DOCTOR, r.doctor_invasion_coins, L.R_DOCTOR_INVASION, -1)
+    # Mercenary: a coin for each rival inn destroyed by this invasion.
+    m = role_holder(s, MERCENARY)
+    if m >= 0:
+        rival_inns = 0
+        for p in range(s.n_players):
+            if p != m:
+                rival_inns += destroyed[p]
+        role_pays(s, log, MERCENARY, r.mercenary_coins_per_inn * rival_inns, L.R_MERCENARY, -1)
+
+
+@njit(cache=True)
+def land_expropriation(s, r, plans, rng, log):
+    """Each player loses half their plots (one more if odd), choosing which; inns are untouched."""
+    for p in range(s.n_players):
+        lost = (s.plots[p] + s.cultivated[p] + 1) // 2
+        if lost == 0:
+            continue
+        cultivated = players.cultivated_plots_to_lose(s, r, p, plans, rng, lost)
+        cultivated = min(max(cultivated, lost - s.plots[p]), s.cultivated[p], lost)
+        s.cultivated[p] -= cultivated
+        s.plots[p] -= lost - cultivated
+        s.land_deck_n += lost
+        record(log, L.LANDS_LOST, p, cultivated, lost - cultivated)
+
+
+@njit(cache=True)
+def tax_collection(s, r, log):
+    """Players with four or more coins lose half (rounded up by default); the Governor takes it."""
+    collected = 0
+    for p in range(s.n_players):
+        # The Governor's own tax comes straight back to them: they lose nothing.
+        if s.coins[p] >= r.tax_threshold and not has_role(s, p, GOVERNOR):
+            tax = (s.coins[p] + 1) // 2 if r.tax_rounding == 0 else s.coins[p] // 2
+            s.coins[p] -= tax
+            collected += tax
+            record(log, L.TAX_PAID, p, tax, s.coins[p])
+    role_pays(s, log, GOVERNOR, collected, L.R_GOVERNOR, -1)
+
+
+# --- A whole game ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def player_of_turn(n_players, two_player_turns, turn):
+    """Clockwise from seat 0; with two players, two turns each after seat 0's single first one."""
+    if two_player_turns:
+        return ((turn + 1) // 2) % 2
+    return turn % n_players
+
+
+@njit(cache=True)
+def play_turn(s, r, plans, rng, log):
+    s.player = player_of_turn(s.n_players, s.two_player_turns, s.turn)
+    record(log, L.TURN, s.player, s.turn)
+    event_phase(s, r, plans, rng, log)
+    if not s.over:
+        roll_phase(s, r, rng, log)
+    if not s.over:
+        collection_phase(s, r, log)
+        investment_phase(s, r, plans, rng, log)
+    s.turn += 1
+
+
+@njit(cache=True)
+def play_game(r, n_players, mode, fixed_roles, plans, rng, log):
+    """Set up and play one game to its end (or to ``max_turns``, marked truncated)."""
+    table = new_game(r, n_players, mode, fixed_roles, plans, rng, log)
+    s = table[0]
+    while not s.over:
+        if s.turn >= r.max_turns:
+            s.truncated = 1
+            break
+        play_turn(s, r, plans, rng, log)
+    scores = np.zeros(4, dtype=np.int64)
+    for p in range(n_players):
+        scores[p] = victory_points(s, r, p)
+    record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3])
+    return table

@@ -1,0 +1,361 @@
+"""Scripted Gremios players.
+
+Each seat is played by a strategy id plus a weight vector (``plans = (ids, weights)``, one row
+per seat). Heuristic players value every legal action in coins from a few features (victory
+points, expected income, expedition odds...) scaled by their weights, add their personality's
+bias, and take the best action worth more than keeping the coins; they know their role's
+abilities because the costs and gains they read from ``board`` already include them. Players
+see only what a player at the table sees, except that ``random`` and ``greedy`` need nothing.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import below, uniform
+from simulator.games.gremios.board import (
+    AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
+    CRAFTSMAN, DOCTOR, EXPEDITION, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
+    GUILD_NUMBER, INNKEEPER, LAND_EXPROPRIATION, MASTER_BUILDER, MERCENARY, MUTINY, N_GUILDS,
+    PEASANT, PIRATE, PLAGUE, RARE_TREASURE, SHOPKEEPER, STOWAWAY, TAX_COLLECTION, TRADER,
+    WEALTH_HIGH, WEALTH_LOW, expedition_investment_cost, guild_blocked_for, guild_investment_cost,
+    guild_vp, has_role, inn_cost_with_plot, repair_cost, cultivate_cost, roll_probability,
+    success_probability, treasure_count, victory_points, wealth_coins, would_top_after_investing,
+)
+from simulator.games.gremios.story import (
+    BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, END_TURN, EXCHANGE_WEALTH,
+    INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
+)
+
+RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED = range(6)
+NAMES = ("random", "greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced")
+DESCRIPTIONS = (
+    "uniform over the legal choices (ending the turn is one of them)",
+    "most immediate victory points, then most coins; never invests for the long run",
+    "buys guild income and top-investor seats, defends them, keeps a small purse",
+    "buys plots and saves for inns, repairs at once, likes land roles",
+    "stakes every expedition, trades treasures, hunts the discoverer emblem",
+    "weighs guilds, inns and expeditions evenly",
+)
+
+# The weight vector: what each entry means (values are in coins).
+WEIGHT_NAMES = (
+    "victory_point",     # value of one victory point gained now
+    "income",            # value of one more expected coin per turn for the rest of the game
+    "guild",             # bias for guild investments
+    "expedition",        # multiplier on an expedition stake's expected worth
+    "inn",               # bias for building and repairing inns
+    "land",              # bias for buying and cultivating plots
+    "reserve",           # coins to keep in hand after an optional purchase
+    "save_for_inn",      # 1: do not spend below the price of the next inn
+    "noise",             # random jitter on every value, so equal players do not mirror each other
+)
+(W_VICTORY_POINT, W_INCOME, W_GUILD, W_EXPEDITION, W_INN, W_LAND, W_RESERVE, W_SAVE_FOR_INN,
+ W_NOISE) = range(len(WEIGHT_NAMES))
+N_WEIGHTS = len(WEIGHT_NAMES)
+
+DEFAULT_WEIGHTS = np.array([
+    # vp   income guild exped  inn  land reserve save noise
+    [0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0],   # random (unused)
+    [1000., 0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0],   # greedy: points first, then coins
+    [3.0,  9.0,  1.0,  0.5,  0.0,  -1.0, 0.0,  0.0,  0.3],   # guild_baron
+    [3.5,  5.0,  -0.5, 0.3,  2.0,  0.5,  0.0,  1.0,  0.3],   # inn_builder
+    [3.0,  5.0,  -0.5, 1.6,  0.0,  -1.0, 0.0,  0.0,  0.3],   # expedition_gambler
+    [3.0,  7.0,  0.0,  1.0,  0.5,  0.0,  1.0,  0.0,  0.3],   # balanced
+])
+
+# Which roles suit a personality: affinity of each role with the guild, expedition, inn and
+# land styles (rows follow board's role order).
+ROLE_STYLE = np.array([
+    # guild exped inn land
+    [1.0, 0.0, 0.0, 0.5],   # archbishop
+    [0.5, 1.0, 0.0, 0.0],   # craftsman
+    [0.5, 0.0, 0.3, 0.0],   # doctor
+    [0.5, 0.5, 0.5, 0.5],   # governor
+    [0.0, 0.0, 1.0, 0.5],   # innkeeper
+    [0.0, 0.0, 1.0, 0.3],   # master_builder
+    [1.0, 0.0, 0.0, 0.0],   # mercenary
+    [0.0, 0.0, 0.3, 1.0],   # peasant
+    [0.3, 1.0, 0.0, 0.0],   # pirate
+    [1.0, 0.0, 0.0, 0.3],   # shopkeeper
+    [0.3, 1.0, 0.0, 0.0],   # stowaway
+    [1.0, 0.5, 0.0, 0.0],   # trader
+])
+
+
+@njit(cache=True)
+def _noise(w, rng):
+    if w[W_NOISE] == 0.0:
+        return 0.0
+    return w[W_NOISE] * (uniform(rng) - 0.5)
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def choose_role(s, r, p, plans, rng, dealt, n_dealt):
+    """Index of the role kept among the ``n_dealt`` dealt."""
+    sid = plans[0][p]
+    w = plans[1][p]
+    if sid == RANDOM or sid == GREEDY:  # no role adds points by itself: nothing to prefer
+        return below(rng, n_dealt)
+    best = 0
+    best_value = -1e18
+    for i in range(n_dealt):
+        style = ROLE_STYLE[dealt[i]]
+        value = style[0] * (w[W_GUILD] + w[W_INCOME] / 5.0) + style[1] * w[W_EXPEDITION] * 2.0 + \
+            style[2] * (w[W_INN] + w[W_SAVE_FOR_INN]) + style[3] * (w[W_LAND] + 1.0) + _noise(w, rng)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+# --- event phase --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def event_effect(s, r, p, card):
+    """Rough coins-and-points effect of an event card on player ``p`` (in coins)."""
+    vp = 3.0
+    if card < N_GUILDS:
+        return 0.5
+    if card == GOOD_HARVEST:
+        return float(s.cultivated[p] * r.harvest_coins_per_plot)
+    if card == AGE_OF_PROSPERITY:
+        return float(r.prosperity_coins)
+    if card == EXPEDITION:
+        stakes = 0
+        for i in range(s.expedition_n):
+            if s.expedition[i] == p:
+                stakes += 1
+        return stakes * success_probability(r) * vp
+    if card == BAD_HARVEST:
+        return -1.0 if s.cultivated[p] > 0 else 0.0
+    if card == BANKRUPTCY or card == MUTINY:
+        loss = 0.0
+        for g in range(N_GUILDS):
+            held = s.investments[p, g]
+            if card == MUTINY and held > 1:
+                held = 1
+            elif card == MUTINY:
+                held = 0
+            top = guild_vp(s, r, p, g) * vp if (card == BANKRUPTCY and s.top_investor[g] == p) else 0.0
+            loss += roll_probability(GUILD_NUMBER[g]) * (2.0 * held + top)
+        return -loss
+    if card == FOREIGN_INVASION:
+        return -float((s.inns[p] + 1) // 2) * r.vp_inn * vp
+    if card == LAND_EXPROPRIATION:
+        return -float((s.plots[p] + s.cultivated[p] + 1) // 2) * r.land_cost
+    if card == TAX_COLLECTION:
+        if has_role(s, p, GOVERNOR):
+            total = 0
+            for q in range(s.n_players):
+                if q != p and s.coins[q] >= r.tax_threshold:
+                    total += (s.coins[q] + 1) // 2
+            return float(total)
+        return -float((s.coins[p] + 1) // 2) if s.coins[p] >= r.tax_threshold else 0.0
+    # Blockades and the Plague: the income they take away.
+    loss = 0.0
+    for g in range(N_GUILDS):
+        blocked = card == PLAGUE and g != 0 and g != N_GUILDS - 1
+        if card != PLAGUE:
+            kind = card - FIRST_BLOCKADE_CARD
+            blocked = g == BLOCKADE_GUILDS[kind, 0] or g == BLOCKADE_GUILDS[kind, 1]
+        if blocked:
+            loss += roll_probability(GUILD_NUMBER[g]) * s.investments[p, g] * 4.0
+    return -loss
+
+
+@njit(cache=True)
+def choose_event(s, r, p, plans, rng, first, second):
+    """The Governor's pick of the two revealed events: the one better for them than for rivals."""
+    if plans[0][p] == RANDOM:
+        return first if below(rng, 2) == 0 else second
+    best = first
+    best_value = -1e18
+    for card in (first, second):
+        mine = event_effect(s, r, p, card)
+        others = 0.0
+        for q in range(s.n_players):
+            if q != p:
+                others += event_effect(s, r, q, card)
+        value = mine - others / max(1, s.n_players - 1)
+        if value > best_value:
+            best, best_value = card, value
+    return best
+
+
+@njit(cache=True)
+def stowaway_sneaks(s, r, p, plans, rng):
+    """A free stake on a sailing expedition costs nothing; only ``random`` may pass it up."""
+    if plans[0][p] == RANDOM:
+        return below(rng, 2) == 0
+    return True
+
+
+@njit(cache=True)
+def cultivated_plots_to_lose(s, r, p, plans, rng, lost):
+    """Of ``lost`` plots expropriated, how many are cultivated ones (the rest uncultivated)."""
+    if plans[0][p] == RANDOM:
+        return below(rng, min(lost, s.cultivated[p]) + 1)
+    return max(0, lost - s.plots[p])  # keep the cultivated plots: they earn harvests
+
+
+# --- investment phase ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def expected_treasure_points(r):
+    """Victory points of an unseen treasure card on average, from the deck's make-up."""
+    n = r.wealth_low_cards + r.wealth_high_cards + r.common_treasure_cards + r.rare_treasure_cards
+    points = r.common_treasure_cards * r.vp_common_treasure + r.rare_treasure_cards * r.vp_rare_treasure
+    return points / n if n > 0 else 0.0
+
+
+@njit(cache=True)
+def treasure_worth(r, w):
+    """Expected worth of an unseen treasure card, in coins."""
+    n = r.wealth_low_cards + r.wealth_high_cards + r.common_treasure_cards + r.rare_treasure_cards
+    if n == 0:
+        return 0.0
+    coins = r.wealth_low_cards * r.wealth_low_coins + r.wealth_high_cards * r.wealth_high_coins
+    return coins / n + expected_treasure_points(r) * w[W_VICTORY_POINT]
+
+
+@njit(cache=True)
+def emblem_swing(s, r, p, w, delta):
+    """Points value of the emblem changing hands if ``p``'s treasure count changes by ``delta``."""
+    mine = treasure_count(s, p) + delta
+    if delta < 0 and s.emblem == p:
+        for q in range(s.n_players):
+            if q != p and treasure_count(s, q) > mine and treasure_count(s, q) >= r.emblem_min_treasures:
+                return -r.vp_emblem * w[W_VICTORY_POINT]
+        if mine < r.emblem_min_treasures:
+            return -r.vp_emblem * w[W_VICTORY_POINT]
+    if delta > 0 and s.emblem != p and mine >= r.emblem_min_treasures:
+        for q in range(s.n_players):
+            if q != p and treasure_count(s, q) >= mine:
+                return 0.0
+        return r.vp_emblem * w[W_VICTORY_POINT]
+    return 0.0
+
+
+@njit(cache=True)
+def turns_left_factor(s, r, p):
+    """Income matters less as the game nears its end: 1 early, towards 0 near the target."""
+    leader = 0
+    for q in range(s.n_players):
+        leader = max(leader, victory_points(s, r, q))
+    return max(0.1, 1.0 - leader / r.victory_points_to_win)
+
+
+@njit(cache=True)
+def action_value(s, r, p, w, action, arg):
+    """What an action is worth to this personality, in coins, net of its price."""
+    vp = w[W_VICTORY_POINT]
+    horizon = turns_left_factor(s, r, p)
+    if action == INVEST_GUILD:
+        g = arg
+        cost = guild_investment_cost(s, r, p, g)
+        income = roll_probability(GUILD_NUMBER[g]) * s.n_players  # a roll every turn
+        if guild_blocked_for(s, p, g):
+            income *= 0.5
+        value = w[W_INCOME] * income * horizon + w[W_GUILD]
+        if s.top_investor[g] != p and would_top_after_investing(s, p, g):
+            value += guild_vp(s, r, p, g) * vp
+        elif s.top_investor[g] == p:
+            value += 0.2 * w[W_GUILD]
+        if has_role(s, p, ARCHBISHOP) and (g == 0 or g == N_GUILDS - 1):
+            value += 0.5
+        return value - cost
+    if action == INVEST_EXPEDITION:
+        cost = expedition_investment_cost(s, r, p)
+        chance = success_probability(r)
+        value = w[W_EXPEDITION] * (chance * (treasure_worth(r, w) + 0.3 * r.vp_emblem * vp))
+        if has_role(s, p, PIRATE):
+            value += (1.0 - chance) * (s.expedition_n + 1) * r.invest_coins_placed
+        if has_role(s, p, STOWAWAY):
+            value += 0.5
+        return value - cost
+    if action == BUY_LAND:
+        value = w[W_LAND] + (1.0 if has_role(s, p, PEASANT) else 0.0)
+        if s.plots[p] + s.cultivated[p] == 0 and w[W_SAVE_FOR_INN] > 0:
+            value += 1.5
+        return value - r.land_cost
+    if action == CULTIVATE:
+        harvests = r.cards_good_harvest / 44.0 * s.n_players * 4.0 * r.harvest_coins_per_plot
+        return harvests + 0.5 * w[W_LAND] - cultivate_cost(s, r, p)
+    if action == BUILD_INN:
+        value = r.vp_inn * vp + w[W_INCOME] * r.inn_income * horizon + w[W_INN]
+        return value - inn_cost_with_plot(s, r, p)
+    if action == REPAIR_INN:
+        return r.vp_inn * vp + w[W_INCOME] * r.inn_income * horizon + w[W_INN] - repair_cost(s, r, p)
+    if action == EXCHANGE_WEALTH:
+        return wealth_coins(r, arg) * 0.9 + emblem_swing(s, r, p, w, -1)
+    if action == CRAFTSMAN_BUY:
+        return treasure_worth(r, w) + emblem_swing(s, r, p, w, 1) - r.craftsman_treasure_price
+    if action == CRAFTSMAN_SELL:
+        kept = float(wealth_coins(r, arg)) if arg <= WEALTH_HIGH else \
+            (r.vp_common_treasure if arg == COMMON_TREASURE else r.vp_rare_treasure) * vp
+        return r.craftsman_treasure_price - kept + emblem_swing(s, r, p, w, -1)
+    if action == MERCENARY_MUTINY:
+        # Hurts rivals with two or more coins in the guild; the top investor never changes.
+        lost_by_rivals = 0
+        for q in range(s.n_players):
+            if q != p and s.investments[q, arg] > 1:
+                lost_by_rivals += 1
+        mine = 1 if s.investments[p, arg] > 1 else 0
+        if has_role(s, p, TRADER):
+            mine = 0
+        swing = (lost_by_rivals / max(1, s.n_players - 1) - mine) * \
+            roll_probability(GUILD_NUMBER[arg]) * s.n_players * w[W_INCOME] * horizon
+        return swing - r.mercenary_mutiny_cost
+    return 0.0
+
+
+@njit(cache=True)
+def greedy_value(s, r, p, w, action, arg):
+    """Immediate victory points (at the weight's price, 1000 by default) plus immediate coins."""
+    vp = w[W_VICTORY_POINT]
+    if action == INVEST_GUILD:
+        gained = guild_vp(s, r, p, arg) if (s.top_investor[arg] != p and
+                                            would_top_after_investing(s, p, arg)) else 0
+        return vp * gained - guild_investment_cost(s, r, p, arg)
+    if action == BUILD_INN:
+        return vp * r.vp_inn - inn_cost_with_plot(s, r, p)
+    if action == REPAIR_INN:
+        return vp * r.vp_inn - repair_cost(s, r, p)
+    if action == EXCHANGE_WEALTH:
+        return wealth_coins(r, arg) + emblem_swing(s, r, p, w, -1)
+    if action == CRAFTSMAN_BUY:
+        return vp * expected_treasure_points(r) - r.craftsman_treasure_price
+    if action == CRAFTSMAN_SELL:
+        if arg == WEALTH_LOW or arg == WEALTH_HIGH:
+            return r.craftsman_treasure_price + emblem_swing(s, r, p, w, -1)
+        return -vp
+    return -1.0  # everything else costs coins and gains no points now
+
+
+@njit(cache=True)
+def choose_action(s, r, p, plans, rng, actions, n):
+    """Index (into ``actions[:n]``) of the action to take; index 0 ends the turn."""
+    sid = plans[0][p]
+    w = plans[1][p]
+    if sid == RANDOM:
+        return below(rng, n)
+    best = 0
+    best_value = 0.0  # ending the turn keeps the coins: worth nothing more
+    inn_price = inn_cost_with_plot(s, r, p)
+    for i in range(1, n):
+        action = actions[i, 0]
+        arg = actions[i, 1]
+        if sid == GREEDY:
+            value = greedy_value(s, r, p, w, action, arg)
+        else:
+            value = action_value(s, r, p, w, action, arg) + _noise(w, rng)
+            spends = action != EXCHANGE_WEALTH and action != CRAFTSMAN_SELL and action != BUILD_INN \
+                and action != REPAIR_INN
+            if spends and w[W_SAVE_FOR_INN] > 0 and s.coins[p] >= inn_price - 3 and s.inn_deck_n > 0:
+                value -= 3.0  # nearly there: keep the coins for the inn
+            if spends and s.coins[p] - 2 < w[W_RESERVE]:
+                value -= 1.0
+        if value > best_value:
+            best, best_value = i, value
+    return best
