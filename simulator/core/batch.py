@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import platform
 import shutil
 import subprocess
@@ -72,21 +71,18 @@ def default_out(config: RunConfig, n_games: int) -> Path:
     return Path("runs") / f"{config.game.name}-{config.n_players}p-{n_games}g-seed{config.seed}-{stamp}"
 
 
-def check_out_dir(out: Path) -> None:
-    """Refuse an output folder that holds anything, or that cannot be created, before any work."""
+def make_out_dir(out: Path) -> None:
+    """Create the output folder with its table folders, refusing one that already holds anything."""
     if out.exists():
         if not out.is_dir():
             raise UsageError(f"--out {out}: exists and is not a folder")
         if any(out.iterdir()):
             raise UsageError(f"--out {out}: folder is not empty; choose a new folder")
-        if not os.access(out, os.W_OK | os.X_OK):
-            raise UsageError(f"--out {out}: folder is not writable")
-        return
-    parent = out.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"--out {out}: cannot create it, {parent} is not writable")
+    try:
+        for table in ("seats", "games"):
+            (out / table).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
 
 
 def check_run_options(n_games: int, threads: int | None, chunk_size: int | None) -> None:
@@ -123,17 +119,14 @@ def run(config: RunConfig, n_games: int, out: Path | None = None, threads: int |
     """Play ``n_games`` games of ``config`` into the dataset folder ``out``; returns its path."""
     check_run_options(n_games, threads, chunk_size)
     out = Path(out) if out is not None else default_out(config, n_games)
-    check_out_dir(out)
+    make_out_dir(out)
+    threads_before = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
     chunk_size = min(chunk_size or GAMES_PER_PART, GAMES_PER_PART)
     meta = provenance(config, n_games)
     started = time.perf_counter()
-    created = False
     try:
-        for table in ("seats", "games"):
-            (out / table).mkdir(parents=True, exist_ok=True)
-        created = True
         parts = {"seats": [], "games": []}
         show = progress if progress is not None else sys.stderr.isatty() and n_games >= 10_000
         with tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,
@@ -163,7 +156,8 @@ def run(config: RunConfig, n_games: int, out: Path | None = None, threads: int |
                                    (json.dumps(manifest, indent=2) + "\n").encode())
     except BaseException:
         # Nothing that looks complete is left behind: no manifest, and no parts either.
-        if created:
-            shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(out, ignore_errors=True)
         raise
+    finally:
+        numba.set_num_threads(threads_before)
     return out

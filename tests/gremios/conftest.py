@@ -1,0 +1,111 @@
+"""Shared fixtures for the Gremios scenario tests: the rules, an empty table, forced dice."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator.core.rng import roll_2d6, seed_stream
+from simulator.core.ruledata import load_rules
+from simulator.core.trace import new_log
+from simulator.games.gremios.board import NO_ROLE, new_table
+from simulator.games.gremios.turn import collection_phase
+from strategies.gremios import DEFAULT_WEIGHTS, GREEDY
+
+RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "gremios" / "rules.toml"
+
+
+@pytest.fixture(scope="session")
+def ruleset():
+    """The rule data as printed in rules.toml (no overrides)."""
+    return load_rules(RULES_PATH, "gremios")
+
+
+@pytest.fixture(scope="session")
+def rules(ruleset):
+    return ruleset.as_record()
+
+
+@pytest.fixture
+def r(rules):
+    """The rule numbers record the engine's functions take."""
+    return rules[0]
+
+
+@pytest.fixture
+def log():
+    return new_log(1000)
+
+
+@pytest.fixture
+def plans():
+    """Every seat played by the greedy strategy (only consulted where the rules leave a choice)."""
+    ids = np.full(4, GREEDY, dtype=np.int64)
+    return ids, DEFAULT_WEIGHTS[ids].copy()
+
+
+@pytest.fixture
+def blank():
+    """A factory for an empty table: no guild on the board, no role, no card, no coin.
+
+    ``blank(n_players)`` returns the state record ``s``; fields are set by attribute in each test.
+    The land and inn decks hold 12 and 10 cards (rules.toml's counts) so that buying and building
+    are possible; the event and treasure decks are empty unless a test fills them.
+    """
+    tables = []  # keep the arrays alive as long as the test
+
+    def make(n_players=4):
+        table = new_table()
+        tables.append(table)
+        s = table[0]
+        s.n_players = n_players
+        s.two_player_turns = 1 if n_players == 2 else 0
+        s.roles[:, :] = NO_ROLE
+        s.role_not_chosen[:] = NO_ROLE
+        s.top_investor[:] = -1
+        s.emblem = -1
+        s.pending = -1
+        s.land_deck_n = 12
+        s.inn_deck_n = 10
+        return s
+
+    return make
+
+
+@pytest.fixture
+def start_turn(r):
+    """``start_turn(s, p, coins)``: make it ``p``'s turn, run the collection phase (which sets the
+    turn's allowances: one guild and one expedition investment, role abilities), then set ``p``'s
+    purse to ``coins`` so the investment phase starts from a known amount."""
+
+    def start(s, p, coins):
+        s.player = p
+        collection_phase(s, r, np.zeros((0, 6), np.int64))
+        s.coins[p] = coins
+
+    return start
+
+
+_SEED_CACHE = {}
+
+
+def _seed_rolling(totals):
+    if totals not in _SEED_CACHE:
+        for seed in range(1_000_000):
+            probe = seed_stream(seed, 0)
+            if all(sum(roll_2d6(probe)) == t for t in totals):
+                _SEED_CACHE[totals] = seed
+                break
+        else:  # pragma: no cover
+            raise RuntimeError(f"no seed rolls {totals}")
+    return _SEED_CACHE[totals]
+
+
+@pytest.fixture(scope="session")
+def rolling():
+    """``rolling(8)`` (or ``rolling(8, 5)``): a fresh random stream whose next 2d6 totals are those."""
+
+    def make(*totals):
+        return seed_stream(_seed_rolling(tuple(totals)), 0)
+
+    return make

@@ -1,0 +1,99 @@
+"""Seeded invariant playouts: every player count, mode and strategy, checked after every turn."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simulator.core.config import make_config
+from simulator.core.rng import seed_stream
+from simulator.core.trace import no_log
+from simulator.games.gremios import board
+from simulator.games.gremios.turn import new_game, play_turn
+from strategies import gremios as players
+
+CONFIGS = [(n, "standard") for n in (2, 3, 4)] + [(2, "ultimate_duel")]
+GAMES_PER_CASE = 12
+
+
+def check_invariants(s, r, n_cards):
+    n = s.n_players
+    coins = s.coins[:n]
+    assert (coins >= 0).all(), coins
+    for field in ("plots", "cultivated", "inns", "destroyed_inns"):
+        assert (getattr(s, field)[:n] >= 0).all(), field
+    assert (s.investments[:n] >= 0).all() and (s.treasures[:n] >= 0).all()
+    # Components are conserved: plots, inns and treasures are somewhere.
+    assert s.land_deck_n + s.plots[:n].sum() + s.cultivated[:n].sum() == r.land_cards
+    assert s.inn_deck_n + s.inns[:n].sum() + s.destroyed_inns[:n].sum() == r.inn_cards
+    n_treasures = r.wealth_low_cards + r.wealth_high_cards + r.common_treasure_cards + r.rare_treasure_cards
+    assert s.treasure_deck_n + s.treasures[:n].sum() + s.treasures_cashed[:n].sum() == n_treasures
+    on_board = s.blockades.sum() + s.plague + (1 if s.pending >= 0 else 0)
+    at_start = min(r.guilds_at_start_two_players if n == 2 else n, board.N_GUILDS)
+    guilds_from_deck = s.guild_open.sum() - at_start
+    assert s.event_deck_n + s.event_discard_n + on_board + guilds_from_deck == n_cards - at_start
+    # Guilds: capacity, and the marker sits with someone who has no fewer coins than anyone.
+    for g in range(board.N_GUILDS):
+        held = s.investments[:n, g]
+        assert held.sum() <= r.guild_slots
+        top = s.top_investor[g]
+        if held.sum() == 0:
+            assert top == -1
+        else:
+            assert top >= 0 and held[top] == held.max(), (g, top, held)
+    assert 0 <= s.expedition_n < r.expedition_slots
+    # The emblem holder has at least two treasure cards and nobody has more.
+    if s.emblem >= 0:
+        counts = s.treasures[:n].sum(axis=1)
+        assert counts[s.emblem] >= r.emblem_min_treasures and counts[s.emblem] == counts.max()
+    assert (s.blockades < 3).all()
+
+
+@pytest.mark.parametrize("n_players,mode", CONFIGS)
+@pytest.mark.parametrize("strategy", players.NAMES)
+def test_invariants_hold_every_turn(n_players, mode, strategy):
+    config = make_config("gremios", n_players, mode, [strategy], seed=123)
+    rules = config.rules.as_record()
+    r = rules[0]
+    n_cards = sum(int(r[name]) for name in r.dtype.names if name.startswith("cards_")) + board.N_GUILDS
+    setup = config.setup
+    plans = (np.repeat(setup.mix_ids, board.MAX_PLAYERS), np.repeat(setup.mix_weights, board.MAX_PLAYERS, 0))
+    for game in range(GAMES_PER_CASE):
+        rng = seed_stream(123, game)
+        table = new_game(r, n_players, setup.mode, setup.fixed_roles, plans, rng, no_log()).view(np.recarray)
+        s = table[0]
+        held = s.roles[:n_players]
+        assert len(set(held[held >= 0].tolist())) == (held >= 0).sum()  # each role card once
+        if mode == "ultimate_duel":
+            assert (held >= 0).all()
+        check_invariants(s, r, n_cards)
+        while not s.over and s.turn < r.max_turns:
+            play_turn(s, r, plans, rng, no_log())
+            check_invariants(s, r, n_cards)
+        scores = [board.victory_points(s, r, p) for p in range(n_players)]
+        if s.over:
+            assert max(scores) >= r.victory_points_to_win
+        else:
+            assert s.turn == r.max_turns
+
+
+@pytest.mark.parametrize("n_players,mode", CONFIGS)
+def test_dataset_invariants(tmp_path, n_players, mode):
+    from simulator import api
+    path = api.run("gremios", players=n_players, mode=mode, games=600, seed=5,
+                   strategies=list(players.NAMES), out=tmp_path / "run", progress=False)
+    data = api.load(path)
+    seats, games = data.seats, data.games
+    assert seats.height == 600 * n_players and games.height == 600
+    assert seats["game_id"].n_unique() == 600
+    shares = seats.group_by("game_id").agg(pl.col("win_share").sum())["win_share"]
+    assert np.allclose(shares.to_numpy(), 1.0)
+    sources = seats["vp_top_investor"] + seats["vp_inns"] + seats["vp_treasures"] + seats["vp_emblem"]
+    assert (seats["score"] == sources).all()
+    winners = seats.filter(seats["winner"]).join(games, on="game_id")
+    assert ((winners["score"] >= 10) | winners["truncated"]).all()
+    assert (seats.filter(seats["rank"] == 1)["winner"]).all()
+    # Every strategy sits in every seat (rotation), and truncation stays rare.
+    assert seats.group_by("seat", "strategy").len().height == n_players * len(players.NAMES)
+    assert games["truncated"].mean() < 0.02
+    if mode == "ultimate_duel":
+        assert seats["role"].str.contains(r"\+").all()

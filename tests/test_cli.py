@@ -1,0 +1,109 @@
+"""The command line: every bad input is one line, exit code 2, and nothing written."""
+
+import json
+import os
+import stat
+import sys
+
+import pytest
+
+from simulator import cli
+
+
+def playtest(monkeypatch, capsys, *args):
+    monkeypatch.setattr(sys, "argv", ["playtest", *map(str, args)])
+    code = 0
+    try:
+        cli.entry()
+    except SystemExit as e:
+        code = e.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+BAD = [
+    (["run", "monopoly"], "unknown game 'monopoly'"),
+    (["run", "gremios", "--strategies", "greedy,cheater"], "unknown strategy 'cheater'"),
+    (["run", "gremios", "--roles", "pirate,wizard,any,any"], "unknown role 'wizard'"),
+    (["run", "gremios", "--roles", "pirate,pirate,any,any"], "pirate is given to two seats"),
+    (["run", "gremios", "--roles", "pirate,any"], "one entry per seat"),
+    (["run", "gremios", "--mode", "coop"], "unknown mode 'coop'"),
+    (["run", "gremios", "--set", "bogus=1"], "unknown parameter 'bogus'"),
+    (["run", "gremios", "--set", "inn_cost=99"], "inn_cost must be an integer from 0 to 30"),
+    (["run", "gremios", "--set", "inn_cost=cheap"], "not an integer"),
+    (["run", "gremios", "--set", "tax_rounding=sideways"], "one of up, down"),
+    (["run", "gremios", "--set", "inn_cost"], "expected KEY=VALUE"),
+    (["run", "gremios", "--players", "5"], "is played by 2, 3, 4 players"),
+    (["run", "gremios", "--mode", "ultimate_duel", "--players", "4"], "is played by 2 players"),
+    (["run", "gremios", "--games", "0"], "--games 0"),
+    (["run", "gremios", "--threads", "0"], "--threads 0"),
+    (["run", "gremios", "--players", "two"], "'two' is not a valid integer"),
+    (["run", "gremios", "--no-such-option"], "No such option"),
+    (["replay", "gremios", "--game-index", "-1"], "--game-index -1"),
+    (["games", "chess"], "unknown game 'chess'"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD)
+def test_bad_input_is_one_line_exit_2_nothing_written(monkeypatch, capsys, tmp_path, args, message):
+    out_dir = tmp_path / "out"
+    if args[0] == "run":
+        args = args + ["--out", out_dir, "--games" if "--games" not in args else "--seed", 10]
+    code, out, err = playtest(monkeypatch, capsys, *args)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert not out_dir.exists()
+
+
+def test_unwritable_output_folder(monkeypatch, capsys, tmp_path):
+    if os.geteuid() == 0:
+        target = "/proc/playtest-run"  # root may write anywhere else
+    else:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
+        target = locked / "run"
+    code, _, err = playtest(monkeypatch, capsys, "run", "gremios", "--games", 10, "--out", target)
+    assert code == 2 and "cannot create the folder" in err and len(err.strip().splitlines()) == 1
+
+
+def test_non_empty_output_folder_is_refused(monkeypatch, capsys, tmp_path):
+    (tmp_path / "keep.txt").write_text("mine")
+    code, _, err = playtest(monkeypatch, capsys, "run", "gremios", "--games", 10, "--out", tmp_path)
+    assert code == 2 and "not empty" in err
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_run_writes_a_complete_dataset(monkeypatch, capsys, tmp_path):
+    out = tmp_path / "run"
+    code, stdout, err = playtest(monkeypatch, capsys, "run", "gremios", "-p", 3, "-n", 500, "--seed", 4,
+                                 "--set", "victory_points_to_win=12", "--out", out)
+    assert code == 0, err
+    assert "strategy" in stdout and str(out) in stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["n_games"] == 500 and manifest["n_players"] == 3 and manifest["seed"] == 4
+    params = {p["name"]: p for p in manifest["parameters"]}
+    assert params["victory_points_to_win"]["value"] == 12 and params["victory_points_to_win"]["overridden"]
+    assert not params["inn_cost"]["overridden"]
+    for key in ("git_commit", "numba_version", "package_version", "wall_time_s", "games_per_second",
+                "seat_assignment", "rules_version", "mode", "strategies"):
+        assert key in manifest
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_games_lists_everything(monkeypatch, capsys):
+    code, out, _ = playtest(monkeypatch, capsys, "games")
+    assert code == 0
+    for text in ("gremios", "ultimate_duel", "pirate", "guild_baron", "inn_cost", "assumption"):
+        assert text in out
+
+
+def test_replay_text_and_jsonl(monkeypatch, capsys):
+    code, text, _ = playtest(monkeypatch, capsys, "replay", "gremios", "--seed", 3, "-i", 2)
+    assert code == 0 and "Turn 1" in text and "Game over" in text
+    code, lines, _ = playtest(monkeypatch, capsys, "replay", "gremios", "--seed", 3, "-i", 2,
+                              "--format", "jsonl")
+    events = [json.loads(line) for line in lines.splitlines()]
+    assert code == 0 and events[-1]["kind"] == "game_end"
+    assert [e["text"] for e in events] == text.splitlines()
