@@ -125,6 +125,6 @@ def load(path: str | Path, lazy: bool = False) -> Dataset:
         if missing:
             raise UsageError(f"{path}: {len(missing)} part(s) named in the manifest are missing, "
                              f"e.g. {missing[0]}")
-        scan = pl.scan_parquet(files) if files else pl.LazyFrame()
+        scan = pl.scan_parquet(files, glob=False) if files else pl.LazyFrame()
         frames.append(scan if lazy else scan.collect())
     return Dataset(path, manifest, frames[0], frames[1])

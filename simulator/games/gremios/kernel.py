@@ -12,7 +12,7 @@ from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
-    COIN_SOURCE_NAMES, MAX_PLAYERS, N_GUILDS, vp_emblem, vp_inns, vp_top_investor, vp_treasures,
+    COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns, vp_top_investor, vp_treasures,
     treasure_count,
 )
 from simulator.games.gremios.turn import play_game
@@ -32,6 +32,7 @@ GAME_COLUMNS = (
     "mutinies", "bankruptcies", "invasions", "event_reshuffles", "guilds_founded", "winning_score",
 )
 N_SEAT_COLUMNS = len(SEAT_COLUMNS)
+assert N_COIN_SOURCES == 6  # write_seat lists the six coins_<source> columns
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
@@ -58,6 +59,29 @@ def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, mix_i
     return play_game(rules[0], n_players, mode, fixed_roles, plans, rng, log)
 
 
+@njit(cache=True)
+def write_seat(row, s, r, p, mix_slot, score, rank):
+    """One seats row, in SEAT_COLUMNS order."""
+    topped = 0
+    for g in range(N_GUILDS):
+        if s.top_investor[g] == p:
+            topped += 1
+    winner = np.int64(rank == 1)
+    holds_emblem = np.int64(s.emblem == p)
+    values = (
+        mix_slot, s.roles[p, 0], s.roles[p, 1], s.role_not_chosen[p], score, rank, winner,
+        vp_top_investor(s, r, p), vp_inns(s, r, p), vp_treasures(s, r, p), vp_emblem(s, r, p),
+        s.coins_from[p, 0], s.coins_from[p, 1], s.coins_from[p, 2], s.coins_from[p, 3],
+        s.coins_from[p, 4], s.coins_from[p, 5],
+        s.coins[p], s.guild_investments_made[p], s.expedition_investments_made[p], topped,
+        s.lands_bought[p], s.inns_built[p], s.inns_lost[p], s.inns_repaired[p],
+        s.treasures_taken[p], s.treasures_bought[p], s.treasures_cashed[p], treasure_count(s, p),
+        s.mutinies_caused[p], holds_emblem,
+    )
+    for k in range(N_SEAT_COLUMNS):
+        row[k] = values[k]
+
+
 @njit(cache=True, parallel=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, mix_ids,
                mix_weights, seats, games):
@@ -73,62 +97,21 @@ def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_role
         tiebreak = np.zeros(MAX_PLAYERS, dtype=np.int64)
         rank = np.zeros(MAX_PLAYERS, dtype=np.int64)
         for p in range(n_players):
-            score[p] = vp_top_investor(s, r, p) + vp_inns(s, r, p) + vp_treasures(s, r, p) + \
-                vp_emblem(s, r, p)
+            score[p] = victory_points(s, r, p)
         rank_players(score, tiebreak, n_players, rank)  # no tie-break in the rulebook
         for p in range(n_players):
-            row = seats[i * n_players + p]
-            topped = 0
-            for g in range(N_GUILDS):
-                if s.top_investor[g] == p:
-                    topped += 1
-            row[0] = mix_slot[p]
-            row[1] = s.roles[p, 0]
-            row[2] = s.roles[p, 1]
-            row[3] = s.role_not_chosen[p]
-            row[4] = score[p]
-            row[5] = rank[p]
-            row[6] = 1 if rank[p] == 1 else 0
-            row[7] = vp_top_investor(s, r, p)
-            row[8] = vp_inns(s, r, p)
-            row[9] = vp_treasures(s, r, p)
-            row[10] = vp_emblem(s, r, p)
-            for k in range(6):
-                row[11 + k] = s.coins_from[p, k]
-            row[17] = s.coins[p]
-            row[18] = s.guild_investments_made[p]
-            row[19] = s.expedition_investments_made[p]
-            row[20] = topped
-            row[21] = s.lands_bought[p]
-            row[22] = s.inns_built[p]
-            row[23] = s.inns_lost[p]
-            row[24] = s.inns_repaired[p]
-            row[25] = s.treasures_taken[p]
-            row[26] = s.treasures_bought[p]
-            row[27] = s.treasures_cashed[p]
-            row[28] = treasure_count(s, p)
-            row[29] = s.mutinies_caused[p]
-            row[30] = 1 if s.emblem == p else 0
+            write_seat(seats[i * n_players + p], s, r, p, mix_slot[p], score[p], rank[p])
         founded = 0
         for g in range(N_GUILDS):
             founded += s.guild_open[g]
         best = 0
         for p in range(n_players):
             best = max(best, score[p])
-        out = games[i]
-        out[0] = s.turn
-        out[1] = s.truncated
-        out[2] = s.rolls
-        out[3] = s.sevens
-        out[4] = s.events_revealed
-        out[5] = s.expeditions
-        out[6] = s.expeditions_won
-        out[7] = s.mutinies
-        out[8] = s.bankruptcies
-        out[9] = s.invasions
-        out[10] = s.event_reshuffles
-        out[11] = founded
-        out[12] = best
+        values = (s.turn, s.truncated, s.rolls, s.sevens, s.events_revealed, s.expeditions,
+                  s.expeditions_won, s.mutinies, s.bankruptcies, s.invasions, s.event_reshuffles,
+                  founded, best)  # GAME_COLUMNS, in order
+        for k in range(N_GAME_COLUMNS):
+            games[i, k] = values[k]
 
 
 def new_outputs(n_games: int, n_players: int):
