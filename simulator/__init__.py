@@ -1,0 +1,5 @@
+"""playtest: Monte-Carlo balance and statistics simulator for tabletop games."""
+
+from simulator import jitcache
+
+jitcache.use_fresh_cache()

@@ -14,12 +14,12 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
-    CRAFTSMAN, DOCTOR, EXPEDITION, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
-    GUILD_NUMBER, INNKEEPER, LAND_EXPROPRIATION, MASTER_BUILDER, MERCENARY, MUTINY, N_GUILDS,
+    CRAFTSMAN, DOCTOR, EXPEDITION, event_card_counts, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
+    INNKEEPER, LAND_EXPROPRIATION, MASTER_BUILDER, MERCENARY, MUTINY, N_GUILDS,
     PEASANT, PIRATE, PLAGUE, RARE_TREASURE, SHOPKEEPER, STOWAWAY, TAX_COLLECTION, TRADER,
     WEALTH_HIGH, WEALTH_LOW, expedition_investment_cost, guild_blocked_for, guild_investment_cost,
-    guild_vp, has_role, inn_cost_with_plot, repair_cost, cultivate_cost, roll_probability,
-    success_probability, treasure_count, victory_points, wealth_coins, would_top_after_investing,
+    guild_number, guild_vp, has_role, vp_emblem, vp_inns, vp_top_investor, inn_cost_with_plot, repair_cost, cultivate_cost, roll_probability,
+    success_probability, takes_top_investor, treasure_count, victory_points, wealth_coins,
 )
 from simulator.games.gremios.story import (
     BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, END_TURN, EXCHANGE_WEALTH,
@@ -57,9 +57,9 @@ DEFAULT_WEIGHTS = np.array([
     # vp   income guild exped  inn  land reserve save noise
     [0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0],   # random (unused)
     [1000., 0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0],   # greedy: points first, then coins
-    [3.0,  9.0,  1.0,  0.5,  0.0,  -1.0, 0.0,  0.0,  0.3],   # guild_baron
+    [5.0,  7.0,  1.0,  0.3,  0.5,  -1.0, 0.0,  0.0,  0.3],   # guild_baron
     [3.5,  5.0,  -0.5, 0.3,  2.0,  0.5,  0.0,  1.0,  0.3],   # inn_builder
-    [3.0,  5.0,  -0.5, 1.6,  0.0,  -1.0, 0.0,  0.0,  0.3],   # expedition_gambler
+    [3.0,  6.0,  0.0,  1.6,  1.0,  -1.0, 0.0,  0.0,  0.3],   # expedition_gambler
     [3.0,  7.0,  0.0,  1.0,  0.5,  0.0,  1.0,  0.0,  0.3],   # balanced
 ])
 
@@ -138,7 +138,7 @@ def event_effect(s, r, p, card):
             elif card == MUTINY:
                 held = 0
             top = guild_vp(s, r, p, g) * vp if (card == BANKRUPTCY and s.top_investor[g] == p) else 0.0
-            loss += roll_probability(GUILD_NUMBER[g]) * (2.0 * held + top)
+            loss += roll_probability(guild_number(r, g)) * (2.0 * held + top)
         return -loss
     if card == FOREIGN_INVASION:
         return -float((s.inns[p] + 1) // 2) * r.vp_inn * vp
@@ -160,7 +160,7 @@ def event_effect(s, r, p, card):
             kind = card - FIRST_BLOCKADE_CARD
             blocked = g == BLOCKADE_GUILDS[kind, 0] or g == BLOCKADE_GUILDS[kind, 1]
         if blocked:
-            loss += roll_probability(GUILD_NUMBER[g]) * s.investments[p, g] * 4.0
+            loss += roll_probability(guild_number(r, g)) * s.investments[p, g] * 4.0
     return -loss
 
 
@@ -202,6 +202,15 @@ def cultivated_plots_to_lose(s, r, p, plans, rng, lost):
 # --- investment phase ---------------------------------------------------------------------------
 
 @njit(cache=True)
+def event_cards(r):
+    """Action and temporary event cards in the deck (44 by default)."""
+    total = 0
+    for count in event_card_counts(r):
+        total += count
+    return max(1, total)
+
+
+@njit(cache=True)
 def expected_treasure_points(r):
     """Victory points of an unseen treasure card on average, from the deck's make-up."""
     n = r.wealth_low_cards + r.wealth_high_cards + r.common_treasure_cards + r.rare_treasure_cards
@@ -238,11 +247,21 @@ def emblem_swing(s, r, p, w, delta):
 
 
 @njit(cache=True)
+def visible_points(s, r, p, q):
+    """Player ``q``'s points as ``p`` sees them: rivals' treasures are hidden, so counted at
+    their average worth."""
+    if q == p:
+        return float(victory_points(s, r, p))
+    return vp_top_investor(s, r, q) + vp_inns(s, r, q) + vp_emblem(s, r, q) + \
+        treasure_count(s, q) * expected_treasure_points(r)
+
+
+@njit(cache=True)
 def turns_left_factor(s, r, p):
     """Income matters less as the game nears its end: 1 early, towards 0 near the target."""
-    leader = 0
+    leader = 0.0
     for q in range(s.n_players):
-        leader = max(leader, victory_points(s, r, q))
+        leader = max(leader, visible_points(s, r, p, q))
     return max(0.1, 1.0 - leader / r.victory_points_to_win)
 
 
@@ -254,11 +273,11 @@ def action_value(s, r, p, w, action, arg):
     if action == INVEST_GUILD:
         g = arg
         cost = guild_investment_cost(s, r, p, g)
-        income = roll_probability(GUILD_NUMBER[g]) * s.n_players  # a roll every turn
+        income = roll_probability(guild_number(r, g)) * s.n_players  # a roll every turn
         if guild_blocked_for(s, p, g):
             income *= 0.5
         value = w[W_INCOME] * income * horizon + w[W_GUILD]
-        if s.top_investor[g] != p and would_top_after_investing(s, p, g):
+        if s.top_investor[g] != p and takes_top_investor(s, r, p, g, s.investments[p, g] + 1):
             value += guild_vp(s, r, p, g) * vp
         elif s.top_investor[g] == p:
             value += 0.2 * w[W_GUILD]
@@ -268,6 +287,9 @@ def action_value(s, r, p, w, action, arg):
     if action == INVEST_EXPEDITION:
         cost = expedition_investment_cost(s, r, p)
         chance = success_probability(r)
+        # Treasures go in placement order: a stake behind the last card in the deck wins nothing.
+        if s.treasure_deck_n <= s.expedition_n:
+            chance = 0.0
         value = w[W_EXPEDITION] * (chance * (treasure_worth(r, w) + 0.3 * r.vp_emblem * vp))
         if has_role(s, p, PIRATE):
             value += (1.0 - chance) * (s.expedition_n + 1) * r.invest_coins_placed
@@ -280,7 +302,7 @@ def action_value(s, r, p, w, action, arg):
             value += 1.5
         return value - r.land_cost
     if action == CULTIVATE:
-        harvests = r.cards_good_harvest / 44.0 * s.n_players * 4.0 * r.harvest_coins_per_plot
+        harvests = r.cards_good_harvest / event_cards(r) * s.n_players * 4.0 * r.harvest_coins_per_plot
         return harvests + 0.5 * w[W_LAND] - cultivate_cost(s, r, p)
     if action == BUILD_INN:
         value = r.vp_inn * vp + w[W_INCOME] * r.inn_income * horizon + w[W_INN]
@@ -305,7 +327,7 @@ def action_value(s, r, p, w, action, arg):
         if has_role(s, p, TRADER):
             mine = 0
         swing = (lost_by_rivals / max(1, s.n_players - 1) - mine) * \
-            roll_probability(GUILD_NUMBER[arg]) * s.n_players * w[W_INCOME] * horizon
+            roll_probability(guild_number(r, arg)) * s.n_players * w[W_INCOME] * horizon
         return swing - r.mercenary_mutiny_cost
     return 0.0
 
@@ -316,7 +338,7 @@ def greedy_value(s, r, p, w, action, arg):
     vp = w[W_VICTORY_POINT]
     if action == INVEST_GUILD:
         gained = guild_vp(s, r, p, arg) if (s.top_investor[arg] != p and
-                                            would_top_after_investing(s, p, arg)) else 0
+                                            takes_top_investor(s, r, p, arg, s.investments[p, arg] + 1)) else 0
         return vp * gained - guild_investment_cost(s, r, p, arg)
     if action == BUILD_INN:
         return vp * r.vp_inn - inn_cost_with_plot(s, r, p)

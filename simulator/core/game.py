@@ -1,6 +1,6 @@
 """What every game gives the engine, and the registry of games.
 
-A game's package (``simulator/games/<name>/__init__.py``) builds one ``Game``: its player counts
+A game's package builds one ``Game`` in ``simulator/games/<name>/spec.py``: its player counts
 and modes, roles, strategies, rule data, the batch kernel and the replay. Everything generic
 (validating a configuration, seating strategies, chunking, writing Parquet, the CLI) is written
 once against this contract.
@@ -77,4 +77,4 @@ class Game:
 def get_game(name: str) -> Game:
     if name not in GAME_NAMES:
         raise UsageError(unknown_name("game", name, GAME_NAMES))
-    return importlib.import_module(f"simulator.games.{name}").GAME
+    return importlib.import_module(f"simulator.games.{name}.spec").GAME

@@ -1,14 +1,14 @@
 """A compact event log a kernel fills while it plays one game, for ``playtest replay``.
 
-The log is an int64 array of shape (capacity, 6): row 0 holds the number of entries written,
-each later row is (code, a, b, c, d, e) with game-specific meaning. Batch runs pass an empty
+The log is an int64 array of shape (capacity, 7): row 0 holds the number of entries written,
+each later row is (code, a, b, c, d, e, f) with game-specific meaning. Batch runs pass an empty
 array, so recording costs one length check and the same code plays both.
 """
 
 import numpy as np
 from numba import njit
 
-LOG_WIDTH = 6
+LOG_WIDTH = 7
 
 
 def new_log(capacity: int) -> np.ndarray:
@@ -22,7 +22,7 @@ def no_log():
 
 
 @njit(cache=True)
-def record(log, code, a=0, b=0, c=0, d=0, e=0):
+def record(log, code, a=0, b=0, c=0, d=0, e=0, f=0):
     if log.shape[0] == 0:
         return
     n = log[0, 0] + 1
@@ -34,6 +34,7 @@ def record(log, code, a=0, b=0, c=0, d=0, e=0):
     log[n, 3] = c
     log[n, 4] = d
     log[n, 5] = e
+    log[n, 6] = f
     log[0, 0] = n
 
 

@@ -7,9 +7,9 @@ import pytest
 
 from simulator.core.rng import roll_2d6, seed_stream
 from simulator.core.ruledata import load_rules
-from simulator.core.trace import new_log
+from simulator.core.trace import new_log, no_log
 from simulator.games.gremios.board import NO_ROLE, new_table
-from simulator.games.gremios.turn import collection_phase
+from simulator.games.gremios.turn import collection_phase, invest_in_guild
 from strategies.gremios import DEFAULT_WEIGHTS, GREEDY
 
 RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "gremios" / "rules.toml"
@@ -80,10 +80,31 @@ def start_turn(r):
 
     def start(s, p, coins):
         s.player = p
-        collection_phase(s, r, np.zeros((0, 6), np.int64))
+        collection_phase(s, r, no_log())
         s.coins[p] = coins
 
     return start
+
+
+@pytest.fixture
+def place_coins(r):
+    """``place_coins(s, [(player, guild), ...])``: coins already on the guilds, placed in that order.
+
+    Opens each guild and places each coin with the engine's own investment (so the top-investor
+    marker and the order of placement are recorded as in play), then gives back the price and the
+    turn allowances: the coins were placed on earlier turns.
+    """
+
+    def place(s, placements):
+        coins = s.coins.copy()
+        allowances = (s.guild_investments_left, s.expedition_investments_left, s.extra_investments_left)
+        for p, g in placements:
+            s.guild_open[g] = 1
+            invest_in_guild(s, r, no_log(), p, g)
+        s.coins[:] = coins
+        s.guild_investments_left, s.expedition_investments_left, s.extra_investments_left = allowances
+
+    return place
 
 
 _SEED_CACHE = {}

@@ -45,7 +45,7 @@ def check_invariants(s, r, n_cards):
     if s.emblem >= 0:
         counts = s.treasures[:n].sum(axis=1)
         assert counts[s.emblem] >= r.emblem_min_treasures and counts[s.emblem] == counts.max()
-    assert (s.blockades < 3).all()
+    assert (s.blockades < r.blockades_for_bankruptcy).all()
 
 
 @pytest.mark.parametrize("n_players,mode", CONFIGS)

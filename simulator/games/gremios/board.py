@@ -14,14 +14,15 @@ MAX_EVENT_CARDS = 256  # event deck + discard; rules.toml card counts are capped
 MAX_TREASURES = 256
 MAX_EXPEDITION_SLOTS = 10
 
-# Guilds, by index; GUILD_NUMBER gives the number printed on each (see rules.toml [notes]).
+# Guilds, by index; GUILD_NUMBERS below gives the number printed on each (see rules.toml [notes]).
 CHURCH, SMITHY, QUARRY, MARKET, FARM, TAVERN, PORT, SAWMILL, JEWELLERY_SHOP, MONASTERY = range(10)
 N_GUILDS = 10
 GUILD_NAMES = ("Church", "Smithy", "Quarry", "Market", "Farm", "Tavern", "Port", "Sawmill",
                "Jewellery Shop", "Monastery")
-GUILD_NUMBER = np.array([2, 3, 4, 5, 6, 8, 9, 10, 11, 12], dtype=np.int64)
-# The guild a roll pays (index by roll 0..12; -1 for 7 and impossible rolls).
-GUILD_OF_ROLL = np.array([-1, -1, 0, 1, 2, 3, 4, -1, 5, 6, 7, 8, 9], dtype=np.int64)
+# The number on each guild, by the rules' famine_numbers choice: the Famine's Farm and Tavern on
+# 6 and 8 (and the Mine Collapse's Smithy and Jewellery Shop on 3 and 11), or the other way round.
+GUILD_NUMBERS = np.array([[2, 3, 4, 5, 6, 8, 9, 10, 11, 12],
+                          [2, 6, 4, 5, 3, 11, 9, 10, 8, 12]], dtype=np.int64)
 
 # Blockade kinds: each blocks the two guilds under its padlock.
 MINE_COLLAPSE, MATERIAL_SHORTAGE, TRADE_BLOCKADE, FAMINE = range(4)
@@ -73,6 +74,8 @@ STATE = np.dtype([
     ("guild_open", np.int64, (N_GUILDS,)),   # 1 once founded (on the board)
     ("investments", np.int64, (MAX_PLAYERS, N_GUILDS)),
     ("top_investor", np.int64, (N_GUILDS,)), # player holding the marker, or -1
+    ("first_placed", np.int64, (MAX_PLAYERS, N_GUILDS)),  # when their earliest coin there was placed
+    ("placements", np.int64),                # coins placed on guilds so far (the clock for that)
     ("expedition", np.int64, (MAX_EXPEDITION_SLOTS,)),  # investor per slot, in placement order
     ("expedition_n", np.int64),
     ("plots", np.int64, (MAX_PLAYERS,)),     # uncultivated plots
@@ -105,6 +108,7 @@ STATE = np.dtype([
     ("free_repairs_left", np.int64),         # Master Builder
     ("craftsman_trade_left", np.int64),
     ("mercenary_mutiny_left", np.int64),
+    ("points_told", np.int64, (MAX_PLAYERS,)),  # victory points as last told in the replay log
     # what happened, for the dataset
     ("coins_from", np.int64, (MAX_PLAYERS, N_COIN_SOURCES)),
     ("guild_investments_made", np.int64, (MAX_PLAYERS,)),
@@ -141,6 +145,16 @@ def new_table():
 @overload(new_table, jit_options={"cache": True})
 def _new_table_compiled():
     return lambda: np.zeros(1, dtype=STATE)
+
+
+@njit(cache=True)
+def event_card_counts(r):
+    """How many of each action and temporary event card the deck holds, from Good Harvest
+    (card GOOD_HARVEST) to the Plague (card PLAGUE), in card order."""
+    return (r.cards_good_harvest, r.cards_age_of_prosperity, r.cards_expedition,
+            r.cards_bad_harvest, r.cards_bankruptcy, r.cards_mutiny, r.cards_foreign_invasion,
+            r.cards_land_expropriation, r.cards_tax_collection, r.cards_mine_collapse,
+            r.cards_material_shortage, r.cards_trade_blockade, r.cards_famine, r.cards_plague)
 
 
 @njit(cache=True)
@@ -205,6 +219,20 @@ def treasure_count(s, p):
 # --- guilds ----------------------------------------------------------------------------------
 
 @njit(cache=True)
+def guild_number(r, g):
+    return GUILD_NUMBERS[r.famine_numbers, g]
+
+
+@njit(cache=True)
+def guild_of_roll(r, roll):
+    """The guild a roll pays, or -1 (a 7)."""
+    for g in range(N_GUILDS):
+        if GUILD_NUMBERS[r.famine_numbers, g] == roll:
+            return g
+    return -1
+
+
+@njit(cache=True)
 def guild_coins(s, g):
     total = 0
     for p in range(s.n_players):
@@ -224,13 +252,23 @@ def guild_blocked_for(s, p, g):
     return not (kind == TRADE_BLOCKADE and has_role(s, p, PIRATE))
 
 
+FIRST_INVESTED, HOLDER_KEEPS = 0, 1  # rules.top_investor_ties
+
+
 @njit(cache=True)
-def would_top_after_investing(s, p, g):
-    """Whether one more investment by ``p`` in ``g`` leaves ``p`` holding the top-investor marker."""
+def takes_top_investor(s, r, p, g, investments):
+    """Whether ``p`` holding ``investments`` in ``g`` takes the top-investor marker from its holder.
+
+    More investments take it; an equal number takes it only for the player who invested first
+    (unless the rules keep ties with the holder). Only investing moves the marker: a mutiny never does.
+    """
     top = s.top_investor[g]
     if top < 0 or top == p:
         return True
-    return s.investments[p, g] + 1 > s.investments[top, g]
+    if investments != s.investments[top, g]:
+        return investments > s.investments[top, g]
+    first = s.first_placed[p, g] if s.investments[p, g] > 0 else s.placements + 1
+    return r.top_investor_ties == FIRST_INVESTED and first < s.first_placed[top, g]
 
 
 # --- costs ------------------------------------------------------------------------------------

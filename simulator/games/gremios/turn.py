@@ -14,14 +14,15 @@ from simulator.games.gremios import story as L
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, CHURCH, CRAFTSMAN,
     DOCTOR, EXPEDITION, FAMINE, FARM, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, FROM_EVENTS, FROM_GUILDS,
-    FROM_INNS, FROM_ROLES, FROM_TREASURES, FROM_TURN, GOOD_HARVEST, GOVERNOR, GUILD_OF_ROLL,
+    FROM_INNS, FROM_ROLES, FROM_TREASURES, FROM_TURN, GOOD_HARVEST, GOVERNOR,
     INNKEEPER, JEWELLERY_SHOP, LAND_EXPROPRIATION, MASTER_BUILDER, MAX_EXPEDITION_SLOTS, MERCENARY,
     MONASTERY, MUTINY, N_BLOCKADES, N_GUILDS, N_ROLES, NO_ROLE, PEASANT, PIRATE, PLAGUE, PORT,
     RARE_TREASURE, SHOPKEEPER, SMITHY, STOWAWAY, TAVERN, TAX_COLLECTION, TRADER,
     ULTIMATE_DUEL, WEALTH_HIGH, WEALTH_LOW, COMMON_TREASURE, expedition_investment_cost,
-    expedition_stakes, guild_blocked_for, new_table, guild_coins, guild_investment_cost, has_role,
+    event_card_counts, expedition_stakes, guild_blocked_for, new_table, guild_coins, guild_investment_cost, has_role,
     inn_cost, inn_cost_with_plot, investment_actions_left, repair_cost, cultivate_cost,
-    role_holder, stowaway_threshold, treasure_count, victory_points, wealth_coins,
+    role_holder, stowaway_threshold, takes_top_investor, treasure_count, victory_points, wealth_coins,
+    guild_of_roll,
 )
 from simulator.games.gremios.story import (
     BUILD_INN, BUY_LAND, BY_EVENT, BY_MERCENARY, BY_PROSPERITY, BY_SECOND_BLOCKADE, BY_SEVEN,
@@ -52,10 +53,21 @@ def role_pays(s, log, role, coins, reason, except_player):
 
 
 @njit(cache=True)
-def check_end(s, r):
+def half(n, rounding):
+    """Half of ``n``, one more if odd when rounding up (rules: 0 = up, 1 = down)."""
+    return (n + 1) // 2 if rounding == 0 else n // 2
+
+
+@njit(cache=True)
+def check_end(s, r, log):
+    """The game ends when someone has reached the target (told in the replay as points change)."""
     for p in range(s.n_players):
-        if victory_points(s, r, p) >= r.victory_points_to_win:
+        points = victory_points(s, r, p)
+        if points >= r.victory_points_to_win:
             s.over = 1
+        if log.shape[0] > 0 and points != s.points_told[p]:
+            record(log, L.POINTS, p, s.points_told[p], points)
+            s.points_told[p] = points
 
 
 # --- Game Setup -----------------------------------------------------------------------------
@@ -87,10 +99,7 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
     for i in range(at_start, N_GUILDS):
         s.event_deck[n] = guilds[i]
         n += 1
-    counts = (r.cards_good_harvest, r.cards_age_of_prosperity, r.cards_expedition,
-              r.cards_bad_harvest, r.cards_bankruptcy, r.cards_mutiny, r.cards_foreign_invasion,
-              r.cards_land_expropriation, r.cards_tax_collection, r.cards_mine_collapse,
-              r.cards_material_shortage, r.cards_trade_blockade, r.cards_famine, r.cards_plague)
+    counts = event_card_counts(r)
     for kind in range(len(counts)):
         for _ in range(counts[kind]):
             s.event_deck[n] = GOOD_HARVEST + kind
@@ -142,7 +151,7 @@ def deal_roles(s, r, mode, fixed_roles, plans, rng, log):
         if fixed_roles[p, 0] != NO_ROLE:
             s.roles[p, 0] = fixed_roles[p, 0]
             s.roles[p, 1] = fixed_roles[p, 1]
-            record(log, L.ROLES_DEALT, p, -1, -1, -1, s.roles[p, 0])
+            record(log, L.ROLES_DEALT, p, -1, -1, -1, s.roles[p, 0], s.roles[p, 1])
             continue
         dealt = np.full(3, NO_ROLE, dtype=np.int64)
         for k in range(r.roles_dealt):
@@ -156,7 +165,7 @@ def deal_roles(s, r, mode, fixed_roles, plans, rng, log):
             s.roles[p, 0] = dealt[pick]
             # The card not chosen (the first of them, if three were dealt) is recorded.
             s.role_not_chosen[p] = dealt[1] if pick == 0 else dealt[0]
-        record(log, L.ROLES_DEALT, p, dealt[0], dealt[1], dealt[2], s.roles[p, 0])
+        record(log, L.ROLES_DEALT, p, dealt[0], dealt[1], dealt[2], s.roles[p, 0], s.roles[p, 1])
 
 
 @njit(cache=True)
@@ -265,7 +274,7 @@ def apply_event(s, r, plans, rng, log, card):
         record(log, L.PLAGUE_PLACED)
     else:
         place_blockade(s, r, log, card - FIRST_BLOCKADE_CARD)
-    check_end(s, r)
+    check_end(s, r, log)
 
 
 # --- 2. Roll Phase ------------------------------------------------------------------------------
@@ -276,7 +285,7 @@ def roll_phase(s, r, rng, log):
     roll = d1 + d2
     s.rolls += 1
     record(log, L.ROLL, s.player, roll, 0)
-    guild = GUILD_OF_ROLL[roll]
+    guild = guild_of_roll(r, roll)
     # Apply the previous event if it depended on the roll.
     if s.pending >= 0:
         if s.pending == MUTINY and guild >= 0 and s.guild_open[guild]:
@@ -291,18 +300,15 @@ def roll_phase(s, r, rng, log):
         s.sevens += 1
         lift_temporary_events(s, r, log, BY_SEVEN)
     elif s.guild_open[guild]:
-        blocked_for_someone = False
         for p in range(s.n_players):
             if s.investments[p, guild] == 0:
                 continue
             if guild_blocked_for(s, p, guild):
-                blocked_for_someone = True
+                record(log, L.BLOCKED, guild, p)
                 continue
             gain(s, p, s.investments[p, guild], FROM_GUILDS)
             record(log, L.INCOME, p, guild, s.investments[p, guild], s.coins[p])
-        if blocked_for_someone:
-            record(log, L.BLOCKED, guild)
-    check_end(s, r)
+    check_end(s, r, log)
 
 
 # --- 3. Collection Phase (the player's turn proper begins) --------------------------------------
@@ -324,13 +330,13 @@ def collection_phase(s, r, log):
         gain(s, p, r.stowaway_coins, FROM_ROLES)
         record(log, L.ROLE_COINS, p, r.stowaway_coins, L.R_STOWAWAY, s.coins[p])
     # This turn's allowances.
-    s.guild_investments_left = 1
-    s.expedition_investments_left = 1
+    s.guild_investments_left = r.guild_investments_per_turn
+    s.expedition_investments_left = r.expedition_investments_per_turn
     s.extra_investments_left = r.trader_extra_investments if has_role(s, p, TRADER) else 0
     s.free_cultivations_left = r.peasant_free_cultivations if has_role(s, p, PEASANT) else 0
     s.free_repairs_left = r.master_builder_free_repairs if has_role(s, p, MASTER_BUILDER) else 0
-    s.craftsman_trade_left = 1 if has_role(s, p, CRAFTSMAN) else 0
-    s.mercenary_mutiny_left = 1 if has_role(s, p, MERCENARY) else 0
+    s.craftsman_trade_left = r.craftsman_trades_per_turn if has_role(s, p, CRAFTSMAN) else 0
+    s.mercenary_mutiny_left = r.mercenary_mutinies_per_turn if has_role(s, p, MERCENARY) else 0
 
 
 # --- 4. Investment Phase ------------------------------------------------------------------------
@@ -403,14 +409,14 @@ def investment_phase(s, r, plans, rng, log):
         if actions[pick, 0] == END_TURN:
             return
         take_action(s, r, rng, log, p, actions[pick, 0], actions[pick, 1])
-        check_end(s, r)
+        check_end(s, r, log)
         if s.over:
             return
 
 
 @njit(cache=True)
 def take_action(s, r, rng, log, p, action, arg):
-    before = s.coins[p]
+    record(log, L.ACTION, p, action, arg, action_price(s, r, p, action, arg), s.coins[p])
     if action == INVEST_GUILD:
         invest_in_guild(s, r, log, p, arg)
     elif action == INVEST_EXPEDITION:
@@ -449,7 +455,32 @@ def take_action(s, r, rng, log, p, action, arg):
         s.coins[p] -= r.mercenary_mutiny_cost
         s.mutinies_caused[p] += 1
         mutiny(s, r, log, arg, BY_MERCENARY)
-    record(log, L.ACTION, p, action, arg, before - s.coins[p], s.coins[p])
+
+
+@njit(cache=True)
+def action_price(s, r, p, action, arg):
+    """Coins an action costs (negative: coins it brings)."""
+    if action == INVEST_GUILD:
+        return guild_investment_cost(s, r, p, arg)
+    if action == INVEST_EXPEDITION:
+        return expedition_investment_cost(s, r, p)
+    if action == BUY_LAND:
+        return r.land_cost
+    if action == CULTIVATE:
+        return cultivate_cost(s, r, p)
+    if action == BUILD_INN:
+        return inn_cost_with_plot(s, r, p)
+    if action == REPAIR_INN:
+        return repair_cost(s, r, p)
+    if action == EXCHANGE_WEALTH:
+        return -wealth_coins(r, arg)
+    if action == CRAFTSMAN_BUY:
+        return r.craftsman_treasure_price
+    if action == CRAFTSMAN_SELL:
+        return -r.craftsman_treasure_price
+    if action == MERCENARY_MUTINY:
+        return r.mercenary_mutiny_cost
+    return 0
 
 
 @njit(cache=True)
@@ -466,12 +497,13 @@ def use_investment_action(s, expedition):
 def invest_in_guild(s, r, log, p, g):
     s.coins[p] -= guild_investment_cost(s, r, p, g)
     use_investment_action(s, False)
+    takes_top = takes_top_investor(s, r, p, g, s.investments[p, g] + 1)
+    s.placements += 1
+    if s.investments[p, g] == 0:
+        s.first_placed[p, g] = s.placements
     s.investments[p, g] += 1
     s.guild_investments_made[p] += 1
-    # Top investor: the marker moves only when someone strictly passes the holder (ties keep the
-    # player who invested first).
-    if s.top_investor[g] < 0 or (s.top_investor[g] != p and
-                                 s.investments[p, g] > s.investments[s.top_investor[g], g]):
+    if takes_top and s.top_investor[g] != p:
         s.top_investor[g] = p
         record(log, L.TOP_INVESTOR, g, p)
     if g == CHURCH or g == MONASTERY:
@@ -607,6 +639,8 @@ def stowaways_sneak_on(s, r, plans, rng, log):
     p = role_holder(s, STOWAWAY)
     if p < 0 or expedition_stakes(s, p) > 0 or s.expedition_n >= r.expedition_slots:
         return
+    if s.expedition_n == 0 and r.stowaway_boards_empty_ship == 0:
+        return
     if players.stowaway_sneaks(s, r, p, plans, rng):
         s.expedition[s.expedition_n] = p
         s.expedition_n += 1
@@ -639,8 +673,8 @@ def lose_investments(s, r, log, p, g, lost):
     record(log, L.LOST_INVESTMENTS, p, g, lost)
     # Trader: as many coins as investments lost to a mutiny or a bankruptcy.
     if has_role(s, p, TRADER):
-        gain(s, p, lost * r.invest_coins_placed, FROM_ROLES)
-        record(log, L.ROLE_COINS, p, lost * r.invest_coins_placed, L.R_TRADER, s.coins[p])
+        gain(s, p, lost, FROM_ROLES)
+        record(log, L.ROLE_COINS, p, lost, L.R_TRADER, s.coins[p])
 
 
 @njit(cache=True)
@@ -671,12 +705,7 @@ def place_blockade(s, r, log, kind):
     """A blockade card: a second of its kind is a mutiny in both guilds, a third a bankruptcy."""
     s.blockades[kind] += 1
     record(log, L.BLOCKADE_PLACED, kind, s.blockades[kind])
-    if s.blockades[kind] == 2:
-        for i in range(2):
-            g = BLOCKADE_GUILDS[kind, i]
-            if s.guild_open[g]:
-                mutiny(s, r, log, g, BY_SECOND_BLOCKADE)
-    elif s.blockades[kind] >= 3:
+    if s.blockades[kind] >= r.blockades_for_bankruptcy:
         for i in range(2):
             g = BLOCKADE_GUILDS[kind, i]
             if s.guild_open[g]:
@@ -684,6 +713,11 @@ def place_blockade(s, r, log, kind):
         for _ in range(s.blockades[kind]):
             discard_event(s, FIRST_BLOCKADE_CARD + kind)
         s.blockades[kind] = 0
+    elif s.blockades[kind] == r.blockades_for_mutiny:
+        for i in range(2):
+            g = BLOCKADE_GUILDS[kind, i]
+            if s.guild_open[g]:
+                mutiny(s, r, log, g, BY_SECOND_BLOCKADE)
 
 
 @njit(cache=True)
@@ -717,7 +751,7 @@ def foreign_invasion(s, r, log):
     s.invasions += 1
     destroyed = np.zeros(s.n_players, dtype=np.int64)
     for p in range(s.n_players):
-        lost = (s.inns[p] + 1) // 2
+        lost = half(s.inns[p], r.invasion_rounding)
         if lost > 0:
             s.inns[p] -= lost
             s.destroyed_inns[p] += lost
@@ -739,7 +773,7 @@ def foreign_invasion(s, r, log):
 def land_expropriation(s, r, plans, rng, log):
     """Each player loses half their plots (one more if odd), choosing which; inns are untouched."""
     for p in range(s.n_players):
-        lost = (s.plots[p] + s.cultivated[p] + 1) // 2
+        lost = half(s.plots[p] + s.cultivated[p], r.expropriation_rounding)
         if lost == 0:
             continue
         cultivated = players.cultivated_plots_to_lose(s, r, p, plans, rng, lost)
@@ -757,7 +791,7 @@ def tax_collection(s, r, log):
     for p in range(s.n_players):
         # The Governor's own tax comes straight back to them: they lose nothing.
         if s.coins[p] >= r.tax_threshold and not has_role(s, p, GOVERNOR):
-            tax = (s.coins[p] + 1) // 2 if r.tax_rounding == 0 else s.coins[p] // 2
+            tax = half(s.coins[p], r.tax_rounding)
             s.coins[p] -= tax
             collected += tax
             record(log, L.TAX_PAID, p, tax, s.coins[p])

@@ -1,0 +1,111 @@
+"""Gremios for the engine: modes, roles, strategies, and the kernel calls (see ``core/game.py``).
+
+The rules are in ``turn.py`` (rulebook order), the table in ``board.py``, the numbers in
+``rules.toml``, the replay story in ``story.py`` and the batch kernel in ``kernel.py``.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from simulator.core.errors import UsageError
+from simulator.core.game import Game, Mode, Strategies
+from simulator.core.trace import new_log
+from simulator.games.gremios import board, kernel, story
+from strategies import gremios as players
+
+MODES = {
+    "standard": Mode("standard", "the base game; with 2 players, two consecutive turns each "
+                     "and 3 guilds at the start", (2, 3, 4)),
+    "ultimate_duel": Mode("ultimate_duel", "two players, each keeping both dealt roles at once",
+                          (2,), roles_per_seat=2),
+}
+assert tuple(MODES) == board.MODE_NAMES
+
+REPLAY_LOG_ROWS = 200_000
+
+
+def check_setup(rules, setup):
+    """Enough role cards for the deal (the kernel assumes it)."""
+    r = rules[0]
+    fixed_seats = int((setup.fixed_roles[:setup.n_players, 0] >= 0).sum())
+    fixed_cards = int((setup.fixed_roles >= 0).sum())
+    needed = (setup.n_players - fixed_seats) * int(r.roles_dealt)
+    if needed > board.N_ROLES - fixed_cards:
+        raise UsageError(f"roles_dealt={int(r.roles_dealt)}: {needed} role cards would be dealt but only "
+                         f"{board.N_ROLES - fixed_cards} are left")
+    if setup.mode == board.ULTIMATE_DUEL and r.roles_dealt < 2:
+        raise UsageError("roles_dealt: the ultimate_duel mode keeps two dealt roles, so it must be 2 or 3")
+    total_events = sum(int(r[name]) for name in r.dtype.names if name.startswith("cards_")) + board.N_GUILDS
+    if total_events > board.MAX_EVENT_CARDS:
+        raise UsageError(f"the event deck would hold {total_events} cards; at most "
+                         f"{board.MAX_EVENT_CARDS} are supported")
+    treasures = int(r.wealth_low_cards + r.wealth_high_cards + r.common_treasure_cards +
+                    r.rare_treasure_cards)
+    if treasures > board.MAX_TREASURES:
+        raise UsageError(f"the treasure deck would hold {treasures} cards; at most {board.MAX_TREASURES}")
+    if r.expedition_slots > board.MAX_EXPEDITION_SLOTS:
+        raise UsageError(f"expedition_slots={int(r.expedition_slots)}: at most {board.MAX_EXPEDITION_SLOTS}")
+
+
+def play(rules, run_seed, first_game, n_games, setup):
+    seats, games = kernel.new_outputs(n_games, setup.n_players)
+    kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players, setup.mode,
+                      setup.fixed_roles, setup.mix_ids, setup.mix_weights, seats, games)
+    return seats, games
+
+
+def replay(rules, run_seed, game_index, setup):
+    log = new_log(REPLAY_LOG_ROWS)
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
+                       setup.fixed_roles, setup.mix_ids, setup.mix_weights, log)
+    return story.tell(log, int(rules[0].famine_numbers))
+
+
+def _names(ids: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """Role names for role ids (None where -1)."""
+    lookup = np.array(list(names) + [None], dtype=object)
+    return lookup[np.where(ids < 0, len(names), ids)]
+
+
+def seat_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
+    first, second = _names(c.pop("role_id"), board.ROLE_NAMES), _names(c.pop("second_role_id"),
+                                                                         board.ROLE_NAMES)
+    role = np.where(second == None, first, first + "+" + np.where(second == None, "", second))  # noqa: E711
+    out = {
+        "strategy": np.array(config.strategies, dtype=object)[c.pop("strategy_index")],
+        "role": role,
+        "score": c.pop("score"),
+        "rank": c.pop("rank").astype(np.int8),
+        "winner": c.pop("winner"),
+        "role_not_chosen": _names(c.pop("role_not_chosen_id"), board.ROLE_NAMES),
+    }
+    c["emblem"] = c["emblem"].astype(bool)
+    out.update(c)
+    return out
+
+
+def game_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c["first_seat"] = np.zeros(len(rows), dtype=np.int8)  # seats are numbered from the starting player
+    return c
+
+
+GAME = Game(
+    name="gremios",
+    title="Gremios",
+    modes=MODES,
+    roles=board.ROLE_NAMES,
+    strategies=Strategies(players.NAMES, players.DESCRIPTIONS, players.WEIGHT_NAMES,
+                          players.DEFAULT_WEIGHTS,
+                          default_mix=("greedy", "guild_baron", "inn_builder", "expedition_gambler",
+                                       "balanced")),
+    rules_path=Path(__file__).with_name("rules.toml"),
+    play=play,
+    replay=replay,
+    seat_columns=seat_columns,
+    game_columns=game_columns,
+    check=check_setup,
+    max_players=board.MAX_PLAYERS,
+)
