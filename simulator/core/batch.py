@@ -58,6 +58,7 @@ def provenance(config: RunConfig, n_games: int) -> dict:
         "roles": list(config.roles),
         "parameters": config.rules.describe(),
         "notes": config.rules.notes,
+        "columns": config.game.report_columns,
         "seed": config.seed,
         "n_games": n_games,
         "package_version": package_version(),

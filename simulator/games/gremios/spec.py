@@ -107,5 +107,12 @@ GAME = Game(
     seat_columns=seat_columns,
     game_columns=game_columns,
     check=check_setup,
+    report_columns={
+        "point_sources": ["vp_top_investor", "vp_inns", "vp_treasures", "vp_emblem"],
+        "coin_sources": [f"coins_{name}" for name in board.COIN_SOURCE_NAMES],
+        "game_counts": ["rolls", "sevens", "events_revealed", "expeditions", "expeditions_won",
+                        "mutinies", "bankruptcies", "invasions", "event_reshuffles"],
+        "role_not_chosen": "role_not_chosen",
+    },
     max_players=board.MAX_PLAYERS,
 )
