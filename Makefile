@@ -9,14 +9,17 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-# The main job: 100,000 four-player Gremios games with the default strategy mix, then a summary.
+# The main job: 100,000 four-player Gremios games with the default strategy mix, a summary on
+# the terminal, and the balance report (RUN/report/report.html).
 demo: $(STAMP)
-	$(BIN)/playtest run gremios --players 4 --games 100000 --seed 1 --out runs/demo-$$(date +%Y%m%d-%H%M%S)
+	out=runs/demo-$$(date +%Y%m%d-%H%M%S) && \
+	$(BIN)/playtest run gremios --players 4 --games 100000 --seed 1 --out $$out && \
+	$(BIN)/playtest report $$out
 
 # The fast suite (slow statistical tests are marked and skipped; `make test-all` runs them too).
 test: $(STAMP)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from simulator.core import batch
 from simulator.core.config import make_config
-from simulator.core.dataset import Dataset, load as load_dataset
+from simulator.core.dataset import Dataset, load as load_dataset, verify as verify_dataset
 from simulator.core.errors import UsageError
 from simulator.core.game import GAME_NAMES, get_game
 
@@ -20,14 +20,27 @@ from simulator.core.game import GAME_NAMES, get_game
 def run(game: str, players: int | None = None, games: int = 10_000, seed: int = 0,
         out: str | Path | None = None, strategies=None, mode: str = "standard", roles=None,
         settings: dict | None = None, weights: dict | None = None, threads: int | None = None,
-        chunk_size: int | None = None, progress: bool | None = None, command: str = "") -> Path:
+        chunk_size: int | None = None, progress: bool | None = None, command: str = "",
+        backend: str = "local", scheduler: str | None = None) -> Path:
     """Play ``games`` games and write the dataset; returns the run folder.
 
     ``settings`` overrides rule numbers by name (as ``--set``), ``weights`` replaces a strategy's
-    weight vector, ``roles`` fixes each seat's role ("any" to deal it).
+    weight vector, ``roles`` fixes each seat's role ("any" to deal it). ``backend="dask"`` plays
+    on a Dask cluster (``scheduler="tcp://host:port"``, or a local cluster without it).
     """
     config = make_config(game, players, mode, strategies, roles, settings, seed, weights)
-    return batch.run(config, games, out, threads, chunk_size, progress, command)
+    return batch.run(config, games, out, threads, chunk_size, progress, command, backend, scheduler)
+
+
+def resume(path: str | Path, threads: int | None = None, chunk_size: int | None = None,
+           progress: bool | None = None, backend: str = "local", scheduler: str | None = None) -> Path:
+    """Finish an interrupted run, playing only its missing parts (same data as an uninterrupted run)."""
+    return batch.resume(Path(path), threads, chunk_size, progress, backend, scheduler)
+
+
+def verify(path: str | Path) -> list[str]:
+    """The problems found in a run's dataset; an empty list when it is sound."""
+    return verify_dataset(path)
 
 
 def load(path: str | Path, lazy: bool = False) -> Dataset:

@@ -85,8 +85,16 @@ def games(game, as_json):
                 click.echo(f"    {key}: {text}")
 
 
+def backend_options(f):
+    f = click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="An existing Dask scheduler (with --backend dask).")(f)
+    return click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+                        show_default=True,
+                        help="Play here with numba threads, or on a Dask cluster.")(f)
+
+
 @main.command()
-@click.argument("game")
+@click.argument("game", required=False)
 @run_options
 @click.option("--games", "-n", "n_games", type=int, default=10_000, show_default=True,
               help="Number of games.")
@@ -96,12 +104,24 @@ def games(game, as_json):
 @click.option("--chunk-size", type=int, default=None,
               help="Games per kernel call (memory/progress granularity; results do not change).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+@click.option("--resume", "resume_dir", type=click.Path(), default=None,
+              help="Finish the interrupted run in this folder (give no GAME or game options).")
+@backend_options
 def run(game, players, strategies, mode, roles, settings, seed, n_games, out, threads, chunk_size,
-        quiet):
+        quiet, resume_dir, backend, scheduler):
     """Play GAME many times and write the Parquet dataset."""
-    path = api.run(game, players, n_games, seed, out, _split(strategies), mode, _split(roles),
-                   parse_settings(settings), None, threads, chunk_size,
-                   progress=False if quiet else None, command=" ".join(sys.argv))
+    progress = False if quiet else None
+    if resume_dir is not None:
+        if game is not None:
+            raise UsageError(f"--resume {resume_dir}: the run folder knows its game and options; "
+                             f"give no GAME ({game})")
+        path = api.resume(resume_dir, threads, chunk_size, progress, backend, scheduler)
+    else:
+        if game is None:
+            raise UsageError("run: give a GAME (see playtest games), or --resume DIR")
+        path = api.run(game, players, n_games, seed, out, _split(strategies), mode, _split(roles),
+                       parse_settings(settings), None, threads, chunk_size, progress=progress,
+                       command=" ".join(sys.argv), backend=backend, scheduler=scheduler)
     if not quiet:
         from reports.summary import summary_table
         click.echo(summary_table(path))
@@ -124,6 +144,91 @@ def replay(game, players, strategies, mode, roles, settings, seed, game_index, f
             click.echo(json.dumps(event))
         else:
             click.echo(event["text"])
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path())
+def verify(run_dir):
+    """Check a run's dataset: parts, row counts, game ids, columns and checksums."""
+    problems = api.verify(run_dir)
+    if problems:
+        for problem in problems:
+            click.echo(f"FAIL {problem}", err=True)
+        sys.exit(1)
+    click.echo(f"OK {run_dir}")
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (new or empty; default: a fresh folder under runs/).")
+@click.option("--games", "-n", "n_games", type=int, default=None,
+              help="Games per configuration (overrides the file).")
+@click.option("--precision", type=float, default=None,
+              help="Add games until every headline win rate is within ±P (e.g. 0.01), up to "
+                   "the file's max_games.")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--threads", "-t", type=int, default=None)
+@backend_options
+def experiment(file, out, n_games, precision, confidence, threads, backend, scheduler):
+    """Run every configuration of an experiment FILE, then compare them with the baseline."""
+    import datetime
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from reports.comparison import Entry, build_comparison
+    from reports.stats import check_confidence
+    from simulator.experiment import load_experiment, load_plan, run_experiment
+
+    check_confidence(confidence)
+    if precision is not None and not 0 < precision < 0.5:
+        raise UsageError(f"--precision {precision}: must be between 0 and 0.5 (e.g. 0.01 for ±1 point)")
+    if n_games is not None and n_games < 1:
+        raise UsageError(f"--games {n_games}: must be at least 1")
+    exp = load_experiment(file, n_games)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(out) if out else Path("runs") / f"experiment-{Path(file).stem}-{stamp}"
+    total = len(exp.configurations)
+    with tqdm(total=total, unit="config", desc=exp.title, file=sys.stderr,
+              disable=not sys.stderr.isatty()) as bar:
+        run_experiment(exp, out, threads, progress=False, precision=precision, backend=backend,
+                       scheduler=scheduler,
+                       on_config=lambda c, games: (bar.set_postfix_str(f"{c.label}: {games:,} games"),
+                                                   bar.update(1)))
+    plan = load_plan(out)
+    entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"])
+               for c in plan["configurations"]]
+    report = build_comparison(entries, out / "comparison", confidence, exp.title, exp.description)
+    click.echo((report / "comparison.md").read_text().split("\n## Balance index")[0].strip())
+    click.echo(str(report / "comparison.html"))
+
+
+@main.command()
+@click.argument("runs", nargs=-1, required=True, type=click.Path())
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (default: a fresh folder under runs/).")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+def compare(runs, out, confidence):
+    """Compare existing runs: each against the first (the baseline) of its player count."""
+    import datetime
+    from pathlib import Path
+
+    from reports.comparison import Entry, build_comparison
+
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(out) if out else Path("runs") / f"comparison-{stamp}"
+    if out.exists() and any(out.iterdir()) and not (out / "comparison.json").exists():
+        raise UsageError(f"--out {out}: folder is not empty and holds no earlier comparison")
+    entries = [Entry(Path(r).name, Path(r)) for r in runs]
+    report = build_comparison(entries, out, confidence, "Comparison of runs")
+    click.echo((report / "comparison.md").read_text().split("\n## Balance index")[0].strip())
+    click.echo(str(report / "comparison.html"))
+
+
+from reports.cli import report  # noqa: E402  (the report command lives with the reports)
+
+main.add_command(report)
 
 
 def entry():

@@ -7,6 +7,7 @@ checkouts or installed versions share one machine without mixing their code. Thi
 any kernel is defined; an explicit NUMBA_CACHE_DIR from the user wins.
 """
 
+import functools
 import hashlib
 import os
 import sys
@@ -18,7 +19,9 @@ SOURCES = ("simulator", "strategies")
 KEEP_OLD_CACHES_DAYS = 7
 
 
+@functools.cache
 def source_hash() -> str:
+    """Hash of the engine and strategy sources as loaded by this process (computed once)."""
     digest = hashlib.sha256()
     for package in SOURCES:
         for path in sorted((ROOT / package).rglob("*.py")):

@@ -266,10 +266,12 @@ def turns_left_factor(s, r, p):
 
 
 @njit(cache=True)
-def action_value(s, r, p, w, action, arg):
-    """What an action is worth to this personality, in coins, net of its price."""
+def action_value(s, r, p, w, action, arg, horizon):
+    """What an action is worth to this personality, in coins, net of its price.
+
+    ``horizon`` (from ``turns_left_factor``) scales income: worth less as the game nears its end.
+    """
     vp = w[W_VICTORY_POINT]
-    horizon = turns_left_factor(s, r, p)
     if action == INVEST_GUILD:
         g = arg
         cost = guild_investment_cost(s, r, p, g)
@@ -365,13 +367,14 @@ def choose_action(s, r, p, plans, rng, actions, n):
     best = 0
     best_value = 0.0  # ending the turn keeps the coins: worth nothing more
     inn_price = inn_cost_with_plot(s, r, p)
+    horizon = turns_left_factor(s, r, p) if sid != GREEDY else 0.0
     for i in range(1, n):
         action = actions[i, 0]
         arg = actions[i, 1]
         if sid == GREEDY:
             value = greedy_value(s, r, p, w, action, arg)
         else:
-            value = action_value(s, r, p, w, action, arg) + _noise(w, rng)
+            value = action_value(s, r, p, w, action, arg, horizon) + _noise(w, rng)
             spends = action != EXCHANGE_WEALTH and action != CRAFTSMAN_SELL and action != BUILD_INN \
                 and action != REPAIR_INN
             if spends and w[W_SAVE_FOR_INN] > 0 and s.coins[p] >= inn_price - 3 and s.inn_deck_n > 0:

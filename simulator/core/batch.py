@@ -1,7 +1,11 @@
-"""Playing a run: games in parts of fixed size, played in chunks, written as they finish.
+"""Playing a run: games in parts, played by a backend, written as they finish.
 
-Memory stays flat: one part's rows at a time, whatever the number of games. Game ``i`` depends
-only on (seed, i), so thread count, chunk size and how the run is split change nothing in the data.
+A run folder starts with ``run.json`` (the options and the planned parts), then fills
+``seats/`` and ``games/`` with one Parquet file per part, each written under a temporary name and
+renamed when complete, and ends with ``manifest.json``. A folder without a manifest is an
+unfinished run: ``resume`` plays only its missing parts. Memory stays flat: a part's rows at a
+time. Game ``i`` depends only on (seed, i), so the thread count, chunk size, backend and how the
+run was split or resumed change nothing in the data.
 """
 
 from __future__ import annotations
@@ -9,21 +13,22 @@ from __future__ import annotations
 import datetime
 import json
 import platform
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numba
-import numpy as np
 from tqdm import tqdm
 
+from simulator import jitcache
 from simulator.core import dataset
-from simulator.core.config import SEAT_ASSIGNMENT, RunConfig
+from simulator.core.backends import make_backend
+from simulator.core.config import SEAT_ASSIGNMENT, RunConfig, make_config
 from simulator.core.errors import UsageError
 
 GAMES_PER_PART = 50_000
+PLAN = "run.json"
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -44,8 +49,10 @@ def git_commit() -> str:
         return "unknown"
 
 
-def provenance(config: RunConfig, n_games: int) -> dict:
-    """What produced the data; identical for identical runs (no clock, no machine details)."""
+def provenance(config: RunConfig) -> dict:
+    """What produced the data; identical for identical runs (no clock, no machine details).
+
+    Each Parquet part carries it in its metadata, with the part's own game range."""
     return {
         "game": config.game.name,
         "rules_version": config.rules.rules_version,
@@ -60,9 +67,9 @@ def provenance(config: RunConfig, n_games: int) -> dict:
         "notes": config.rules.notes,
         "columns": config.game.report_columns,
         "seed": config.seed,
-        "n_games": n_games,
         "package_version": package_version(),
         "git_commit": git_commit(),
+        "source_hash": jitcache.source_hash(),
         "numba_version": numba.__version__,
     }
 
@@ -72,16 +79,16 @@ def default_out(config: RunConfig, n_games: int) -> Path:
     return Path("runs") / f"{config.game.name}-{config.n_players}p-{n_games}g-seed{config.seed}-{stamp}"
 
 
-def make_out_dir(out: Path) -> None:
-    """Create the output folder with its table folders, refusing one that already holds anything."""
+def make_empty_dir(out: Path) -> None:
+    """Create ``out`` (or accept it empty), refusing one that holds anything, before any work."""
     if out.exists():
         if not out.is_dir():
             raise UsageError(f"--out {out}: exists and is not a folder")
         if any(out.iterdir()):
-            raise UsageError(f"--out {out}: folder is not empty; choose a new folder")
+            raise UsageError(f"--out {out}: folder is not empty; choose a new folder "
+                             "(or --resume it if it is an unfinished run)")
     try:
-        for table in ("seats", "games"):
-            (out / table).mkdir(parents=True, exist_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
 
@@ -96,69 +103,170 @@ def check_run_options(n_games: int, threads: int | None, chunk_size: int | None)
         raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
 
 
-def play_part(config: RunConfig, first_game: int, n_games: int, chunk_size: int, progress):
-    """Play one part in chunks; returns its seats and games Arrow tables."""
-    rules = config.rules.as_record()
-    game = config.game
-    seat_chunks, game_chunks = [], []
-    for start in range(first_game, first_game + n_games, chunk_size):
-        count = min(chunk_size, first_game + n_games - start)
-        seats, games = game.play(rules, config.seed, start, count, config.setup)
-        seat_chunks.append(seats)
-        game_chunks.append(games)
-        progress.update(count)
-    seats = np.concatenate(seat_chunks)
-    games = np.concatenate(game_chunks)
-    seat_cols = game.seat_columns(seats, config)
-    game_cols = game.game_columns(games, config)
-    return (dataset.seat_table(first_game, config.n_players, seat_cols),
-            dataset.game_table(first_game, config.n_players, game_cols))
+def plan_parts(first_game: int, n_games: int) -> list[list[int]]:
+    """[first game, games] of each part covering ``first_game .. first_game + n_games - 1``."""
+    end = first_game + n_games
+    return [[f, min(GAMES_PER_PART, end - f)] for f in range(first_game, end, GAMES_PER_PART)]
+
+
+def _write_plan(out: Path, plan: dict) -> None:
+    dataset.atomic_write_bytes(out / PLAN, (json.dumps(plan, indent=2) + "\n").encode())
 
 
 def run(config: RunConfig, n_games: int, out: Path | None = None, threads: int | None = None,
-        chunk_size: int | None = None, progress: bool | None = None, command: str = "") -> Path:
-    """Play ``n_games`` games of ``config`` into the dataset folder ``out``; returns its path."""
+        chunk_size: int | None = None, progress: bool | None = None, command: str = "",
+        backend: str = "local", scheduler: str | None = None) -> Path:
+    """Play ``n_games`` games of ``config`` into the new dataset folder ``out``; returns its path.
+
+    If the run is interrupted, the parts already written stay: ``resume`` finishes it.
+    """
     check_run_options(n_games, threads, chunk_size)
     out = Path(out) if out is not None else default_out(config, n_games)
-    make_out_dir(out)
-    threads_before = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    chunk_size = min(chunk_size or GAMES_PER_PART, GAMES_PER_PART)
-    meta = provenance(config, n_games)
-    started = time.perf_counter()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        make_empty_dir(out)  # raises the right message
+    engine = make_backend(backend, scheduler, threads)  # checked (and connected) before any write
     try:
-        parts = {"seats": [], "games": []}
-        show = progress if progress is not None else sys.stderr.isatty() and n_games >= 10_000
-        with tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,
-                  desc=f"{config.game.name} {config.n_players}p", file=sys.stderr) as bar:
-            for index, first in enumerate(range(0, n_games, GAMES_PER_PART)):
-                count = min(GAMES_PER_PART, n_games - first)
-                tables = play_part(config, first, count, chunk_size, bar)
-                for name, table in zip(("seats", "games"), tables):
-                    path = out / name / dataset.part_name(index)
-                    dataset.write_table(table, path, meta)
-                    parts[name].append({"file": path.name, "first_game": first, "games": count,
-                                        "rows": table.num_rows, "sha256": dataset.sha256(path)})
-        wall = time.perf_counter() - started
-        manifest = dict(meta)
-        manifest.update({
-            "parts": parts,
-            "games_per_part": GAMES_PER_PART,
-            "threads": numba.get_num_threads(),
-            "chunk_size": chunk_size,
-            "wall_time_s": round(wall, 3),
-            "games_per_second": round(n_games / wall, 1) if wall > 0 else None,
-            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "python_version": platform.python_version(),
-            "command": command,
-        })
-        dataset.atomic_write_bytes(out / dataset.MANIFEST,
-                                   (json.dumps(manifest, indent=2) + "\n").encode())
+        make_empty_dir(out)
+        for table in ("seats", "games"):
+            (out / table).mkdir(exist_ok=True)
+        plan = {"request": config.request, "provenance": provenance(config),
+                "parts": plan_parts(0, n_games), "chunk_size": chunk_size, "command": command,
+                "wall_time_s": 0.0}
+        _write_plan(out, plan)
+    except OSError as e:
+        engine.close()
+        raise UsageError(f"--out {out}: cannot write in the folder ({e.strerror})") from None
     except BaseException:
-        # Nothing that looks complete is left behind: no manifest, and no parts either.
-        shutil.rmtree(out, ignore_errors=True)
+        engine.close()
         raise
+    try:
+        _play(out, config, plan, engine, chunk_size, progress)
     finally:
-        numba.set_num_threads(threads_before)
+        engine.close()
     return out
+
+
+def resume(out: Path, threads: int | None = None, chunk_size: int | None = None,
+           progress: bool | None = None, backend: str = "local", scheduler: str | None = None) -> Path:
+    """Finish an interrupted run: play only the parts that are missing, then write the manifest."""
+    out = Path(out)
+    plan = read_plan(out)
+    if (out / dataset.MANIFEST).exists():
+        raise UsageError(f"--resume {out}: the run is already complete")
+    config = make_config(**plan["request"])
+    _check_same_code(out, config, plan["provenance"], "resume")
+    engine = make_backend(backend, scheduler, threads)
+    try:
+        _play(out, config, plan, engine, chunk_size if chunk_size else plan.get("chunk_size"), progress)
+    finally:
+        engine.close()
+    return out
+
+
+def extend(out: Path, config: RunConfig, more_games: int, threads: int | None = None,
+           chunk_size: int | None = None, progress: bool | None = None) -> Path:
+    """Add games ``n .. n + more_games - 1`` to the complete run in ``out`` (``n`` = its games).
+
+    The configuration must be the run's own. If adding fails, the run stays as it was.
+    """
+    check_run_options(more_games, threads, chunk_size)
+    out = Path(out)
+    manifest = dataset.read_manifest(out)
+    _check_same_code(out, config, {k: manifest.get(k) for k in provenance(config)}, "add games to")
+    plan = read_plan(out)
+    done = list(plan["parts"])
+    plan["parts"] = done + plan_parts(manifest["n_games"], more_games)
+    engine = make_backend("local", None, threads)
+    backup = (out / dataset.MANIFEST).read_bytes()
+    try:
+        (out / dataset.MANIFEST).unlink()  # unfinished while it grows
+        _write_plan(out, plan)
+        _play(out, config, plan, engine, chunk_size, progress)
+    except BaseException:
+        for table in ("seats", "games"):
+            for index in range(len(done), len(plan["parts"])):
+                (out / table / dataset.part_name(index)).unlink(missing_ok=True)
+        plan["parts"] = done
+        _write_plan(out, plan)
+        dataset.atomic_write_bytes(out / dataset.MANIFEST, backup)
+        raise
+    return out
+
+
+def read_plan(out: Path) -> dict:
+    path = Path(out) / PLAN
+    if not path.is_file():
+        raise UsageError(f"{out}: no {PLAN}, so not a playtest run folder")
+    return json.loads(path.read_text())
+
+
+def _check_same_code(out: Path, config: RunConfig, recorded: dict, doing: str) -> None:
+    mine = provenance(config)
+    for key in mine:
+        if json.dumps(mine[key], sort_keys=True) != json.dumps(recorded.get(key), sort_keys=True):
+            what = "another version of playtest" if key in ("package_version", "git_commit",
+                                                             "source_hash", "numba_version") \
+                else "other options"
+            raise UsageError(f"{out}: the run was made with {what} ({key} differs); cannot {doing} it")
+
+
+def _present(out: Path, index: int, first: int, count: int, n_players: int) -> bool:
+    """Whether part ``index`` is already on disk, whole (renamed into place, right row counts)."""
+    import pyarrow.parquet as pq
+    try:
+        seats = pq.read_metadata(out / "seats" / dataset.part_name(index)).num_rows
+        games = pq.read_metadata(out / "games" / dataset.part_name(index)).num_rows
+    except (OSError, ValueError):
+        return False
+    return seats == count * n_players and games == count
+
+
+def _play(out: Path, config: RunConfig, plan: dict, engine, chunk_size, progress) -> None:
+    """Play the plan's missing parts with ``engine``, then write the manifest."""
+    meta = provenance(config)
+    parts = plan["parts"]
+    todo = [(i, f, c) for i, (f, c) in enumerate(parts) if not _present(out, i, f, c, config.n_players)]
+    total = sum(c for _, c in parts)
+    chunk_size = min(chunk_size or GAMES_PER_PART, GAMES_PER_PART)
+    started = time.perf_counter()
+    show = progress if progress is not None else sys.stderr.isatty() and total >= 10_000
+    try:
+        with tqdm(total=total, initial=total - sum(c for _, _, c in todo), unit="game", unit_scale=True,
+                  disable=not show, desc=f"{config.game.name} {config.n_players}p",
+                  file=sys.stderr) as bar:
+            for index, first, count, seats, games in engine.play(config, todo, chunk_size):
+                tables = (dataset.seat_table(first, config.n_players, config.game.seat_columns(seats, config)),
+                          dataset.game_table(first, config.n_players, config.game.game_columns(games, config)))
+                for name, table in zip(("seats", "games"), tables):
+                    dataset.write_table(table, out / name / dataset.part_name(index),
+                                        dict(meta, first_game=first, games=count))
+                bar.update(count)
+    except OSError as e:
+        raise UsageError(f"{out}: writing the run failed ({e.strerror or e}); the parts written so "
+                         f"far are kept: finish with playtest run --resume {out}") from None
+    wall = plan.get("wall_time_s", 0.0) + time.perf_counter() - started
+    entries = {"seats": [], "games": []}
+    for index, (first, count) in enumerate(parts):
+        for name in entries:
+            path = out / name / dataset.part_name(index)
+            entries[name].append({"file": path.name, "first_game": first, "games": count,
+                                  "rows": count * (config.n_players if name == "seats" else 1),
+                                  "sha256": dataset.sha256(path)})
+    plan["wall_time_s"] = wall
+    _write_plan(out, plan)
+    manifest = dict(meta)
+    manifest.update({
+        "n_games": total,
+        "parts": entries,
+        "games_per_part": GAMES_PER_PART,
+        "backend": engine.name,
+        "threads": engine.threads,
+        "chunk_size": chunk_size,
+        "wall_time_s": round(wall, 3),
+        "games_per_second": round(total / wall, 1) if wall > 0 else None,
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "python_version": platform.python_version(),
+        "command": plan.get("command", ""),
+    })
+    dataset.atomic_write_bytes(out / dataset.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
+

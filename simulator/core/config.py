@@ -36,6 +36,9 @@ class RunConfig:
     roles: tuple[str, ...]  # per seat: a role, "a+b" in two-role modes, or "any"
     seed: int
     setup: Setup = field(repr=False)
+    # The options as given to make_config (JSON-able): enough to build this configuration
+    # again, in a resumed run or on a cluster worker.
+    request: dict = field(default_factory=dict, repr=False)
 
     @property
     def fixed_roles(self) -> bool:
@@ -47,6 +50,11 @@ def make_config(game: str, players: int | None = None, mode: str = "standard",
                 settings: dict | None = None, seed: int = 0,
                 weights: dict[str, list[float]] | None = None) -> RunConfig:
     """Check every option against the game and build the configuration (raises ``UsageError``)."""
+    request = {"game": game, "players": players, "mode": mode,
+               "strategies": list(strategies) if strategies else None,
+               "roles": list(roles) if roles else None,
+               "settings": {k: v for k, v in (settings or {}).items()}, "seed": seed,
+               "weights": {k: [float(x) for x in v] for k, v in (weights or {}).items()}}
     spec = get_game(game)
     if mode not in spec.modes:
         raise UsageError(unknown_name("mode", mode, spec.modes, f"of {spec.name}"))
@@ -76,7 +84,7 @@ def make_config(game: str, players: int | None = None, mode: str = "standard",
     fixed, role_names = _fixed_roles(spec, mode_spec, players, roles)
     setup = Setup(players, list(spec.modes).index(mode), fixed, ids, mix_weights)
     spec.check(rules.as_record(), setup)
-    return RunConfig(spec, rules, players, mode, names, mix_weights, role_names, seed, setup)
+    return RunConfig(spec, rules, players, mode, names, mix_weights, role_names, seed, setup, request)
 
 
 def _fixed_roles(spec: Game, mode, players: int, roles):

@@ -55,7 +55,15 @@ def write_table(table: pa.Table, path: Path, provenance: dict) -> None:
     table = table.replace_schema_metadata(metadata)
     tmp = path.with_name(path.name + ".tmp")
     pq.write_table(table, tmp, compression="zstd")
+    with open(tmp, "rb+") as f:  # on disk before the rename makes it look complete
+        os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def names_column(names, ids: np.ndarray) -> pa.Array:
+    """A string column naming each id (``names[id]``; null where the id is -1)."""
+    lookup = pa.array(list(names) + [None], type=pa.string())
+    return lookup.take(pa.array(np.where(ids < 0, len(names), ids)))
 
 
 def seat_table(first_game: int, n_players: int, columns: dict[str, np.ndarray]) -> pa.Table:
@@ -67,7 +75,9 @@ def seat_table(first_game: int, n_players: int, columns: dict[str, np.ndarray]) 
     winners_per_game = winner.reshape(-1, n_players).sum(axis=1)
     win_share = winner / np.repeat(winners_per_game, n_players)
     data = {"game_id": game_id, "seat": seat}
-    for name in ("strategy", "role", "score", "rank"):
+    data["strategy"] = columns["strategy"]
+    data["role"] = pa.array(columns["role"], type=pa.string())  # all null in a game without roles
+    for name in ("score", "rank"):
         data[name] = columns[name]
     data["winner"] = winner
     data["win_share"] = win_share
@@ -112,6 +122,76 @@ def read_manifest(path: Path) -> dict:
         return json.loads(manifest_path.read_text())
     except json.JSONDecodeError as e:
         raise UsageError(f"{manifest_path}: not valid JSON ({e.msg})") from None
+
+
+def verify(path: str | Path) -> list[str]:
+    """Every problem found in a run folder (an empty list when the dataset is sound).
+
+    Checks that the manifest names each part exactly once and every part is there, that row
+    counts match the manifest, that game ids run 0..n-1 with no gap or repeat (and seats
+    0..players-1 within each game), that every part has the same columns and types, and that
+    each file still has the SHA-256 recorded in the manifest.
+    """
+    path = Path(path)
+    manifest = read_manifest(path)
+    problems = []
+    n_games, n_players = manifest.get("n_games"), manifest.get("n_players")
+    for table in ("seats", "games"):
+        entries = manifest.get("parts", {}).get(table, [])
+        files = [e["file"] for e in entries]
+        if len(set(files)) != len(files):
+            problems.append(f"{table}: a part is listed twice in the manifest")
+        on_disk = sorted(p.name for p in (path / table).glob("*.parquet")) if (path / table).is_dir() else []
+        extra = sorted(set(on_disk) - set(files))
+        if extra:
+            problems.append(f"{table}: {len(extra)} part(s) not in the manifest, e.g. {extra[0]}")
+        schemas, expected_first = [], 0
+        ids = []
+        for e in entries:
+            file = path / table / e["file"]
+            if not file.is_file():
+                problems.append(f"{table}/{e['file']}: missing")
+                continue
+            if sha256(file) != e.get("sha256"):
+                problems.append(f"{table}/{e['file']}: checksum differs from the manifest (changed or damaged)")
+                continue
+            if e["first_game"] != expected_first:
+                problems.append(f"{table}/{e['file']}: starts at game {e['first_game']}, expected {expected_first}")
+            expected_first = e["first_game"] + e["games"]
+            meta = pq.read_metadata(file)
+            if meta.num_rows != e["rows"]:
+                problems.append(f"{table}/{e['file']}: {meta.num_rows} rows, the manifest says {e['rows']}")
+            schemas.append(meta.schema.to_arrow_schema().remove_metadata())
+            columns = ["game_id"] + (["seat"] if table == "seats" else [])
+            ids.append(pl.read_parquet(file, columns=columns))
+        if schemas and any(not s.equals(schemas[0]) for s in schemas):
+            problems.append(f"{table}: the parts do not all have the same columns and types")
+        core = CORE_SEAT_COLUMNS if table == "seats" else CORE_GAME_COLUMNS
+        if schemas and schemas[0].names[:len(core)] != list(core):
+            problems.append(f"{table}: the core columns are not {', '.join(core)}")
+        rows = sum(e["rows"] for e in entries)
+        expected_rows = n_games * (n_players if table == "seats" else 1)
+        if rows != expected_rows:
+            problems.append(f"{table}: {rows} rows in the manifest's parts, expected {expected_rows}")
+        if ids and len(ids) == len(entries) and not any("checksum" in p for p in problems):
+            frame = pl.concat(ids)
+            if table == "games":
+                if not frame["game_id"].equals(pl.Series("game_id", range(n_games))):
+                    problems.append("games: game ids are not 0..n-1, each once, in order")
+            else:
+                counts = frame.group_by("game_id").agg(pl.len(), pl.col("seat").n_unique().alias("seats"))
+                if counts.height != n_games or (counts["len"] != n_players).any() or \
+                        (counts["seats"] != n_players).any() or frame["game_id"].max() != n_games - 1:
+                    problems.append("seats: not exactly one row per seat for each game 0..n-1")
+    return problems
+
+
+def require_verified(path: str | Path) -> None:
+    """Refuse a dataset that fails ``verify``, naming its first problem."""
+    problems = verify(path)
+    if problems:
+        more = f" (and {len(problems) - 1} more; see playtest verify)" if len(problems) > 1 else ""
+        raise UsageError(f"{path}: the dataset fails verification: {problems[0]}{more}")
 
 
 def load(path: str | Path, lazy: bool = False) -> Dataset:

@@ -345,12 +345,10 @@ def investment_actions_left(s, expedition):
 @njit(cache=True)
 def success_probability(r):
     """Chance that 2d6 lands in the expedition's success range."""
-    ways = 0
-    for a in range(1, 7):
-        for b in range(1, 7):
-            if r.expedition_success_low <= a + b <= r.expedition_success_high:
-                ways += 1
-    return ways / 36.0
+    chance = 0.0
+    for total in range(max(2, r.expedition_success_low), min(12, r.expedition_success_high) + 1):
+        chance += roll_probability(total)
+    return chance
 
 
 @njit(cache=True)

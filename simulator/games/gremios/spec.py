@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simulator.core.dataset import names_column
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies
 from simulator.core.trace import new_log
@@ -62,24 +63,19 @@ def replay(rules, run_seed, game_index, setup):
     return story.tell(log, int(rules[0].famine_numbers))
 
 
-def _names(ids: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
-    """Role names for role ids (None where -1)."""
-    lookup = np.array(list(names) + [None], dtype=object)
-    return lookup[np.where(ids < 0, len(names), ids)]
-
-
 def seat_columns(rows: np.ndarray, config) -> dict:
     c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
-    first, second = _names(c.pop("role_id"), board.ROLE_NAMES), _names(c.pop("second_role_id"),
-                                                                         board.ROLE_NAMES)
-    role = np.where(second == None, first, first + "+" + np.where(second == None, "", second))  # noqa: E711
+    first, second = c.pop("role_id"), c.pop("second_role_id")
+    # A duel seat holds two roles: name the pair "a+b" (pairs numbered first * 13 + second + 1).
+    role_names = [f"{a}+{b}" if b else a for a in board.ROLE_NAMES for b in ("",) + board.ROLE_NAMES]
+    pair_ids = np.where(first < 0, -1, first * (board.N_ROLES + 1) + second + 1)
     out = {
-        "strategy": np.array(config.strategies, dtype=object)[c.pop("strategy_index")],
-        "role": role,
+        "strategy": names_column(config.strategies, c.pop("strategy_index")),
+        "role": names_column(role_names, pair_ids),
         "score": c.pop("score"),
         "rank": c.pop("rank").astype(np.int8),
         "winner": c.pop("winner"),
-        "role_not_chosen": _names(c.pop("role_not_chosen_id"), board.ROLE_NAMES),
+        "role_not_chosen": names_column(board.ROLE_NAMES, c.pop("role_not_chosen_id")),
     }
     c["emblem"] = c["emblem"].astype(bool)
     out.update(c)

@@ -1,0 +1,311 @@
+"""The comparison report of an experiment (or of runs given by hand): what each tweak moved.
+
+    from reports.comparison import build_comparison
+    build_comparison([("baseline", path_a), ("cheaper inns", path_b)], out)
+
+Writes ``comparison.html`` (self-contained), ``comparison.md``, ``charts/*.png`` and
+``comparison.json`` into ``out`` via a temporary folder renamed when complete.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from reports import charts  # noqa: E402
+from reports.build import Bullets, Heading, Image, Para, Table, _html, _md  # noqa: E402
+from reports.compare import Change, balance_index, compare_runs, win_rates  # noqa: E402
+from reports.stats import check_confidence  # noqa: E402
+from simulator.core.dataset import load, require_verified  # noqa: E402
+from simulator.core.errors import UsageError  # noqa: E402
+
+DPI = 110
+
+
+@dataclass
+class Entry:
+    """One configuration in the comparison."""
+
+    label: str
+    path: Path
+    swept: dict = field(default_factory=dict)
+    group: str = ""
+    description: str = ""
+    players: int = 0
+
+
+def _fmt(change: Change) -> str:
+    percent = change.metric == "win_rate"
+    if percent:
+        return f"{100 * change.baseline:.1f}% → {100 * change.variant:.1f}%"
+    return f"{change.baseline:.2f} → {change.variant:.2f}"
+
+
+def _delta_chart(path: Path, label: str, changes: list[Change], palettes) -> bool:
+    rows = [c for c in changes if c.metric == "win_rate" and math.isfinite(c.low)]
+    if not rows:
+        return False
+    rows.sort(key=lambda c: (c.group, c.delta))
+    fig = Figure(figsize=(10, max(3.0, 1.4 + 0.34 * len(rows))), dpi=DPI, layout="constrained")
+    ax = fig.subplots()
+    y = np.arange(len(rows))
+    colours = [palettes.get(c.group, {}).get(c.label, charts.MUTED) if c.group != "seat" else "#777777"
+               for c in rows]
+    ax.barh(y, [100 * c.delta for c in rows], color=colours, alpha=0.85)
+    ax.errorbar([100 * c.delta for c in rows], y,
+                xerr=[[100 * (c.delta - c.low) for c in rows], [100 * (c.high - c.delta) for c in rows]],
+                fmt="none", ecolor="black", capsize=3, lw=1)
+    ax.axvline(0, color=charts.FAIR_COLOUR, lw=1)
+    ax.set_yticks(y, [f"{c.group}: {charts.pretty(c.label)}" for c in rows])
+    ax.set_xlabel("Change in win rate against the baseline (percentage points), with interval")
+    ax.set_title(f"What did '{label}' change? Win rate against the baseline")
+    fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
+    return True
+
+
+def _balance_chart(path: Path, entries: list[Entry], indices: list[dict]) -> None:
+    fig = Figure(figsize=(10, max(3.0, 1.4 + 0.34 * len(entries))), dpi=DPI, layout="constrained")
+    ax = fig.subplots()
+    y = np.arange(len(entries))
+    main = [100 * (i["role_spread"] if i["role_spread"] is not None else (i["strategy_spread"] or 0))
+            for i in indices]
+    seat = [100 * abs(i["first_seat_advantage"] or 0) for i in indices]
+    ax.barh(y, main, color="#4e79a7", label="spread, strongest to weakest role (or strategy)")
+    ax.barh(y, seat, left=main, color="#f28e2b", label="first seat's distance from a fair share")
+    ax.set_yticks(y, [e.label for e in entries])
+    ax.invert_yaxis()
+    ax.set_xlabel("Balance index (percentage points; lower is more balanced)")
+    ax.set_title("Which configuration is most balanced?")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
+
+
+def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: float, palettes) -> list[str]:
+    """Win rate of each role (or strategy) and game length against the swept value."""
+    keys = list(entries[0].swept)
+    if len(keys) != 1:
+        return []
+    key = keys[0]
+    values = [e.swept[key] for e in entries]
+    numeric = all(isinstance(v, (int, float)) for v in values)
+    x = np.array(values, dtype=float) if numeric else np.arange(len(values))
+    files = []
+    rates = [win_rates(e.path, confidence) for e in entries]
+    group = "role" if any((r["group"] == "role").any() for r in rates) and key != "role" else "strategy"
+    if key == "role":  # a role study: the fixed seat's own win rate for each role
+        fig = Figure(figsize=(10, 4.5), dpi=DPI, layout="constrained")
+        ax = fig.subplots()
+        rows = [r.filter((r["group"] == "role") & (r["label"] == v)) for r, v in zip(rates, values)]
+        rate = np.array([100 * row["rate"][0] if row.height else np.nan for row in rows])
+        low = np.array([100 * row["low"][0] if row.height else np.nan for row in rows])
+        high = np.array([100 * row["high"][0] if row.height else np.nan for row in rows])
+        order = np.argsort(-rate)
+        ax.bar(np.arange(len(values)), rate[order],
+               color=[palettes.get("role", {}).get(values[i], charts.MUTED) for i in order])
+        ax.errorbar(np.arange(len(values)), rate[order], yerr=[rate[order] - low[order],
+                    high[order] - rate[order]], fmt="none", ecolor="black", capsize=3)
+        n = load(entries[0].path).manifest["n_players"]
+        ax.axhline(100 / n, color=charts.FAIR_COLOUR, ls="--", lw=1, label=f"fair share {100 / n:.0f}%")
+        ax.set_xticks(np.arange(len(values)), [charts.pretty(values[i]) for i in order], rotation=30,
+                      ha="right")
+        ax.set_ylabel("Win rate of the role (%), with interval")
+        ax.set_title(f"Which role is strongest? Each role in turn, all else equal ({name})")
+        ax.legend(fontsize=8)
+        file = f"sweep-{name}-roles.png"
+        fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
+        return [file]
+    labels = sorted({lab for r in rates for lab in r.filter(r["group"] == group)["label"].to_list()})
+    fig = Figure(figsize=(10, 5), dpi=DPI, layout="constrained")
+    ax = fig.subplots()
+    for lab in labels:
+        rows = [r.filter((r["group"] == group) & (r["label"] == lab)) for r in rates]
+        rate = np.array([100 * row["rate"][0] if row.height else np.nan for row in rows])
+        low = np.array([100 * row["low"][0] if row.height else np.nan for row in rows])
+        high = np.array([100 * row["high"][0] if row.height else np.nan for row in rows])
+        colour = palettes.get(group, {}).get(lab, charts.MUTED)
+        ax.plot(x, rate, marker="o", color=colour, label=charts.pretty(lab))
+        ax.fill_between(x, low, high, color=colour, alpha=0.15)
+    n = load(entries[0].path).manifest["n_players"]
+    ax.axhline(100 / n, color=charts.FAIR_COLOUR, ls="--", lw=1)
+    _sweep_axis(ax, x, values, numeric)
+    ax.set_xlabel(charts.pretty(key))
+    ax.set_ylabel(f"Win rate per {group} (%), band = interval")
+    ax.set_title(f"How does each {group}'s win rate move with {charts.pretty(key)}?")
+    ax.legend(fontsize=8, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    file = f"sweep-{name}-win-rates.png"
+    fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
+    files.append(file)
+
+    fig = Figure(figsize=(10, 4), dpi=DPI, layout="constrained")
+    ax = fig.subplots()
+    means, lows, highs = [], [], []
+    for e in entries:
+        turns = load(e.path, lazy=True).games.select("turns").collect()["turns"].to_numpy().astype(float)
+        m, sd = turns.mean(), turns.std(ddof=1)
+        half = 1.96 * sd / math.sqrt(len(turns))
+        means.append(m)
+        lows.append(m - half)
+        highs.append(m + half)
+    ax.plot(x, means, marker="o", color="#4e79a7")
+    ax.fill_between(x, lows, highs, color="#4e79a7", alpha=0.2)
+    _sweep_axis(ax, x, values, numeric)
+    ax.set_xlabel(charts.pretty(key))
+    ax.set_ylabel("Mean game length (turns)")
+    ax.set_title(f"How long are games as {charts.pretty(key)} changes?")
+    file = f"sweep-{name}-length.png"
+    fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
+    files.append(file)
+    return files
+
+
+def _sweep_axis(ax, x, values, numeric: bool) -> None:
+    if not numeric:
+        ax.set_xticks(x, [str(v) for v in values])
+    elif all(float(v).is_integer() for v in values):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
+def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
+                     title: str = "Comparison", description: str = "") -> Path:
+    """Compare every entry with the first (the baseline) of the same player count."""
+    confidence = check_confidence(confidence)
+    if len(entries) < 2:
+        raise UsageError("compare: give at least two runs (the first is the baseline)")
+    for e in entries:
+        require_verified(e.path)
+    manifests = [load(e.path).manifest for e in entries]
+    for e, m in zip(entries, manifests):
+        e.players = m["n_players"]
+    games = {m["game"] for m in manifests}
+    if len(games) > 1:
+        raise UsageError(f"compare: the runs are of different games ({', '.join(sorted(games))})")
+    out = Path(out)
+    tmp = Path(tempfile.mkdtemp(prefix=".comparison-", dir=out.parent if out.parent.exists() else None))
+    try:
+        (tmp / "charts").mkdir()
+        images: dict[str, bytes] = {}
+        role_names = sorted({r for e in entries for r in _labels(e.path, "role")})
+        strategy_names = sorted({s for e in entries for s in _labels(e.path, "strategy")})
+        palettes = {"role": charts.Palette(role_names).as_dict(),
+                    "strategy": charts.Palette(strategy_names, charts.STRATEGY_COLOURS).as_dict()}
+        summary = {"title": title, "description": description, "confidence": confidence,
+                   "configurations": [], "comparisons": []}
+        indices = [balance_index(e.path, confidence) for e in entries]
+        blocks, headlines = [], []
+        for e, m, idx in zip(entries, manifests, indices):
+            summary["configurations"].append({
+                "label": e.label, "path": str(e.path), "players": e.players, "games": m["n_games"],
+                "swept": e.swept, "group": e.group, "description": e.description,
+                "overrides": {p["name"]: p["value"] for p in m["parameters"] if p["overridden"]},
+                "strategies": m["strategies"], "roles": m["roles"], "balance": idx})
+        for e in entries:
+            base = next(b for b in entries if b.players == e.players)
+            if e is base:
+                continue
+            changes = compare_runs(base.path, e.path, confidence)
+            summary["comparisons"].append({"baseline": base.label, "variant": e.label,
+                                           "players": e.players,
+                                           "changes": [c.as_dict() for c in changes]})
+            headlines.append(_headline_line(e, changes))
+            blocks += _variant_blocks(e, base, changes, tmp, images, palettes)
+        _balance_chart(tmp / "charts" / "balance.png", entries, indices)
+        images["balance"] = (tmp / "charts" / "balance.png").read_bytes()
+        ranking = sorted(zip(entries, indices), key=lambda p: p[1]["index"])
+        balance_blocks = [
+            Heading(2, "Balance index", "balance"),
+            Para(indices[0]["index_definition"].capitalize() + ".", note=True),
+            Table(["configuration", "players", "games", "index", "role spread", "strategy spread",
+                   "first seat vs fair"],
+                  [[e.label, str(e.players), f"{load(e.path).manifest['n_games']:,}",
+                    f"{100 * i['index']:.1f} pts",
+                    "-" if i["role_spread"] is None else f"{100 * i['role_spread']:.1f} pts",
+                    "-" if i["strategy_spread"] is None else f"{100 * i['strategy_spread']:.1f} pts",
+                    "-" if i["first_seat_advantage"] is None else f"{100 * i['first_seat_advantage']:+.1f} pts"]
+                   for e, i in ranking], [False, True, True, True, True, True, True]),
+            Image("balance", "charts/balance.png", "Balance index per configuration")]
+        sweep_blocks = []
+        for name in dict.fromkeys(e.group for e in entries if e.swept):
+            for players in sorted({e.players for e in entries}):
+                points = [e for e in entries if e.group == name and e.players == players]
+                if not points:
+                    continue
+                files = _sweep_charts(tmp / "charts", f"{name}-{players}p", points, confidence, palettes)
+                sweep_blocks.append(Heading(2, f"Sweep: {name}, {players} players", f"sweep-{name}-{players}"))
+                for file in files:
+                    images[file] = (tmp / "charts" / file).read_bytes()
+                    sweep_blocks.append(Image(file, f"charts/{file}", f"{name}: {file}"))
+        intro = [Heading(2, "What moved", "findings"),
+                 Para(description) if description else Para(""),
+                 Bullets(headlines or ["Only a baseline: nothing to compare."]),
+                 Para(f"Intervals at {100 * confidence:.0f}% confidence. Every configuration used "
+                      "the same seed, so game i started from the same deal and dice in each "
+                      "(common random numbers); changes use paired differences of the same "
+                      "seats in the same games wherever that gives the tighter interval, and "
+                      "each row names the method used.", note=True)]
+        all_blocks = balance_blocks + sweep_blocks + blocks
+        (tmp / "comparison.md").write_text(f"# {title}\n\n" + _md(intro + all_blocks))
+        nav = [("findings", "What moved"), ("balance", "Balance")]
+        (tmp / "comparison.html").write_text(_html(title, all_blocks, images, intro, nav))
+        (tmp / "comparison.json").write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def _json_default(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, (np.floating, np.integer)):
+        return x.item()
+    return str(x)
+
+
+def _labels(path: Path, column: str) -> list[str]:
+    seats = load(path, lazy=True).seats
+    return [v for v in seats.select(column).unique().collect()[column].to_list() if v is not None]
+
+
+def _headline_line(e: Entry, changes: list[Change]) -> str:
+    moved = sorted((c for c in changes if c.detected and c.metric == "win_rate"),
+                   key=lambda c: -abs(c.delta))
+    length = next(c for c in changes if c.metric == "turns")
+    parts = [f"{c.group} {charts.pretty(c.label)} {_fmt(c)} ({c.verdict(True)}, {c.method})"
+             for c in moved[:3]]
+    text = "; ".join(parts) if parts else "no detectable change in any win rate"
+    if length.detected:
+        text += f"; game length {length.baseline:.1f} → {length.variant:.1f} turns"
+    return f"{e.label} ({e.players} players): {text}."
+
+
+def _variant_blocks(e: Entry, base: Entry, changes, tmp: Path, images, palettes) -> list:
+    key = "delta-" + "".join(ch if ch.isalnum() or ch in "-_=" else "_" for ch in f"{e.players}p-{e.label}")
+    file = f"charts/{key}.png"
+    blocks = [Heading(2, f"{e.label} against {base.label} ({e.players} players)", key)]
+    if e.description:
+        blocks.append(Para(e.description))
+    if _delta_chart(tmp / file, e.label, changes, palettes):
+        images[key] = (tmp / file).read_bytes()
+        blocks.append(Image(key, file, f"Win-rate changes of {e.label}"))
+    rows = []
+    for c in changes:
+        percent = c.metric == "win_rate"
+        rows.append([c.metric.replace("_", " "), c.group, charts.pretty(c.label), _fmt(c),
+                     c.verdict(percent), c.method])
+    blocks.append(Table(["quantity", "by", "who", "baseline → variant", "verdict", "method"], rows))
+    return blocks

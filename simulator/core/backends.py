@@ -1,0 +1,146 @@
+"""Who plays the parts of a run: this process (numba threads) or a Dask cluster.
+
+A backend turns a list of parts (index, first game, games) into their seat and game rows; the
+driver in ``batch.py`` writes them. A part's rows depend only on the configuration and its game
+range, so every backend gives the same bytes.
+
+On Dask, each part is a task that rebuilds the configuration from its options (a small dict),
+plays the part with numba on the worker and returns the raw rows to the client, which writes
+them: workers need no shared file system, and the data is written in one place, atomically.
+Workers import playtest from its installed path, so they share its compiled-code cache; each
+task sets numba's thread count from the worker's own thread count (Dask does not pass it on).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+import numba
+import numpy as np
+
+from simulator.core.config import RunConfig, make_config
+from simulator.core.errors import UsageError
+
+BACKENDS = ("local", "dask")
+CONNECT_TIMEOUT_S = 15
+TASK_RETRIES = 2
+
+
+def play_part(config: RunConfig, first: int, count: int, chunk_size: int):
+    """Seat and game rows of games ``first .. first + count - 1``, played in chunks."""
+    rules = config.rules.as_record()
+    seats, games = [], []
+    for start in range(first, first + count, chunk_size):
+        n = min(chunk_size, first + count - start)
+        s, g = config.game.play(rules, config.seed, start, n, config.setup)
+        seats.append(s)
+        games.append(g)
+    return np.concatenate(seats), np.concatenate(games)
+
+
+class LocalBackend:
+    name = "local"
+
+    def __init__(self, threads: int | None):
+        self.threads = threads or numba.get_num_threads()
+
+    def play(self, config: RunConfig, parts, chunk_size: int) -> Iterator:
+        before = numba.get_num_threads()
+        numba.set_num_threads(self.threads)
+        try:
+            for index, first, count in parts:
+                seats, games = play_part(config, first, count, chunk_size)
+                yield index, first, count, seats, games
+        finally:
+            numba.set_num_threads(before)
+
+    def close(self) -> None:
+        pass
+
+
+def play_part_on_worker(request: dict, first: int, count: int, chunk_size: int):
+    """A Dask task: rebuild the configuration and play one part with the worker's threads."""
+    from distributed import get_worker
+
+    # Explicit, because Dask passes neither on: a thread-safe layer (OpenMP or TBB, not the
+    # workqueue that fails under concurrent callers) and the worker's own thread count.
+    numba.config.THREADING_LAYER = "threadsafe"
+    threads = max(1, min(get_worker().state.nthreads, numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(threads)
+    return play_part(make_config(**request), first, count, chunk_size)
+
+
+class DaskBackend:
+    name = "dask"
+
+    def __init__(self, scheduler: str | None, threads: int | None):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise UsageError("--backend dask: Dask is not installed; pip install 'playtest[dask]'") from None
+        self.cluster = None
+        try:
+            if scheduler is None:
+                # A local cluster of worker processes started with 'spawn', never 'fork': a
+                # forked child of a process that has started OpenMP threads can hang.
+                workers = threads or os.cpu_count() or 1
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                            processes=True, dashboard_address=None)
+                self.client = Client(self.cluster, timeout=CONNECT_TIMEOUT_S)
+            else:
+                self.client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError) as e:
+            if self.cluster is not None:
+                self.cluster.close()
+            where = scheduler or "a local cluster"
+            raise UsageError(f"--scheduler {where}: cannot connect ({e.__class__.__name__}: "
+                             f"{str(e).splitlines()[0] if str(e) else 'no answer'})") from None
+        info = self.client.scheduler_info()
+        self.threads = sum(w["nthreads"] for w in info["workers"].values())
+        if not info["workers"]:
+            self.close()
+            raise UsageError(f"--scheduler {scheduler}: the cluster has no workers")
+
+    def play(self, config: RunConfig, parts, chunk_size: int) -> Iterator:
+        from distributed import as_completed
+
+        # Keep at most two parts per worker thread in flight, so memory stays flat.
+        window = max(2, 2 * self.threads)
+        pending = list(parts)
+        futures = {}
+
+        def submit():
+            index, first, count = pending.pop(0)
+            future = self.client.submit(play_part_on_worker, config.request, first, count, chunk_size,
+                                        key=f"playtest-part-{index}-{first}-{count}-{id(self)}",
+                                        retries=TASK_RETRIES, pure=False)
+            futures[future] = (index, first, count)
+            return future
+
+        running = as_completed([submit() for _ in range(min(window, len(pending)))])
+        for future in running:
+            index, first, count = futures.pop(future)
+            try:
+                seats, games = future.result()
+            except Exception as e:  # a part that failed on every retry: the run stops, unfinished
+                raise RuntimeError(f"part {index} (games {first}..{first + count - 1}) failed on "
+                                   f"the cluster after {TASK_RETRIES} retries: {e}") from e
+            if pending:
+                running.add(submit())
+            yield index, first, count, seats, games
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def make_backend(name: str, scheduler: str | None, threads: int | None):
+    if name not in BACKENDS:
+        raise UsageError(f"--backend {name}: unknown; allowed: {', '.join(BACKENDS)}")
+    if name == "local":
+        if scheduler is not None:
+            raise UsageError("--scheduler: only with --backend dask")
+        return LocalBackend(threads)
+    return DaskBackend(scheduler, threads)

@@ -1,0 +1,284 @@
+"""Experiment files: a baseline, named variants and sweeps, run with common random numbers.
+
+An experiment is a TOML file (see ``experiments/README.md``). Every configuration it describes
+becomes an ordinary run dataset under the experiment's output folder, all with the same seed:
+game ``i`` of every configuration starts from the same random stream (the same deal, the same
+first dice), so differences between configurations come from the tweak, not the dice.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simulator.core import batch
+from simulator.core.config import ANY_ROLE, RunConfig, make_config
+from simulator.core.dataset import MANIFEST, atomic_write_bytes, load
+from simulator.core.errors import UsageError
+from simulator.core.game import get_game
+from simulator.core.ruledata import unknown_name
+
+EXPERIMENT_KEYS = ("title", "description", "game", "mode", "players", "strategies", "games",
+                   "seed", "max_games")
+CHANGE_KEYS = ("description", "settings", "roles", "strategies", "weights")
+SWEEP_KEYS = ("description", "parameter", "parameters", "values", "range", "seat")
+ROLE_SWEEP = "role"
+PLAN = "experiment.json"
+
+
+@dataclass
+class Configuration:
+    """One point of the experiment: a label, what changes against the baseline, and the run."""
+
+    label: str
+    kind: str  # "baseline", "variant" or "sweep"
+    group: str  # the variant's or the sweep's name
+    players: int
+    changes: dict  # settings/roles/strategies/weights as written (merged over the baseline)
+    swept: dict = field(default_factory=dict)  # parameter -> value, for sweep points
+    description: str = ""
+
+    @property
+    def folder(self) -> str:
+        return re.sub(r"[^A-Za-z0-9_.=,+-]+", "_", f"{self.players}p-{self.label}")
+
+
+@dataclass
+class Experiment:
+    path: Path
+    title: str
+    description: str
+    game: str
+    mode: str
+    seed: int
+    games: int
+    max_games: int
+    configurations: list[Configuration]
+
+    def config(self, c: Configuration) -> RunConfig:
+        ch = c.changes
+        return make_config(self.game, c.players, self.mode, ch.get("strategies"), ch.get("roles"),
+                           ch.get("settings"), self.seed, ch.get("weights"))
+
+
+def _table(data: dict, key: str, where: str) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise UsageError(f"{where}: [{key}] must be a table")
+    return value
+
+
+def _check_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise UsageError(unknown_name("key", key, allowed, f"in {where}"))
+
+
+def _int(value, name: str, where: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise UsageError(f"{where}: {name} = {value!r} must be an integer of at least {low}")
+    return value
+
+
+def _sweep_values(name: str, sweep: dict, where: str) -> list:
+    if ("values" in sweep) == ("range" in sweep):
+        raise UsageError(f"{where}: give either values = [...] or range = [start, stop, step]")
+    if "values" in sweep:
+        values = sweep["values"]
+        if values == "all":
+            return ["all"]
+        if not isinstance(values, list) or not values:
+            raise UsageError(f"{where}: values must be a non-empty list")
+        return values
+    rng = sweep["range"]
+    if not (isinstance(rng, list) and len(rng) in (2, 3) and all(isinstance(x, int) for x in rng)):
+        raise UsageError(f"{where}: range must be [start, stop] or [start, stop, step] of integers "
+                         "(stop included)")
+    start, stop, step = (rng + [1])[:3]
+    if step == 0 or (stop - start) * step < 0:
+        raise UsageError(f"{where}: range {rng} gives no values")
+    return list(range(start, stop + (1 if step > 0 else -1), step))
+
+
+def _merge(base: dict, change: dict) -> dict:
+    merged = {k: v for k, v in base.items()}
+    for key in ("settings", "weights"):
+        if key in change:
+            merged[key] = {**base.get(key, {}), **change[key]}
+    for key in ("roles", "strategies"):
+        if key in change:
+            merged[key] = change[key]
+    return merged
+
+
+def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
+    """Read and check an experiment file; every configuration is validated before any is run."""
+    path = Path(path)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such experiment file")
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{path}: not valid TOML ({e})") from None
+    where = path.name
+    _check_keys(data, ("experiment", "baseline", "variants", "sweeps"), where)
+    head = _table(data, "experiment", where)
+    _check_keys(head, EXPERIMENT_KEYS, f"{where} [experiment]")
+    if "game" not in head:
+        raise UsageError(f"{where}: [experiment] needs game = \"...\"")
+    spec = get_game(head["game"])
+    mode = head.get("mode", "standard")
+    if mode not in spec.modes:
+        raise UsageError(unknown_name("mode", mode, spec.modes, f"of {spec.name}"))
+    players = head.get("players", [max(spec.modes[mode].player_counts)])
+    players = players if isinstance(players, list) else [players]
+    for n in players:
+        _int(n, "players", f"{where} [experiment]", 1)
+    n_games = games if games is not None else _int(head.get("games", 10_000), "games",
+                                                   f"{where} [experiment]", 1)
+    seed = _int(head.get("seed", 0), "seed", f"{where} [experiment]")
+    max_games = _int(head.get("max_games", 1_000_000), "max_games", f"{where} [experiment]", 1)
+
+    base = _table(data, "baseline", where)
+    _check_keys(base, CHANGE_KEYS, f"{where} [baseline]")
+    base = dict(base)
+    if "strategies" in head and "strategies" not in base:
+        base["strategies"] = head["strategies"]
+    configurations = []
+    for n in players:
+        configurations.append(Configuration("baseline", "baseline", "baseline", n,
+                                            _merge({}, base), description="the baseline"))
+        for name, variant in _table(data, "variants", where).items():
+            here = f"{where} [variants.{name}]"
+            if not isinstance(variant, dict):
+                raise UsageError(f"{here}: must be a table")
+            _check_keys(variant, CHANGE_KEYS, here)
+            configurations.append(Configuration(name, "variant", name, n, _merge(base, variant),
+                                                description=variant.get("description", "")))
+        for name, sweep in _table(data, "sweeps", where).items():
+            configurations += _sweep_points(name, sweep, base, n, spec, f"{where} [sweeps.{name}]")
+    labels = [c.folder for c in configurations]
+    if len(set(labels)) != len(labels):
+        raise UsageError(f"{where}: two configurations share the name {_first_duplicate(labels)}")
+    experiment = Experiment(path, head.get("title", path.stem), head.get("description", ""),
+                            spec.name, mode, seed, n_games, max(max_games, n_games), configurations)
+    for c in configurations:  # every option checked now, before anything runs
+        try:
+            experiment.config(c)
+        except UsageError as e:
+            raise UsageError(f"{where}, configuration '{c.label}': {e}") from None
+    return experiment
+
+
+def _first_duplicate(labels):
+    seen = set()
+    for label in labels:
+        if label in seen:
+            return label
+        seen.add(label)
+
+
+def _sweep_points(name, sweep, base, players, spec, where) -> list[Configuration]:
+    if not isinstance(sweep, dict):
+        raise UsageError(f"{where}: must be a table")
+    _check_keys(sweep, SWEEP_KEYS, where)
+    if "parameters" in sweep:  # a two-parameter grid
+        params = sweep["parameters"]
+        values = sweep.get("values")
+        if not (isinstance(params, list) and len(params) == 2 and isinstance(values, list)
+                and len(values) == 2 and all(isinstance(v, list) and v for v in values)):
+            raise UsageError(f"{where}: a grid needs parameters = [a, b] and values = [[...], [...]]")
+        points = [dict(zip(params, combo)) for combo in itertools.product(*values)]
+    elif "parameter" in sweep:
+        param = sweep["parameter"]
+        values = _sweep_values(name, sweep, where)
+        if param == ROLE_SWEEP:
+            return _role_points(name, sweep, values, base, players, spec, where)
+        points = [{param: v} for v in values]
+    else:
+        raise UsageError(f"{where}: give parameter = \"...\" (or parameters = [a, b] for a grid)")
+    out = []
+    for point in points:
+        label = f"{name}:" + ",".join(f"{k}={v}" for k, v in point.items())
+        changes = _merge(base, {"settings": point})
+        out.append(Configuration(label, "sweep", name, players, changes, swept=point,
+                                 description=sweep.get("description", "")))
+    return out
+
+
+def _role_points(name, sweep, values, base, players, spec, where) -> list[Configuration]:
+    """A role study: seat ``seat`` plays each role in turn, the other seats are dealt theirs."""
+    if not spec.roles:
+        raise UsageError(f"{where}: {spec.name} has no roles to sweep")
+    seat = _int(sweep.get("seat", 0), "seat", where)
+    if seat >= players:
+        raise UsageError(f"{where}: seat {seat} does not exist with {players} players")
+    roles = list(spec.roles) if values == ["all"] else values
+    out = []
+    for role in roles:
+        fixed = [ANY_ROLE] * players
+        fixed[seat] = role
+        out.append(Configuration(f"{name}:role={role}", "sweep", name, players,
+                                 _merge(base, {"roles": fixed}), swept={"role": role},
+                                 description=sweep.get("description", "")))
+    return out
+
+
+def run_experiment(experiment: Experiment, out: Path, threads=None, progress=None,
+                   precision: float | None = None, on_config=None, backend: str = "local",
+                   scheduler: str | None = None) -> Path:
+    """Run every configuration into ``out/<players>p/<label>/`` and write ``experiment.json``.
+
+    With ``precision``, configurations get more games (doubling) until every headline win rate's
+    95% interval is within ±precision, or ``max_games`` is reached.
+    """
+    out = Path(out)
+    batch.make_empty_dir(out)
+    plan = {
+        "experiment": str(experiment.path),
+        "title": experiment.title,
+        "description": experiment.description,
+        "game": experiment.game,
+        "mode": experiment.mode,
+        "seed": experiment.seed,
+        "games": experiment.games,
+        "max_games": experiment.max_games,
+        "precision": precision,
+        "common_random_numbers": "every configuration uses the same seed: game i starts from the "
+                                 "same random stream everywhere",
+        "configurations": [],
+    }
+    for c in experiment.configurations:
+        config = experiment.config(c)
+        folder = out / c.folder
+        batch.run(config, experiment.games, folder, threads, progress=progress, backend=backend,
+                  scheduler=scheduler)
+        if precision is not None:
+            from reports.compare import headline_half_width
+            n = experiment.games
+            while headline_half_width(folder) > precision and n < experiment.max_games:
+                more = min(n, experiment.max_games - n)
+                batch.extend(folder, config, more, threads, progress=progress)
+                n += more
+        manifest = json.loads((folder / MANIFEST).read_text())
+        plan["configurations"].append({
+            "label": c.label, "kind": c.kind, "group": c.group, "players": c.players,
+            "folder": c.folder, "changes": c.changes, "swept": c.swept,
+            "description": c.description, "games": manifest["n_games"],
+        })
+        if on_config is not None:
+            on_config(c, manifest["n_games"])
+    atomic_write_bytes(out / PLAN, (json.dumps(plan, indent=2, default=str) + "\n").encode())
+    return out
+
+
+def load_plan(out: Path) -> dict:
+    path = Path(out) / PLAN
+    if not path.is_file():
+        raise UsageError(f"{out}: no {PLAN}, so not a finished experiment folder")
+    return json.loads(path.read_text())

@@ -1,0 +1,151 @@
+"""Experiment files, common random numbers, paired comparisons and the comparison report."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from reports.compare import compare_runs, headline_half_width
+from simulator import api, cli
+from simulator.core.errors import UsageError
+from simulator.experiment import load_experiment, load_plan, run_experiment
+
+def playtest(monkeypatch, *args) -> int:
+    monkeypatch.setattr(sys, "argv", ["playtest", *map(str, args)])
+    try:
+        cli.entry()
+    except SystemExit as e:
+        return e.code or 0
+    return 0
+
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "experiments").glob("*.toml"))
+
+
+def test_every_kind_of_example_ships():
+    names = {p.stem for p in EXAMPLES}
+    assert {"tax-rounding", "innkeeper-plots", "expedition-range", "victory-target",
+            "role-balance", "inn-grid"} <= names
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_runs_small_and_reports(tmp_path, monkeypatch, capsys, path):
+    code = playtest(monkeypatch, "experiment", path, "--games", 200, "--out", tmp_path / "x")
+    assert code == 0, capsys.readouterr().err
+    plan = load_plan(tmp_path / "x")
+    experiment = load_experiment(path)
+    assert [c["label"] for c in plan["configurations"]] == [c.label for c in experiment.configurations]
+    report = tmp_path / "x" / "comparison"
+    summary = json.loads((report / "comparison.json").read_text())
+    assert len(summary["comparisons"]) == len(plan["configurations"]) - len(
+        {c["players"] for c in plan["configurations"]})
+    html = (report / "comparison.html").read_text()
+    assert html.count("data:image/png;base64,") == len(list((report / "charts").glob("*.png")))
+    for config in plan["configurations"]:
+        assert api.load(tmp_path / "x" / config["folder"]).manifest["n_games"] == 200
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "e.toml"
+    path.write_text(text)
+    return path
+
+
+BAD = [
+    ('[experiment]\ngame = "gremios"\ncolour = "red"\n', "unknown key 'colour'"),
+    ('[experiment]\ngame = "chess"\n', "unknown game 'chess'"),
+    ('[experiment]\ngame = "gremios"\n[variants.a]\nsettings = { inn_cost = 99 }\n',
+     "inn_cost must be an integer from 0 to 30"),
+    ('[experiment]\ngame = "gremios"\n[variants.a]\nsettings = { nope = 1 }\n', "unknown parameter 'nope'"),
+    ('[experiment]\ngame = "gremios"\nstrategies = ["greedy", "wizard"]\n', "unknown strategy 'wizard'"),
+    ('[experiment]\ngame = "gremios"\nplayers = [5]\n', "is played by 2, 3, 4 players"),
+    ('[experiment]\ngame = "gremios"\ngames = 0\n', "games = 0"),
+    ('[experiment]\ngame = "gremios"\n[sweeps.s]\nparameter = "inn_cost"\nrange = [9, 1, 1]\n', "gives no values"),
+    ('[experiment]\ngame = "gremios"\n[sweeps.s]\nparameter = "inn_cost"\n', "either values"),
+    ('[experiment]\ngame = "gremios"\n[sweeps.s]\nparameter = "role"\nvalues = ["dragon"]\n', "unknown role 'dragon'"),
+    ('[experiment]\ngame = "gremios"\n[variants.a]\nmood = 1\n', "unknown key 'mood'"),
+    ('[experiment\ngame = "gremios"\n', "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("text,message", BAD)
+def test_bad_experiment_files_are_refused_clearly(tmp_path, monkeypatch, capsys, text, message):
+    path = _write(tmp_path, text)
+    with pytest.raises(UsageError) as e:
+        load_experiment(path)
+    assert message in str(e.value) and "\n" not in str(e.value)
+    code = playtest(monkeypatch, "experiment", path, "--out", tmp_path / "o")
+    assert code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_common_random_numbers_and_identical_configurations_show_no_change(tmp_path):
+    a = api.run("gremios", games=3000, seed=9, out=tmp_path / "a", progress=False)
+    b = api.run("gremios", games=3000, seed=9, out=tmp_path / "b", progress=False)
+    changes = compare_runs(a, b)
+    assert changes and all(not c.detected for c in changes)
+    assert all(c.delta == 0 and c.method == "paired" for c in changes if c.n >= 30)
+
+
+def test_a_known_tweak_is_detected_in_the_right_direction(tmp_path):
+    """Raising the Archbishop's income makes the Archbishop win more."""
+    a = api.run("gremios", games=4000, seed=9, out=tmp_path / "a", progress=False)
+    b = api.run("gremios", games=4000, seed=9, out=tmp_path / "b", progress=False,
+                settings={"archbishop_coins": 4})
+    arch = next(c for c in compare_runs(a, b) if c.metric == "win_rate" and c.label == "archbishop")
+    assert arch.detected and arch.delta > 0 and arch.low > 0
+    assert arch.method == "paired"
+
+
+def test_paired_interval_is_tighter_than_unpaired(tmp_path):
+    a = api.run("gremios", games=4000, seed=9, out=tmp_path / "a", progress=False)
+    b = api.run("gremios", games=4000, seed=9, out=tmp_path / "b", progress=False,
+                settings={"tax_rounding": "down"})
+    c = api.run("gremios", games=4000, seed=10, out=tmp_path / "c", progress=False,
+                settings={"tax_rounding": "down"})
+    paired = {(x.metric, x.group, x.label): x.high - x.low for x in compare_runs(a, b)}
+    unpaired = {(x.metric, x.group, x.label): x.high - x.low for x in compare_runs(a, c)}
+    assert all(x.method == "unpaired" for x in compare_runs(a, c))
+    narrower = sum(paired[k] < unpaired[k] for k in paired if k in unpaired)
+    assert narrower > 0.8 * len(paired)
+
+
+def test_precision_adds_games_until_reached_or_capped(tmp_path):
+    path = _write(tmp_path, '[experiment]\ngame = "gremios"\ngames = 500\nmax_games = 2000\nseed = 3\n'
+                            '[variants.v]\nsettings = { inn_cost = 5 }\n')
+    experiment = load_experiment(path)
+    out = run_experiment(experiment, tmp_path / "tight", progress=False, precision=0.001)
+    plan = load_plan(out)
+    assert [c["games"] for c in plan["configurations"]] == [2000, 2000]  # capped
+    data = api.load(out / plan["configurations"][0]["folder"])
+    assert data.games["game_id"].to_list() == list(range(2000))
+    loose = run_experiment(experiment, tmp_path / "loose", progress=False, precision=0.2)
+    assert [c["games"] for c in load_plan(loose)["configurations"]] == [500, 500]
+    assert headline_half_width(loose / load_plan(loose)["configurations"][0]["folder"]) <= 0.2
+
+
+def test_extended_run_equals_a_run_of_the_full_size(tmp_path):
+    from polars.testing import assert_frame_equal
+    from simulator.core import batch
+    from simulator.core.config import make_config
+    config = make_config("gremios", 3, seed=4)
+    batch.run(config, 700, tmp_path / "grown", progress=False)
+    batch.extend(tmp_path / "grown", config, 600, progress=False)
+    batch.run(config, 1300, tmp_path / "whole", progress=False)
+    grown, whole = api.load(tmp_path / "grown"), api.load(tmp_path / "whole")
+    assert_frame_equal(grown.seats, whole.seats)
+    assert_frame_equal(grown.games, whole.games)
+    with pytest.raises(UsageError, match="other options"):
+        batch.extend(tmp_path / "grown", make_config("gremios", 3, seed=5), 10, progress=False)
+
+
+def test_compare_command(tmp_path, monkeypatch, capsys):
+    a = api.run("gremios", games=500, seed=1, out=tmp_path / "a", progress=False)
+    b = api.run("gremios", games=500, seed=1, out=tmp_path / "b", progress=False,
+                settings={"vp_inn": 3})
+    assert playtest(monkeypatch, "compare", a, b, "--out", tmp_path / "c") == 0
+    assert "What moved" in capsys.readouterr().out
+    assert (tmp_path / "c" / "comparison.html").is_file()
+    assert playtest(monkeypatch, "compare", a, tmp_path / "nothing") == 2
+    assert "nothing" in capsys.readouterr().err

@@ -1,0 +1,94 @@
+"""The Dask backend against a real scheduler and two worker processes started from the command
+line on 127.0.0.1: the same bytes as the local backend, and a worker lost mid-run costs nothing."""
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simulator import api
+from simulator.core import batch
+
+pytest.importorskip("distributed")
+DASK = str(Path(sys.executable).with_name("dask"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_worker(address, tmp_path, name):
+    log = open(tmp_path / f"{name}.log", "w")
+    return subprocess.Popen([DASK, "worker", address, "--nthreads", "1", "--nworkers", "1",
+                             "--name", name, "--no-dashboard", "--host", "127.0.0.1",
+                             "--local-directory", str(tmp_path / name)],
+                            stdout=log, stderr=subprocess.STDOUT)
+
+
+@pytest.fixture()
+def cluster(tmp_path):
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    log = open(tmp_path / "scheduler.log", "w")
+    scheduler = subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], stdout=log, stderr=subprocess.STDOUT)
+    workers = [_start_worker(address, tmp_path, f"w{i}") for i in range(2)]
+    from distributed import Client
+    deadline = time.time() + 120
+    with Client(address, timeout=60) as client:
+        while len(client.scheduler_info()["workers"]) < 2:
+            assert time.time() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.2)
+    yield address, workers, tmp_path
+    for p in workers + [scheduler]:
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT)
+    for p in workers + [scheduler]:
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
+def _parts_bytes(path):
+    return {str(p.relative_to(path)): p.read_bytes()
+            for table in ("seats", "games") for p in sorted((path / table).glob("*.parquet"))}
+
+
+def test_dask_cluster_gives_the_local_bytes_and_survives_a_lost_worker(cluster, monkeypatch):
+    address, workers, tmp_path = cluster
+    monkeypatch.setattr(batch, "GAMES_PER_PART", 3000)
+    games = 10 * 3000
+    local = api.run("gremios", games=games, seed=31, out=tmp_path / "local", progress=False)
+    on_dask = api.run("gremios", games=games, seed=31, out=tmp_path / "dask", progress=False,
+                      backend="dask", scheduler=address)
+    assert _parts_bytes(on_dask) == _parts_bytes(local)
+    assert api.load(on_dask).manifest["backend"] == "dask"
+
+    # A worker dies while parts are in flight: its tasks are retried on the other one.
+    from distributed import Client
+    import threading
+
+    def kill_when_busy():
+        with Client(address, timeout=30) as client:
+            deadline = time.time() + 120
+            while time.time() < deadline:
+                if any(client.processing().values()):
+                    break
+                time.sleep(0.05)
+        workers[0].send_signal(signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
+    survived = api.run("gremios", games=games, seed=31, out=tmp_path / "survived", progress=False,
+                       backend="dask", scheduler=address)
+    killer.join()
+    assert workers[0].poll() is not None  # it really died
+    assert _parts_bytes(survived) == _parts_bytes(local)
+    assert api.verify(survived) == []

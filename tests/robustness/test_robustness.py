@@ -1,0 +1,144 @@
+"""Nothing lost: interrupted runs resume to the same data, damaged datasets are caught, and
+every failure is a clear error rather than a short dataset."""
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simulator import api
+from simulator.core import batch, dataset
+from simulator.core.config import make_config
+from simulator.core.errors import UsageError
+
+PLAYTEST = str(Path(sys.executable).with_name("playtest"))
+
+
+def _parts_bytes(path: Path) -> dict:
+    return {str(p.relative_to(path)): p.read_bytes()
+            for table in ("seats", "games") for p in sorted((path / table).glob("*.parquet"))}
+
+
+def test_sigkill_mid_run_then_resume_gives_the_uninterrupted_data(tmp_path):
+    out = tmp_path / "killed"
+    games = 2 * batch.GAMES_PER_PART + 20_000
+    proc = subprocess.Popen([PLAYTEST, "run", "gremios", "-n", str(games), "--seed", "21",
+                             "--threads", "1", "--out", str(out), "-q"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 240
+    while time.time() < deadline and not list((out / "seats").glob("part-*.parquet")):
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not (out / dataset.MANIFEST).exists()
+    with pytest.raises(UsageError, match="no manifest.json"):
+        api.load(out)
+    with pytest.raises(UsageError, match="no manifest.json"):
+        api.verify(out)
+    written = len(list((out / "seats").glob("part-*.parquet")))
+    assert 1 <= written < 3
+    api.resume(out, progress=False)
+    assert api.verify(out) == []
+    whole = api.run("gremios", games=games, seed=21, out=tmp_path / "whole", progress=False)
+    assert _parts_bytes(out) == _parts_bytes(whole)
+    with pytest.raises(UsageError, match="already complete"):
+        api.resume(out)
+
+
+@pytest.fixture()
+def small(tmp_path):
+    return api.run("gremios", players=3, games=1200, seed=2, out=tmp_path / "run", progress=False)
+
+
+def test_verify_passes_a_sound_dataset(small):
+    assert api.verify(small) == []
+
+
+@pytest.mark.parametrize("damage,expected", [
+    ("delete_part", "missing"),
+    ("edit_part", "checksum"),
+    ("extra_part", "not in the manifest"),
+    ("manifest_rows", "rows"),
+    ("manifest_games", "rows in the manifest's parts"),
+])
+def test_verify_catches_damage_and_reports_refuse_it(small, damage, expected):
+    manifest = json.loads((small / "manifest.json").read_text())
+    part = small / "seats" / "part-00000.parquet"
+    if damage == "delete_part":
+        part.unlink()
+    elif damage == "edit_part":
+        data = bytearray(part.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        part.write_bytes(bytes(data))
+    elif damage == "extra_part":
+        (small / "seats" / "part-00099.parquet").write_bytes(part.read_bytes())
+    elif damage == "manifest_rows":
+        manifest["parts"]["games"][0]["rows"] += 1
+    elif damage == "manifest_games":
+        manifest["n_games"] += 5
+    (small / "manifest.json").write_text(json.dumps(manifest))
+    problems = api.verify(small)
+    assert any(expected in p for p in problems), problems
+    from reports.comparison import Entry, build_comparison
+    with pytest.raises(UsageError, match="fails verification"):
+        build_comparison([Entry("a", small), Entry("b", small)], small.parent / "cmp")
+
+
+def test_verify_command_exit_codes(small, monkeypatch, capsys):
+    from simulator import cli
+    monkeypatch.setattr(sys, "argv", ["playtest", "verify", str(small)])
+    cli.entry()
+    assert "OK" in capsys.readouterr().out
+    (small / "games" / "part-00000.parquet").unlink()
+    monkeypatch.setattr(sys, "argv", ["playtest", "verify", str(small)])
+    with pytest.raises(SystemExit) as e:
+        cli.entry()
+    assert e.value.code == 1 and "missing" in capsys.readouterr().err
+
+
+def test_disk_full_is_a_clear_error_and_resumable(tmp_path, monkeypatch):
+    config = make_config("gremios", 2, seed=8)
+    real = dataset.pq.write_table
+    calls = {"n": 0}
+
+    def full_disk(table, where, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:  # the second part's seats
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(table, where, **kw)
+
+    monkeypatch.setattr(batch, "GAMES_PER_PART", 400)
+    monkeypatch.setattr(dataset.pq, "write_table", full_disk)
+    out = tmp_path / "run"
+    with pytest.raises(UsageError, match="No space left on device.*--resume"):
+        batch.run(config, 1000, out, progress=False)
+    assert not (out / "manifest.json").exists()
+    monkeypatch.setattr(dataset.pq, "write_table", real)
+    batch.resume(out, progress=False)
+    reference = batch.run(config, 1000, tmp_path / "ref", progress=False)
+    assert _parts_bytes(out) == _parts_bytes(reference)
+
+
+def test_read_only_output_folder_is_a_clear_error(tmp_path, monkeypatch):
+    def read_only(path, data):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(dataset, "atomic_write_bytes", read_only)
+    with pytest.raises(UsageError, match="Read-only file system"):
+        api.run("gremios", games=10, out=tmp_path / "ro", progress=False)
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path):
+    started = time.time()
+    with pytest.raises(UsageError, match="cannot connect"):
+        api.run("gremios", games=10, out=tmp_path / "x", backend="dask",
+                scheduler="tcp://127.0.0.1:9", progress=False)
+    assert time.time() - started < 60
+    assert not (tmp_path / "x").exists()
