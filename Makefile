@@ -31,3 +31,7 @@ test-all: $(STAMP)
 clean:
 	rm -rf $(VENV) runs build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+# The benchmark of docs/performance.md (takes several minutes; writes bench.json).
+bench: $(STAMP)
+	$(BIN)/playtest bench gremios

@@ -226,6 +226,34 @@ def compare(runs, out, confidence):
     click.echo(str(report / "comparison.html"))
 
 
+@main.command()
+@click.argument("games", nargs=-1)
+@click.option("--repeats", "-r", type=int, default=5, show_default=True, help="Runs per figure.")
+@click.option("--engine-games", type=int, default=200_000, show_default=True)
+@click.option("--run-games", type=int, default=1_000_000, show_default=True,
+              help="Games of the end-to-end playtest run.")
+@click.option("--interpreted-games", type=int, default=20, show_default=True)
+@click.option("--quick", is_flag=True, help="Tiny sizes and one run each: a smoke test.")
+@click.option("--out", "-o", type=click.Path(), default="bench.json", show_default=True)
+def bench(games, repeats, engine_games, run_games, interpreted_games, quick, out):
+    """Measure each GAME (default: all): engine speed, end to end, memory, start-up, JIT gain."""
+    from simulator.bench import run_bench, table
+    from simulator.core.game import GAME_NAMES, get_game
+
+    for g in games:
+        get_game(g)
+    for name, value in (("--repeats", repeats), ("--engine-games", engine_games),
+                        ("--run-games", run_games), ("--interpreted-games", interpreted_games)):
+        if value < 1:
+            raise UsageError(f"{name} {value}: must be at least 1")
+    if quick:
+        repeats, engine_games, run_games, interpreted_games = 1, 2000, 2000, 2
+    report = run_bench(list(games) or list(GAME_NAMES), repeats, engine_games, run_games,
+                       interpreted_games, out, log=lambda m: click.echo(m, err=True))
+    click.echo(table(report["results"]))
+    click.echo(f"written: {out}")
+
+
 from reports.cli import report  # noqa: E402  (the report command lives with the reports)
 
 main.add_command(report)

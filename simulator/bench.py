@@ -1,0 +1,184 @@
+"""``playtest bench``: how fast each game runs here, measured the same way every time.
+
+For each game, with its default mix at its largest standard table:
+
+- the engine alone (playing games into memory, no Parquet) on one thread and on all threads,
+  in games per second, and the ratio between them (how it scales with cores);
+- ``playtest run`` end to end (a fresh process: start-up, playing, Parquet, manifest) for a
+  million games by default, with the process's peak memory;
+- the first call with an empty numba cache (compiling everything) and with a warm one (the
+  start-up a designer waits for before the first game is played), each in a fresh process;
+- the compiled engine against the same code interpreted (``NUMBA_DISABLE_JIT=1``) on a small
+  sample.
+
+Every figure is the median of several runs, with the minimum and maximum, printed as a table and
+written as JSON. The machine is shared and noisy: quote medians and ratios.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numba
+
+PROBE = "import-and-first-game"
+
+
+def _stats(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values),
+            "runs": len(values)}
+
+
+def _engine_rate(game: str, players: int, games: int, threads: int, repeats: int) -> list[float]:
+    from simulator.core.backends import play_part
+    from simulator.core.config import make_config
+
+    config = make_config(game, players, seed=1)
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        play_part(config, 0, 50, 50)  # compiled and warm
+        rates = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            play_part(config, 0, games, min(games, 50_000))
+            rates.append(games / (time.perf_counter() - start))
+        return rates
+    finally:
+        numba.set_num_threads(before)
+
+
+def _timed_process(args: list[str], env: dict | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak memory (MiB, the process's own maximum resident size) and stdout."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    streams = {}
+    readers = [threading.Thread(target=lambda n=n: streams.__setitem__(n, getattr(proc, n).read()))
+               for n in ("stdout", "stderr")]
+    for reader in readers:
+        reader.start()
+    _, status, usage = os.wait4(proc.pid, 0)  # this child's own resource usage
+    wall = time.perf_counter() - start
+    for reader in readers:
+        reader.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        last = streams["stderr"].decode().strip().splitlines()[-1:]
+        raise RuntimeError(f"{' '.join(args)} failed: {last}")
+    return wall, usage.ru_maxrss / 1024, streams["stdout"].decode()
+
+
+def _probe(game: str, players: int, env: dict) -> dict:
+    """Seconds from a fresh interpreter to the first game played, measured inside the child."""
+    code = (f"import time; t = time.perf_counter(); from simulator.bench import first_game; "
+            f"first_game({game!r}, {players}, t)")
+    _, _, out = _timed_process([sys.executable, "-c", code], env)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def first_game(game: str, players: int, started: float) -> None:
+    """(Runs in the probe process.) Import, build the configuration and play one game."""
+    from simulator.core.backends import play_part
+    from simulator.core.config import make_config
+
+    imported = time.perf_counter()
+    play_part(make_config(game, players, seed=1), 0, 1, 1)
+    print(json.dumps({"import_s": imported - started, "first_game_s": time.perf_counter() - started}))
+
+
+def _interpreted_rate(game: str, players: int, games: int) -> float:
+    code = ("import time, warnings; warnings.simplefilter('ignore'); "
+            "from simulator.core.backends import play_part; from simulator.core.config import make_config; "
+            f"c = make_config({game!r}, {players}, seed=1); play_part(c, 0, 1, 1); "
+            f"t = time.perf_counter(); play_part(c, 0, {games}, {games}); "
+            f"print({games} / (time.perf_counter() - t))")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    _, _, out = _timed_process([sys.executable, "-W", "ignore", "-c", code], env)
+    return float(out.strip().splitlines()[-1])
+
+
+def bench_game(game: str, repeats: int, engine_games: int, run_games: int, interpreted_games: int,
+               log=print) -> dict:
+    from simulator.core.game import get_game
+
+    spec = get_game(game)
+    players = max(spec.modes["standard"].player_counts)
+    threads = numba.config.NUMBA_NUM_THREADS
+    result = {"game": game, "players": players, "strategies": list(spec.strategies.default_mix)}
+
+    log(f"{game}: engine, 1 thread and {threads} threads ({engine_games:,} games x {repeats})")
+    one = _engine_rate(game, players, engine_games, 1, repeats)
+    every = _engine_rate(game, players, engine_games, threads, repeats)
+    result["engine_games_per_s_1_thread"] = _stats(one)
+    result[f"engine_games_per_s_{threads}_threads"] = _stats(every)
+    result["thread_scaling"] = _stats([b / a for a, b in zip(one, every)])
+
+    log(f"{game}: playtest run end to end ({run_games:,} games x {repeats})")
+    walls, peaks = [], []
+    playtest = str(Path(sys.executable).with_name("playtest"))
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as tmp:
+            wall, peak, _ = _timed_process([playtest, "run", game, "-n", str(run_games), "--seed", "1",
+                                            "--out", str(Path(tmp) / "run"), "-q"])
+        walls.append(wall)
+        peaks.append(peak)
+    result["run_end_to_end_s"] = _stats(walls)
+    result["run_games"] = run_games
+    result["run_games_per_s"] = _stats([run_games / w for w in walls])
+    result["run_peak_memory_mib"] = _stats(peaks)
+
+    log(f"{game}: start-up with an empty and a warm compile cache")
+    cold, warm = [], []
+    for _ in range(max(1, repeats // 2)):
+        with tempfile.TemporaryDirectory() as cache:
+            cold.append(_probe(game, players, dict(os.environ, NUMBA_CACHE_DIR=cache))["first_game_s"])
+    for _ in range(repeats):
+        warm.append(_probe(game, players, dict(os.environ))["first_game_s"])
+    result["first_call_empty_cache_s"] = _stats(cold)
+    result["first_game_warm_cache_s"] = _stats(warm)
+
+    log(f"{game}: interpreted against compiled ({interpreted_games} games)")
+    interpreted = [_interpreted_rate(game, players, interpreted_games) for _ in range(max(1, repeats // 2))]
+    result["interpreted_games_per_s"] = _stats(interpreted)
+    result["compiled_vs_interpreted"] = _stats([statistics.median(one) / i for i in interpreted])
+    return result
+
+
+def machine() -> dict:
+    return {"python": platform.python_version(), "numba": numba.__version__,
+            "numba_threads": numba.config.NUMBA_NUM_THREADS, "cpus": os.cpu_count(),
+            "processor": platform.processor() or platform.machine(), "system": platform.platform(),
+            "threading_layer_requested": numba.config.THREADING_LAYER}
+
+
+def table(results: list[dict]) -> str:
+    lines = [f"{'figure':<42} {'median':>12} {'min':>12} {'max':>12}"]
+    for r in results:
+        lines.append(f"-- {r['game']} ({r['players']} players, default mix)")
+        for key, value in r.items():
+            if isinstance(value, dict) and "median" in value:
+                lines.append(f"{key:<42} {value['median']:>12,.2f} {value['min']:>12,.2f} "
+                             f"{value['max']:>12,.2f}")
+    return "\n".join(lines)
+
+
+def run_bench(games: list[str], repeats: int = 5, engine_games: int = 200_000,
+              run_games: int = 1_000_000, interpreted_games: int = 20, out: Path | None = None,
+              log=print) -> dict:
+    report = {"machine": machine(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "settings": {"repeats": repeats, "engine_games": engine_games, "run_games": run_games,
+                           "interpreted_games": interpreted_games},
+              "results": [bench_game(g, repeats, engine_games, run_games, interpreted_games, log)
+                          for g in games]}
+    if out is not None:
+        Path(out).write_text(json.dumps(report, indent=2) + "\n")
+    return report
