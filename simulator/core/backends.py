@@ -14,6 +14,7 @@ task sets numba's thread count from the worker's own thread count (Dask does not
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
 import numba
@@ -40,20 +41,28 @@ def play_part(config: RunConfig, first: int, count: int, chunk_size: int):
 
 
 class LocalBackend:
+    """Plays the parts in this process. The next part plays (in numba, without the GIL) while
+    the caller converts and writes the one before, so writing costs little wall time."""
+
     name = "local"
 
     def __init__(self, threads: int | None):
         self.threads = threads or numba.get_num_threads()
 
+    def _play_part(self, config, first, count, chunk_size):
+        numba.set_num_threads(self.threads)  # numba's thread count is per calling thread
+        return play_part(config, first, count, chunk_size)
+
     def play(self, config: RunConfig, parts, chunk_size: int) -> Iterator:
-        before = numba.get_num_threads()
-        numba.set_num_threads(self.threads)
-        try:
-            for index, first, count in parts:
-                seats, games = play_part(config, first, count, chunk_size)
+        parts = list(parts)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="playtest-engine") as pool:
+            ahead = [pool.submit(self._play_part, config, f, c, chunk_size) for _, f, c in parts[:1]]
+            for k, (index, first, count) in enumerate(parts):
+                seats, games = ahead.pop(0).result()
+                if k + 1 < len(parts):
+                    _, f, c = parts[k + 1]
+                    ahead.append(pool.submit(self._play_part, config, f, c, chunk_size))
                 yield index, first, count, seats, games
-        finally:
-            numba.set_num_threads(before)
 
     def close(self) -> None:
         pass

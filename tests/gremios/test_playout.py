@@ -97,3 +97,6 @@ def test_dataset_invariants(tmp_path, n_players, mode):
     assert games["truncated"].mean() < 0.02
     if mode == "ultimate_duel":
         assert seats["role"].str.contains(r"\+").all()
+    else:  # one role a seat, each role card at most once a game
+        assert not seats["role"].str.contains(r"\+").any()
+        assert seats.group_by("game_id").agg(pl.col("role").n_unique())["role"].min() == n_players

@@ -74,6 +74,8 @@ STATE = np.dtype([
     ("guild_open", np.int64, (N_GUILDS,)),   # 1 once founded (on the board)
     ("investments", np.int64, (MAX_PLAYERS, N_GUILDS)),
     ("top_investor", np.int64, (N_GUILDS,)), # player holding the marker, or -1
+    ("top_investor_points", np.int64, (MAX_PLAYERS,)),  # points from markers held (kept by
+                                             # set_top_investor: read far more often than changed)
     ("first_placed", np.int64, (MAX_PLAYERS, N_GUILDS)),  # when their earliest coin there was placed
     ("placements", np.int64),                # coins placed on guilds so far (the clock for that)
     ("expedition", np.int64, (MAX_EXPEDITION_SLOTS,)),  # investor per slot, in placement order
@@ -183,11 +185,18 @@ def guild_vp(s, r, p, g):
 
 @njit(cache=True)
 def vp_top_investor(s, r, p):
-    total = 0
-    for g in range(N_GUILDS):
-        if s.top_investor[g] == p:
-            total += guild_vp(s, r, p, g)
-    return total
+    return s.top_investor_points[p]
+
+
+@njit(cache=True)
+def set_top_investor(s, r, g, p):
+    """Move guild ``g``'s top-investor marker to ``p`` (-1: nobody), with the points it carries."""
+    old = s.top_investor[g]
+    if old >= 0:
+        s.top_investor_points[old] -= guild_vp(s, r, old, g)
+    if p >= 0:
+        s.top_investor_points[p] += guild_vp(s, r, p, g)
+    s.top_investor[g] = p
 
 
 @njit(cache=True)

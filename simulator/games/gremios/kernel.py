@@ -82,7 +82,7 @@ def write_seat(row, s, r, p, mix_slot, score, rank):
         row[k] = values[k]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)  # nogil: the next part plays while one is written
 def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, mix_ids,
                mix_weights, seats, games):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
@@ -90,28 +90,38 @@ def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_role
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, mix_ids, mix_weights)
-        r = rules[0]
-        table = play_game(r, n_players, mode, fixed_roles, plans, rng, no_log())
-        s = table[0]
-        score = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        tiebreak = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        rank = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        for p in range(n_players):
-            score[p] = victory_points(s, r, p)
-        rank_players(score, tiebreak, n_players, rank)  # no tie-break in the rulebook
-        for p in range(n_players):
-            write_seat(seats[i * n_players + p], s, r, p, mix_slot[p], score[p], rank[p])
-        founded = 0
-        for g in range(N_GUILDS):
-            founded += s.guild_open[g]
-        best = 0
-        for p in range(n_players):
-            best = max(best, score[p])
-        values = (s.turn, s.truncated, s.rolls, s.sevens, s.events_revealed, s.expeditions,
-                  s.expeditions_won, s.mutinies, s.bankruptcies, s.invasions, s.event_reshuffles,
-                  founded, best)  # GAME_COLUMNS, in order
-        for k in range(N_GAME_COLUMNS):
-            games[i, k] = values[k]
+        table = play_game(rules[0], n_players, mode, fixed_roles, plans, rng, no_log())
+        record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
+                    games[i])
+
+
+@njit(cache=True)
+def record_game(table, r, n_players, mix_slot, seat_rows, game_row):
+    """Write a finished game's seat rows and game row.
+
+    Takes the one-element ``table`` rather than its record: numba frees an array after its last
+    use even while a record taken from it is still read, so the array must stay in hand.
+    """
+    s = table[0]
+    score = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    tiebreak = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    rank = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for p in range(n_players):
+        score[p] = victory_points(s, r, p)
+    rank_players(score, tiebreak, n_players, rank)  # no tie-break in the rulebook
+    for p in range(n_players):
+        write_seat(seat_rows[p], s, r, p, mix_slot[p], score[p], rank[p])
+    founded = 0
+    for g in range(N_GUILDS):
+        founded += s.guild_open[g]
+    best = 0
+    for p in range(n_players):
+        best = max(best, score[p])
+    values = (s.turn, s.truncated, s.rolls, s.sevens, s.events_revealed, s.expeditions,
+              s.expeditions_won, s.mutinies, s.bankruptcies, s.invasions, s.event_reshuffles,
+              founded, best)  # GAME_COLUMNS, in order
+    for k in range(N_GAME_COLUMNS):
+        game_row[k] = values[k]
 
 
 def new_outputs(n_games: int, n_players: int):

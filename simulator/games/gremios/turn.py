@@ -21,7 +21,7 @@ from simulator.games.gremios.board import (
     ULTIMATE_DUEL, WEALTH_HIGH, WEALTH_LOW, COMMON_TREASURE, expedition_investment_cost,
     event_card_counts, expedition_stakes, guild_blocked_for, new_table, guild_coins, guild_investment_cost, has_role,
     inn_cost, inn_cost_with_plot, investment_actions_left, repair_cost, cultivate_cost,
-    role_holder, stowaway_threshold, takes_top_investor, treasure_count, victory_points, wealth_coins,
+    role_holder, set_top_investor, stowaway_threshold, takes_top_investor, treasure_count, victory_points, wealth_coins,
     guild_of_roll,
 )
 from simulator.games.gremios.story import (
@@ -504,7 +504,7 @@ def invest_in_guild(s, r, log, p, g):
     s.investments[p, g] += 1
     s.guild_investments_made[p] += 1
     if takes_top and s.top_investor[g] != p:
-        s.top_investor[g] = p
+        set_top_investor(s, r, g, p)
         record(log, L.TOP_INVESTOR, g, p)
     if g == CHURCH or g == MONASTERY:
         role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p)
@@ -696,7 +696,7 @@ def bankruptcy(s, r, log, g, cause):
         if s.investments[p, g] > 0:
             lose_investments(s, r, log, p, g, s.investments[p, g])
     if s.top_investor[g] >= 0:
-        s.top_investor[g] = -1
+        set_top_investor(s, r, g, -1)
         record(log, L.TOP_INVESTOR, g, -1)
 
 
