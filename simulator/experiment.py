@@ -17,7 +17,7 @@ from pathlib import Path
 
 from simulator.core import batch
 from simulator.core.config import ANY_ROLE, RunConfig, make_config
-from simulator.core.dataset import MANIFEST, atomic_write_bytes, load
+from simulator.core.dataset import MANIFEST, atomic_write_bytes
 from simulator.core.errors import UsageError
 from simulator.core.game import get_game
 from simulator.core.ruledata import unknown_name

@@ -14,15 +14,16 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
-    CRAFTSMAN, DOCTOR, EXPEDITION, event_card_counts, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
-    INNKEEPER, LAND_EXPROPRIATION, MASTER_BUILDER, MERCENARY, MUTINY, N_GUILDS,
-    PEASANT, PIRATE, PLAGUE, RARE_TREASURE, SHOPKEEPER, STOWAWAY, TAX_COLLECTION, TRADER,
-    WEALTH_HIGH, WEALTH_LOW, expedition_investment_cost, guild_blocked_for, guild_investment_cost,
-    guild_number, guild_vp, has_role, vp_emblem, vp_inns, vp_top_investor, inn_cost_with_plot, repair_cost, cultivate_cost, roll_probability,
-    success_probability, takes_top_investor, treasure_count, victory_points, wealth_coins,
+    EXPEDITION, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
+    LAND_EXPROPRIATION, MUTINY, N_GUILDS, PEASANT, PIRATE, PLAGUE, STOWAWAY, TAX_COLLECTION,
+    TRADER, WEALTH_HIGH, WEALTH_LOW, cultivate_cost, event_card_counts,
+    expedition_investment_cost, guild_blocked_for, guild_investment_cost, guild_number,
+    guild_vp, has_role, inn_cost_with_plot, repair_cost, roll_probability, success_probability,
+    takes_top_investor, treasure_count, victory_points, vp_emblem, vp_inns, vp_top_investor,
+    wealth_coins,
 )
 from simulator.games.gremios.story import (
-    BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, END_TURN, EXCHANGE_WEALTH,
+    BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, EXCHANGE_WEALTH,
     INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
 )
 

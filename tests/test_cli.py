@@ -3,22 +3,9 @@
 import json
 import os
 import stat
-import sys
 
 import pytest
 
-from simulator import cli
-
-
-def playtest(monkeypatch, capsys, *args):
-    monkeypatch.setattr(sys, "argv", ["playtest", *map(str, args)])
-    code = 0
-    try:
-        cli.entry()
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 BAD = [
@@ -45,18 +32,18 @@ BAD = [
 
 
 @pytest.mark.parametrize("args,message", BAD)
-def test_bad_input_is_one_line_exit_2_nothing_written(monkeypatch, capsys, tmp_path, args, message):
+def test_bad_input_is_one_line_exit_2_nothing_written(playtest, tmp_path, args, message):
     out_dir = tmp_path / "out"
     if args[0] == "run":
         args = args + ["--out", out_dir, "--games" if "--games" not in args else "--seed", 10]
-    code, out, err = playtest(monkeypatch, capsys, *args)
+    code, out, err = playtest(*args)
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1, err
     assert not out_dir.exists()
 
 
-def test_unwritable_output_folder(monkeypatch, capsys, tmp_path):
+def test_unwritable_output_folder(playtest, tmp_path):
     if os.geteuid() == 0:
         target = "/proc/playtest-run"  # root may write anywhere else
     else:
@@ -64,20 +51,20 @@ def test_unwritable_output_folder(monkeypatch, capsys, tmp_path):
         locked.mkdir()
         locked.chmod(stat.S_IRUSR | stat.S_IXUSR)
         target = locked / "run"
-    code, _, err = playtest(monkeypatch, capsys, "run", "gremios", "--games", 10, "--out", target)
+    code, _, err = playtest("run", "gremios", "--games", 10, "--out", target)
     assert code == 2 and "cannot create the folder" in err and len(err.strip().splitlines()) == 1
 
 
-def test_non_empty_output_folder_is_refused(monkeypatch, capsys, tmp_path):
+def test_non_empty_output_folder_is_refused(playtest, tmp_path):
     (tmp_path / "keep.txt").write_text("mine")
-    code, _, err = playtest(monkeypatch, capsys, "run", "gremios", "--games", 10, "--out", tmp_path)
+    code, _, err = playtest("run", "gremios", "--games", 10, "--out", tmp_path)
     assert code == 2 and "not empty" in err
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
 
 
-def test_run_writes_a_complete_dataset(monkeypatch, capsys, tmp_path):
+def test_run_writes_a_complete_dataset(playtest, tmp_path):
     out = tmp_path / "run"
-    code, stdout, err = playtest(monkeypatch, capsys, "run", "gremios", "-p", 3, "-n", 500, "--seed", 4,
+    code, stdout, err = playtest("run", "gremios", "-p", 3, "-n", 500, "--seed", 4,
                                  "--set", "victory_points_to_win=12", "--out", out)
     assert code == 0, err
     assert "strategy" in stdout and str(out) in stdout
@@ -92,17 +79,17 @@ def test_run_writes_a_complete_dataset(monkeypatch, capsys, tmp_path):
     assert not list(out.rglob("*.tmp"))
 
 
-def test_games_lists_everything(monkeypatch, capsys):
-    code, out, _ = playtest(monkeypatch, capsys, "games")
+def test_games_lists_everything(playtest):
+    code, out, _ = playtest("games")
     assert code == 0
     for text in ("gremios", "ultimate_duel", "pirate", "guild_baron", "inn_cost", "assumption"):
         assert text in out
 
 
-def test_replay_text_and_jsonl(monkeypatch, capsys):
-    code, text, _ = playtest(monkeypatch, capsys, "replay", "gremios", "--seed", 3, "-i", 2)
+def test_replay_text_and_jsonl(playtest):
+    code, text, _ = playtest("replay", "gremios", "--seed", 3, "-i", 2)
     assert code == 0 and "Turn 1" in text and "Game over" in text
-    code, lines, _ = playtest(monkeypatch, capsys, "replay", "gremios", "--seed", 3, "-i", 2,
+    code, lines, _ = playtest("replay", "gremios", "--seed", 3, "-i", 2,
                               "--format", "jsonl")
     events = [json.loads(line) for line in lines.splitlines()]
     assert code == 0 and events[-1]["kind"] == "game_end"

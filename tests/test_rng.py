@@ -1,7 +1,6 @@
 """The per-game random streams: reproducible, independent of order, and fair dice."""
 
 import numpy as np
-import pytest
 from numba import njit
 from scipy import stats
 

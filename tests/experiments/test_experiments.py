@@ -1,24 +1,14 @@
 """Experiment files, common random numbers, paired comparisons and the comparison report."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from reports.compare import compare_runs, headline_half_width
-from simulator import api, cli
+from simulator import api
 from simulator.core.errors import UsageError
 from simulator.experiment import load_experiment, load_plan, run_experiment
-
-def playtest(monkeypatch, *args) -> int:
-    monkeypatch.setattr(sys, "argv", ["playtest", *map(str, args)])
-    try:
-        cli.entry()
-    except SystemExit as e:
-        return e.code or 0
-    return 0
-
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "experiments").glob("*.toml"))
 
@@ -30,9 +20,9 @@ def test_every_kind_of_example_ships():
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_example_runs_small_and_reports(tmp_path, monkeypatch, capsys, path):
-    code = playtest(monkeypatch, "experiment", path, "--games", 200, "--out", tmp_path / "x")
-    assert code == 0, capsys.readouterr().err
+def test_example_runs_small_and_reports(tmp_path, playtest, path):
+    code, _, err = playtest("experiment", path, "--games", 200, "--out", tmp_path / "x")
+    assert code == 0, err
     plan = load_plan(tmp_path / "x")
     experiment = load_experiment(path)
     assert [c["label"] for c in plan["configurations"]] == [c.label for c in experiment.configurations]
@@ -70,13 +60,13 @@ BAD = [
 
 
 @pytest.mark.parametrize("text,message", BAD)
-def test_bad_experiment_files_are_refused_clearly(tmp_path, monkeypatch, capsys, text, message):
+def test_bad_experiment_files_are_refused_clearly(tmp_path, playtest, text, message):
     path = _write(tmp_path, text)
     with pytest.raises(UsageError) as e:
         load_experiment(path)
     assert message in str(e.value) and "\n" not in str(e.value)
-    code = playtest(monkeypatch, "experiment", path, "--out", tmp_path / "o")
-    assert code == 2 and message in capsys.readouterr().err
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "o")
+    assert code == 2 and message in err
     assert not (tmp_path / "o").exists()
 
 
@@ -140,12 +130,12 @@ def test_extended_run_equals_a_run_of_the_full_size(tmp_path):
         batch.extend(tmp_path / "grown", make_config("gremios", 3, seed=5), 10, progress=False)
 
 
-def test_compare_command(tmp_path, monkeypatch, capsys):
+def test_compare_command(tmp_path, playtest):
     a = api.run("gremios", games=500, seed=1, out=tmp_path / "a", progress=False)
     b = api.run("gremios", games=500, seed=1, out=tmp_path / "b", progress=False,
                 settings={"vp_inn": 3})
-    assert playtest(monkeypatch, "compare", a, b, "--out", tmp_path / "c") == 0
-    assert "What moved" in capsys.readouterr().out
+    code, out, _ = playtest("compare", a, b, "--out", tmp_path / "c")
+    assert code == 0 and "What moved" in out
     assert (tmp_path / "c" / "comparison.html").is_file()
-    assert playtest(monkeypatch, "compare", a, tmp_path / "nothing") == 2
-    assert "nothing" in capsys.readouterr().err
+    code, _, err = playtest("compare", a, tmp_path / "nothing")
+    assert code == 2 and "nothing" in err

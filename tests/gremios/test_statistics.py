@@ -1,7 +1,6 @@
 """Known probabilities, checked on the engine's own games."""
 
 import numpy as np
-import polars as pl
 import pytest
 from scipy import stats
 

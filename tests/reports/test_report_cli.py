@@ -1,7 +1,6 @@
 """``playtest report``: the click command, its terminal summary and its one-line errors."""
 
 import json
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -33,22 +32,11 @@ def test_confidence_outside_zero_one_is_a_usage_error(small_run, tmp_path, value
     assert not (tmp_path / "r").exists()
 
 
-def playtest(monkeypatch, capsys, *args):
-    monkeypatch.setattr(sys, "argv", ["playtest", *map(str, args)])
-    code = 0
-    try:
-        cli.entry()
-    except SystemExit as e:
-        code = e.code or 0
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def test_playtest_report_is_wired_into_the_cli(small_run, tmp_path, monkeypatch, capsys):
+def test_playtest_report_is_wired_into_the_cli(small_run, tmp_path, playtest):
     assert "report" in cli.main.commands, "register it: main.add_command(report) in simulator/cli.py"
-    code, out, err = playtest(monkeypatch, capsys, "report", small_run, "--out", tmp_path / "r")
+    code, out, err = playtest("report", small_run, "--out", tmp_path / "r")
     assert code == 0 and out.splitlines()[-1] == str(tmp_path / "r"), err
-    code, out, err = playtest(monkeypatch, capsys, "report", small_run, "--confidence", "2")
+    code, out, err = playtest("report", small_run, "--confidence", "2")
     assert code == 2 and err.startswith("playtest: error: --confidence 2") and err.count("\n") == 1
-    code, out, err = playtest(monkeypatch, capsys, "report", tmp_path / "nothing-here")
+    code, out, err = playtest("report", tmp_path / "nothing-here")
     assert code == 2 and "not a folder" in err and err.count("\n") == 1

@@ -8,21 +8,21 @@ batch runs), and ``plans`` the seats' strategies (ids and weights) that every de
 import numpy as np
 from numba import njit
 
-from simulator.core.rng import below, roll_2d6, shuffle
+from simulator.core.rng import roll_2d6, shuffle
 from simulator.core.trace import record
 from simulator.games.gremios import story as L
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, CHURCH, CRAFTSMAN,
-    DOCTOR, EXPEDITION, FAMINE, FARM, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, FROM_EVENTS, FROM_GUILDS,
-    FROM_INNS, FROM_ROLES, FROM_TREASURES, FROM_TURN, GOOD_HARVEST, GOVERNOR,
-    INNKEEPER, JEWELLERY_SHOP, LAND_EXPROPRIATION, MASTER_BUILDER, MAX_EXPEDITION_SLOTS, MERCENARY,
-    MONASTERY, MUTINY, N_BLOCKADES, N_GUILDS, N_ROLES, NO_ROLE, PEASANT, PIRATE, PLAGUE, PORT,
-    RARE_TREASURE, SHOPKEEPER, SMITHY, STOWAWAY, TAVERN, TAX_COLLECTION, TRADER,
-    ULTIMATE_DUEL, WEALTH_HIGH, WEALTH_LOW, COMMON_TREASURE, expedition_investment_cost,
-    event_card_counts, expedition_stakes, guild_blocked_for, new_table, guild_coins, guild_investment_cost, has_role,
-    inn_cost, inn_cost_with_plot, investment_actions_left, repair_cost, cultivate_cost,
-    role_holder, set_top_investor, stowaway_threshold, takes_top_investor, treasure_count, victory_points, wealth_coins,
-    guild_of_roll,
+    DOCTOR, EXPEDITION, FAMINE, FARM, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, FROM_EVENTS,
+    FROM_GUILDS, FROM_INNS, FROM_ROLES, FROM_TREASURES, FROM_TURN, GOOD_HARVEST, GOVERNOR,
+    INNKEEPER, LAND_EXPROPRIATION, MASTER_BUILDER, MAX_EXPEDITION_SLOTS, MERCENARY, MONASTERY,
+    MUTINY, NO_ROLE, N_BLOCKADES, N_GUILDS, N_ROLES, PEASANT, PIRATE, PLAGUE, PORT, SHOPKEEPER,
+    STOWAWAY, TAVERN, TAX_COLLECTION, TRADER, ULTIMATE_DUEL, WEALTH_HIGH, WEALTH_LOW,
+    cultivate_cost, event_card_counts, expedition_investment_cost, expedition_stakes,
+    guild_blocked_for, guild_coins, guild_investment_cost, guild_of_roll, has_role, inn_cost,
+    inn_cost_with_plot, investment_actions_left, new_table, repair_cost, role_holder,
+    set_top_investor, stowaway_threshold, takes_top_investor, treasure_count, victory_points,
+    wealth_coins,
 )
 from simulator.games.gremios.story import (
     BUILD_INN, BUY_LAND, BY_EVENT, BY_MERCENARY, BY_PROSPERITY, BY_SECOND_BLOCKADE, BY_SEVEN,
