@@ -7,7 +7,8 @@ except the small bookkeeping helpers at the end; the turn itself is in ``turn.py
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
+
+from simulator.core.tables import table_factory
 
 MAX_PLAYERS = 4
 MAX_EVENT_CARDS = 256  # event deck + discard; rules.toml card counts are capped to fit
@@ -135,18 +136,7 @@ STATE = np.dtype([
 ])
 
 
-def new_table():
-    """An all-zero game state: a one-element record array (``table[0]`` is the state).
-
-    Interpreted (``NUMBA_DISABLE_JIT=1``, tests on hand-built states) it is a recarray, so fields
-    read as attributes there too; compiled it is a plain record array.
-    """
-    return np.zeros(1, dtype=STATE).view(np.recarray)
-
-
-@overload(new_table, jit_options={"cache": True})
-def _new_table_compiled():
-    return lambda: np.zeros(1, dtype=STATE)
+new_table = table_factory(STATE)
 
 
 @njit(cache=True)

@@ -10,6 +10,7 @@ from numba import njit, prange
 
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
+from simulator.core.seating import seat_plans
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
     COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns, vp_top_investor, vp_treasures,
@@ -37,25 +38,10 @@ N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
 @njit(cache=True)
-def seat_plans(game_index, n_players, mix_ids, mix_weights):
-    """The strategies of one game's seats, rotated so every strategy sits in every seat."""
-    k = mix_ids.shape[0]
-    ids = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    mix_slot = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    weights = np.zeros((MAX_PLAYERS, mix_weights.shape[1]), dtype=np.float64)
-    for seat in range(n_players):
-        j = (seat + game_index) % k
-        mix_slot[seat] = j
-        ids[seat] = mix_ids[j]
-        weights[seat, :] = mix_weights[j, :]
-    return (ids, weights), mix_slot
-
-
-@njit(cache=True)
 def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, mix_ids, mix_weights, log):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, mix_ids, mix_weights)
+    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, mix_ids, mix_weights)
     return play_game(rules[0], n_players, mode, fixed_roles, plans, rng, log)
 
 
@@ -89,7 +75,7 @@ def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_role
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
-        plans, mix_slot = seat_plans(game_index, n_players, mix_ids, mix_weights)
+        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, mix_ids, mix_weights)
         table = play_game(rules[0], n_players, mode, fixed_roles, plans, rng, no_log())
         record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
                     games[i])

@@ -1,0 +1,24 @@
+"""One game's state: a one-element numpy record array of the game's own dtype.
+
+``table_factory(STATE)`` gives a game its ``new_table()``: compiled, a plain record array (the
+kernels read ``table[0].field``); interpreted (``NUMBA_DISABLE_JIT=1``, or tests building a state
+by hand) a recarray, so fields read as attributes there too.
+
+Keep the array, not just ``table[0]``, in hand for as long as the state is read: numba frees an
+array after its last use even while a record taken from it is still in use.
+"""
+
+import numpy as np
+from numba.extending import overload
+
+
+def table_factory(dtype: np.dtype):
+    def new_table():
+        """An all-zero game state (``table[0]`` is the state)."""
+        return np.zeros(1, dtype=dtype).view(np.recarray)
+
+    @overload(new_table, jit_options={"cache": True})
+    def _compiled():
+        return lambda: np.zeros(1, dtype=dtype)
+
+    return new_table

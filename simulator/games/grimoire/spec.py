@@ -1,0 +1,104 @@
+"""Grimoire for the engine: modes, strategies, and the kernel calls (see ``core/game.py``).
+
+The rules are in ``turn.py`` (rulebook order), the table in ``board.py``, the numbers in
+``rules.toml``, the replay story in ``story.py`` and the batch kernel in ``kernel.py``.
+Grimoire has no roles: every wizard has the same Grimoire, so ``role`` is null.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from simulator.core.errors import UsageError
+from simulator.core.game import Game, Mode, Strategies
+from simulator.core.trace import new_log
+from simulator.games.grimoire import board, kernel, story
+from strategies import grimoire as players
+
+MODES = {
+    "standard": Mode("standard", "the base game: one face-down quest card, two with 5 players",
+                     (2, 3, 4, 5)),
+}
+
+REPLAY_LOG_ROWS = 100_000
+
+
+def check_setup(rules, setup):
+    """Deck sizes the state has room for (the kernel assumes it)."""
+    r = rules[0]
+    quest = sum(int(x) for x in board.quest_card_counts(r))
+    if quest > board.MAX_QUEST_CARDS:
+        raise UsageError(f"the quest deck would hold {quest} cards; at most {board.MAX_QUEST_CARDS} "
+                         "are supported")
+    items = sum(int(x) for x in board.item_card_counts(r))
+    if items > board.MAX_ITEM_CARDS:
+        raise UsageError(f"the item deck would hold {items} cards; at most {board.MAX_ITEM_CARDS} "
+                         "are supported")
+
+
+def play(rules, run_seed, first_game, n_games, setup):
+    seats, games = kernel.new_outputs(n_games, setup.n_players)
+    kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players,
+                      setup.mix_ids, setup.mix_weights, seats, games)
+    return seats, games
+
+
+def replay(rules, run_seed, game_index, setup):
+    log = new_log(REPLAY_LOG_ROWS)
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mix_ids,
+                       setup.mix_weights, log)
+    return story.tell(log)
+
+
+def seat_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
+    out = {
+        "strategy": np.array(config.strategies, dtype=object)[c.pop("strategy_index")],
+        "role": np.full(len(rows), None, dtype=object),
+        "score": c.pop("score"),
+        "rank": c.pop("rank").astype(np.int8),
+        "winner": c.pop("winner"),
+    }
+    c["triggered_end"] = c["triggered_end"].astype(bool)
+    for name, values in c.items():  # small counts: 16 bits keep the parts and memory small
+        if values.dtype == np.int64:
+            c[name] = values.astype(np.int16)
+    out.update(c)
+    return out
+
+
+def game_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    # Seats are numbered in the order that stands for "last round's" before the first round
+    # (seat 0 earliest); who actually acts first changes every round (first_to_act: round 1).
+    c["first_seat"] = np.zeros(len(rows), dtype=np.int8)
+    c["first_to_act"] = c["first_to_act"].astype(np.int8)
+    c["end_trigger"] = np.array(board.END_TRIGGER_NAMES, dtype=object)[c.pop("end_trigger_id")]
+    for name in ("rounds", "deck_reshuffles", "spells_duplicated", "spells_negated",
+                 "companions_moved", "final_spell_level", "cards_left", "winning_score"):
+        c[name] = c[name].astype(np.int16)
+    return c
+
+
+GAME = Game(
+    name="grimoire",
+    title="Grimoire",
+    modes=MODES,
+    roles=(),
+    strategies=Strategies(players.NAMES, players.DESCRIPTIONS, players.WEIGHT_NAMES,
+                          players.DEFAULT_WEIGHTS,
+                          default_mix=("greedy", "companion_collector", "treasure_hoarder",
+                                       "spell_timer", "balanced")),
+    rules_path=Path(__file__).with_name("rules.toml"),
+    play=play,
+    replay=replay,
+    seat_columns=seat_columns,
+    game_columns=game_columns,
+    check=check_setup,
+    report_columns={
+        "point_sources": list(kernel.POINT_SOURCES),
+        "game_counts": ["rounds", "deck_reshuffles", "spells_duplicated", "spells_negated",
+                        "companions_moved"],
+    },
+    max_players=board.MAX_PLAYERS,
+)

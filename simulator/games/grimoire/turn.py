@@ -1,0 +1,578 @@
+"""Grimoire, played by the rulebook: setup, then rounds of Setup, Book and Quest phases.
+
+The functions follow the rulebook's order. ``s`` is one game's state (``board.STATE``), ``r`` the
+rule numbers (``rules.toml``), ``rng`` the game's random stream, ``log`` the replay log (empty in
+batch runs), and ``plans`` the seats' strategies (ids and weights) that every decision is asked of.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import shuffle
+from simulator.core.trace import record
+from simulator.games.grimoire import story as L
+from simulator.games.grimoire.board import (
+    ACCELERATION, ACCELERATION_FIRST, BLESSED_SHOES, BY_CARDS_OUT, BY_CASTER, BY_COMPANIONS,
+    BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, DOMINATION, FIREBALL,
+    FIRST_ORDER_RANDOM, FORTUNE, LUCK, MAX_PLAYERS, MAX_ZONE, MEASURE_QUEST_CARDS, NO_SPELL,
+    NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, POLYMORPH, ROUND_DOWN, SILENCE, SPY, SUMMON_ELEMENTAL,
+    TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH, YES, companion_count, is_negated,
+    is_protected, item_card_counts, new_table, quest_card_count, quest_card_counts, score,
+    treasure_count, zone_cards_left,
+)
+from strategies import grimoire as players
+
+
+# --- cards moving ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def end_at_once(s, log):
+    """Both the Quest Deck and the Discard Area are empty when a card must be drawn."""
+    s.over = 1
+    s.end_trigger = BY_CARDS_OUT
+    record(log, L.CARDS_OUT)
+
+
+@njit(cache=True)
+def draw_quest_card(s, rng, log):
+    """The top card of the quest deck; an empty deck is refilled from the shuffled Discard Area.
+
+    Returns -1, and ends the game at once, when both are empty.
+    """
+    if s.quest_deck_n == 0:
+        if s.quest_discard_n == 0:
+            end_at_once(s, log)
+            return -1
+        for i in range(s.quest_discard_n):
+            s.quest_deck[i] = s.quest_discard[i]
+        s.quest_deck_n = s.quest_discard_n
+        s.quest_discard_n = 0
+        shuffle(rng, s.quest_deck, s.quest_deck_n)
+        s.deck_reshuffles += 1
+        record(log, L.RESHUFFLE, s.quest_deck_n)
+    s.quest_deck_n -= 1
+    return s.quest_deck[s.quest_deck_n]
+
+
+@njit(cache=True)
+def discard_quest_card(s, card):
+    s.quest_discard[s.quest_discard_n] = card
+    s.quest_discard_n += 1
+
+
+@njit(cache=True)
+def check_triggers(s, r, log, p):
+    """10 companions or 10 treasures in a Territory, at any time: the round is the last."""
+    if s.end_trigger != NOT_ENDED:
+        return
+    if companion_count(s, p) >= r.end_companions:
+        s.end_trigger = BY_COMPANIONS
+        record(log, L.TRIGGER, p, BY_COMPANIONS, companion_count(s, p))
+    elif treasure_count(s, p) >= r.end_treasures:
+        s.end_trigger = BY_TREASURES
+        record(log, L.TRIGGER, p, BY_TREASURES, treasure_count(s, p))
+    else:
+        return
+    s.trigger_player = p
+    s.last_round = 1
+
+
+@njit(cache=True)
+def receive_card(s, r, log, p, card):
+    """A quest card into ``p``'s Territory: companions face up, treasures face down."""
+    s.quest[p, card] += 1
+    check_triggers(s, r, log, p)
+
+
+@njit(cache=True)
+def gain_tokens(s, log, p, vp, code, why):
+    """``vp`` in tokens from the supply, as far as it goes."""
+    vp = min(vp, s.vp_supply)
+    s.vp_supply -= vp
+    s.tokens[p] += vp
+    if code == L.THIEF:
+        record(log, L.THIEF, p, vp, s.tokens[p])
+    else:
+        record(log, L.VP_GAIN, p, vp, why, s.tokens[p])
+
+
+# --- Setup ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def new_game(r, n_players, plans, rng, log):
+    """A game set up by the rulebook's Setup: shuffled decks, the marker at 6, empty Territories."""
+    table = new_table()
+    s = table[0]
+    s.n_players = n_players
+    s.end_trigger = NOT_ENDED
+    s.trigger_player = -1
+    s.current = -1
+    s.zone[:] = -1
+    s.vp_supply = r.vp_supply
+    s.level = max(1, min(r.spell_level_start, r.spell_level_max))  # Setup 4: the marker at 6
+    n = 0
+    counts = quest_card_counts(r)
+    for kind in range(N_QUEST_KINDS):
+        for _ in range(counts[kind]):
+            s.quest_deck[n] = kind
+            n += 1
+    s.quest_deck_n = n
+    shuffle(rng, s.quest_deck, n)
+    n = 0
+    items = item_card_counts(r)
+    for kind in range(N_ITEM_KINDS):
+        for _ in range(items[kind]):
+            s.item_deck[n] = kind
+            n += 1
+    s.item_deck_n = n
+    shuffle(rng, s.item_deck, n)
+    # The "previous round's order" that breaks the first round's group-B ties.
+    seats = np.arange(MAX_PLAYERS)
+    if r.first_round_order == FIRST_ORDER_RANDOM:
+        shuffle(rng, seats, n_players)
+    for k in range(n_players):
+        s.prev_position[seats[k]] = k
+    return table
+
+
+# --- 1. Setup Phase --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def setup_phase(s, r, rng, log):
+    """Advance the spell-level marker (not in the first round, never past the top) and deal the
+    zone: players + 1 cards, the first one (two with five players) face down."""
+    s.round_no += 1
+    s.level = max(1, min(r.spell_level_start + (s.round_no - 1) * r.spell_level_step, r.spell_level_max))
+    record(log, L.ROUND, s.round_no, s.level)
+    for p in range(s.n_players):
+        s.spell[p] = NO_SPELL
+        s.silenced[p] = 0
+        s.duplicated[p] = 0
+    for i in range(MAX_ZONE):
+        s.zone[i] = -1
+        s.zone_face_down[i] = 0
+        s.zone_seen[i] = 0
+    s.zone_n = 0
+    size = s.n_players + r.zone_extra_cards
+    face_down = r.face_down_cards_five_players if s.n_players == 5 else r.face_down_cards
+    for i in range(size):
+        card = draw_quest_card(s, rng, log)
+        if card < 0:
+            return
+        s.zone[i] = card
+        s.zone_face_down[i] = 1 if i < face_down else 0
+        s.zone_n = i + 1
+        record(log, L.ZONE_CARD, i, card, s.zone_face_down[i])
+
+
+# --- 2. Book Phase ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def book_phase(s, r, plans, rng, log):
+    """Everyone chooses a spell in secret (no one sees this round's choices), all are revealed,
+    turn order is set by groups A and B, and the Time Spells act."""
+    chosen = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    memo = np.full((2, MAX_PLAYERS), -1.0)  # the strategies' shared reading of the table
+    for p in range(s.n_players):
+        chosen[p] = players.choose_spell(s, r, p, plans, rng, memo)
+    for p in range(s.n_players):
+        s.spell[p] = chosen[p]
+        s.cast[p, chosen[p]] += 1
+        record(log, L.SPELL_CHOSEN, p, chosen[p])
+    determine_order(s)
+    apply_time_spells(s, r, log)
+    for k in range(s.n_players):
+        p = s.order[k]
+        record(log, L.ORDER, k, p, s.duplicated[p], s.spell[p])
+    s.times_first[s.order[0]] += 1
+    if s.round_no == 1:
+        s.first_to_act = s.order[0]
+
+
+@njit(cache=True)
+def determine_order(s):
+    """Group A (a spell nobody else chose) first, by level, lowest first; then group B (shared
+    spells) by level, and among the same spell the player who went later last round first."""
+    n = s.n_players
+    keys = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for p in range(n):
+        same = 0
+        for q in range(n):
+            if q != p and s.spell[q] == s.spell[p]:
+                same += 1
+        s.duplicated[p] = 1 if same > 0 else 0
+        if same > 0:
+            s.times_duplicated[p] += 1
+            keys[p] = 10_000 + s.spell[p] * 100 + (MAX_PLAYERS - 1 - s.prev_position[p])
+        else:
+            keys[p] = s.spell[p] * 100
+    for p in range(n):
+        s.order[p] = p
+    for i in range(1, n):
+        j = i
+        while j > 0 and keys[s.order[j - 1]] > keys[s.order[j]]:
+            a = s.order[j - 1]
+            s.order[j - 1] = s.order[j]
+            s.order[j] = a
+            j -= 1
+    for k in range(n):
+        s.position[s.order[k]] = k
+
+
+@njit(cache=True)
+def accelerate(s, log):
+    """Acceleration: its casters take the first tokens, keeping their order among themselves."""
+    n = s.n_players
+    new = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    m = 0
+    for k in range(n):
+        if s.spell[s.order[k]] == ACCELERATION:
+            new[m] = s.order[k]
+            m += 1
+            record(log, L.TIME_SPELL, s.order[k], ACCELERATION)
+    if m == 0:
+        return
+    for k in range(n):
+        if s.spell[s.order[k]] != ACCELERATION:
+            new[m] = s.order[k]
+            m += 1
+    for k in range(n):
+        s.order[k] = new[k]
+
+
+@njit(cache=True)
+def stop_time(s, log):
+    """Time Stop: the turn-order tokens are reversed (once, however many cast it)."""
+    n = s.n_players
+    casters = 0
+    for k in range(n):
+        if s.spell[s.order[k]] == TIME_STOP:
+            casters += 1
+            record(log, L.TIME_SPELL, s.order[k], TIME_STOP)
+    if casters == 0:
+        return
+    for k in range(n // 2):
+        a = s.order[k]
+        s.order[k] = s.order[n - 1 - k]
+        s.order[n - 1 - k] = a
+
+
+@njit(cache=True)
+def apply_time_spells(s, r, log):
+    if r.time_spell_order == ACCELERATION_FIRST:
+        accelerate(s, log)
+        stop_time(s, log)
+    else:
+        stop_time(s, log)
+        accelerate(s, log)
+    for k in range(s.n_players):
+        s.position[s.order[k]] = k
+
+
+# --- 3. Quest Phase ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def quest_phase(s, r, plans, rng, log):
+    """In turn order: companions' turn abilities, the book effect, then a quest card. What is
+    left in the zone goes to the Discard Area."""
+    for k in range(s.n_players):
+        p = s.order[k]
+        s.current = p
+        s.turns += 1
+        record(log, L.QUEST_TURN, p, k)
+        if s.quest[p, THIEF] > 0:
+            gain_tokens(s, log, p, s.quest[p, THIEF] * r.thief_tokens, L.THIEF, 0)
+        if s.quest[p, SPY] > 0:
+            spy_peek(s, log, p)
+        cast_spell(s, r, plans, rng, log, p)
+        if s.over:
+            break
+        take_from_zone(s, r, plans, rng, log, p)
+    s.current = -1
+    if s.over:
+        return
+    left = 0
+    for i in range(s.zone_n):
+        if s.zone[i] >= 0:
+            discard_quest_card(s, s.zone[i])
+            s.zone[i] = -1
+            left += 1
+    record(log, L.ZONE_DISCARD, left)
+
+
+@njit(cache=True)
+def spy_peek(s, log, p):
+    seen = 0
+    for i in range(s.zone_n):
+        if s.zone[i] >= 0 and s.zone_face_down[i] == 1:
+            s.zone_seen[i] |= np.int64(1) << p
+            seen += 1
+    if seen > 0:
+        record(log, L.SPY_PEEK, p, seen)
+
+
+@njit(cache=True)
+def take_from_zone(s, r, plans, rng, log, p):
+    """Take one quest card of the player's choice from the zone (nothing if it is empty)."""
+    if zone_cards_left(s) == 0:
+        record(log, L.ZONE_EMPTY, p)
+        return
+    slot = players.choose_card(s, r, p, plans, rng)
+    card = s.zone[slot]
+    s.zone[slot] = -1
+    s.cards_taken[p] += 1
+    record(log, L.TAKE, p, slot, card, s.zone_face_down[slot])
+    receive_card(s, r, log, p, card)
+
+
+@njit(cache=True)
+def cast_spell(s, r, plans, rng, log, p):
+    """Use the Book Effect: the chosen spell's Quest-Phase effect, unless Silence negates it."""
+    level = s.spell[p]
+    if is_negated(s, r, p):
+        s.times_negated[p] += 1
+        record(log, L.NEGATED, p, level)
+        return
+    if level == LUCK:
+        luck(s, r, plans, rng, log, p)
+    elif level == SILENCE:
+        for q in range(s.n_players):
+            if q != p:
+                s.silenced[q] = 1
+        record(log, L.SILENCE, p)
+    elif level == FIREBALL:
+        gain_tokens(s, log, p, r.fireball_vp, L.VP_GAIN, level)
+    elif level == CURE:
+        draw_from_discards(s, r, rng, log, p, r.cure_cards, level)
+    elif level == CREATION:
+        creation(s, r, plans, rng, log, p)
+    elif level == THUNDERSTORM:
+        gain_tokens(s, log, p, r.thunderstorm_vp, L.VP_GAIN, level)
+    elif level == CHARM:
+        companion_spell(s, r, plans, rng, log, p, level, r.charm_companions, r.charm_chooser == BY_CASTER)
+    elif level == SUMMON_ELEMENTAL:
+        summon_elemental(s, r, rng, log, p)
+    elif level == POLYMORPH:
+        polymorph(s, r, plans, rng, log, p)
+    elif level == FORTUNE:
+        gain_tokens(s, log, p, r.fortune_vp, L.VP_GAIN, level)
+    elif level == DOMINATION:
+        companion_spell(s, r, plans, rng, log, p, level, r.domination_companions,
+                        r.domination_chooser == CASTER_CHOOSES)
+    elif level == WISH:
+        draw_from_discards(s, r, rng, log, p, r.wish_cards, level)
+    # Acceleration and Time Stop acted in the Book Phase; Resistance (and Time Stop) protect
+    # through the round: no Quest-Phase effect of their own.
+
+
+# --- spells ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def luck(s, r, plans, rng, log, p):
+    """Luck: the caster may discard a face-down card of the zone; a blind draw replaces it."""
+    any_face_down = False
+    for i in range(s.zone_n):
+        if s.zone[i] >= 0 and s.zone_face_down[i] == 1:
+            any_face_down = True
+            if r.luck_peeks == YES:
+                s.zone_seen[i] |= np.int64(1) << p
+    if not any_face_down:
+        record(log, L.LUCK, p, -1, -1, -1)
+        return
+    slot = players.luck_discard(s, r, p, plans, rng)
+    if slot < 0:
+        record(log, L.LUCK, p, -1, -1, -1)
+        return
+    old = s.zone[slot]
+    discard_quest_card(s, old)
+    s.zone[slot] = -1
+    card = draw_quest_card(s, rng, log)
+    if card >= 0:
+        s.zone[slot] = card
+        s.zone_face_down[slot] = 1
+        s.zone_seen[slot] = 0
+    record(log, L.LUCK, p, slot, old, card)
+
+
+@njit(cache=True)
+def draw_from_discards(s, r, rng, log, p, n_cards, level):
+    """Cure and Wish: shuffle the Discard Area and draw at random; when it runs out, go on with
+    the quest deck; with both empty the game ends at once (cards drawn are kept)."""
+    shuffle(rng, s.quest_discard, s.quest_discard_n)
+    for _ in range(n_cards):
+        if s.quest_discard_n > 0:
+            s.quest_discard_n -= 1
+            card = s.quest_discard[s.quest_discard_n]
+            source = L.FROM_DISCARD
+        else:
+            card = draw_quest_card(s, rng, log)
+            if card < 0:
+                return
+            source = L.FROM_DECK
+        s.cards_drawn[p] += 1
+        record(log, L.DRAW, p, card, source, level)
+        receive_card(s, r, log, p, card)
+
+
+@njit(cache=True)
+def creation(s, r, plans, rng, log, p):
+    """Creation: an item card, face down; Blessed Shoes may be used at once (one more quest card)."""
+    for _ in range(r.creation_items):
+        if s.item_deck_n == 0:
+            record(log, L.ITEM_DECK_EMPTY, p)
+            return
+        s.item_deck_n -= 1
+        kind = s.item_deck[s.item_deck_n]
+        s.items_drawn[p] += 1
+        record(log, L.ITEM, p, kind)
+        if kind == BLESSED_SHOES and zone_cards_left(s) > 0 and players.use_shoes(s, r, p, plans, rng):
+            s.shoes_used[p] += 1
+            record(log, L.SHOES, p)
+            take_from_zone(s, r, plans, rng, log, p)
+        else:
+            s.items[p, kind] += 1
+
+
+@njit(cache=True)
+def most_companions_target(s, r, plans, rng, p, level):
+    """The rival with the most companions (at least one), Defensive Spell users ignored; the
+    caster chooses among tied rivals. -1 if there is none."""
+    candidates = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    n = 0
+    best = 1
+    for q in range(s.n_players):
+        if q == p or is_protected(s, r, q):
+            continue
+        c = companion_count(s, q)
+        if c > best:
+            best = c
+            n = 0
+        if c == best:
+            candidates[n] = q
+            n += 1
+    if n == 0:
+        return -1
+    if n == 1:
+        return candidates[0]
+    return candidates[players.choose_target(s, r, p, plans, rng, level, candidates, n)]
+
+
+@njit(cache=True)
+def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
+    """Charm and Domination: companions pass from the target to the caster."""
+    t = most_companions_target(s, r, plans, rng, p, level)
+    if t < 0:
+        record(log, L.NO_TARGET, p, level)
+        return
+    record(log, L.TARGET, p, level, t)
+    for _ in range(count):
+        if companion_count(s, t) == 0:
+            break
+        if caster_chooses:
+            kind = players.companion_to_take(s, r, p, t, plans, rng)
+        else:
+            kind = players.companion_to_give(s, r, t, p, plans, rng)
+        s.quest[t, kind] -= 1
+        s.companions_lost[t] += 1
+        s.companions_won[p] += 1
+        record(log, L.COMPANION_MOVED, t, p, kind)
+        receive_card(s, r, log, p, kind)
+
+
+@njit(cache=True)
+def polymorph_measure(s, r, q):
+    if r.polymorph_target == TARGET_VP_TOKENS:
+        return s.tokens[q]
+    return score(s, r, q)
+
+
+@njit(cache=True)
+def polymorph(s, r, plans, rng, log, p):
+    """Polymorph: half the VP tokens of the rival with the highest total VP go to the caster."""
+    candidates = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    n = 0
+    best = -1
+    for q in range(s.n_players):
+        if q == p or is_protected(s, r, q):
+            continue
+        v = polymorph_measure(s, r, q)
+        if v > best:
+            best = v
+            n = 0
+        if v == best:
+            candidates[n] = q
+            n += 1
+    if n == 0 or (r.polymorph_target == TARGET_VP_TOKENS and best == 0):
+        record(log, L.NO_TARGET, p, POLYMORPH)
+        return
+    t = candidates[0]
+    if n > 1:
+        t = candidates[players.choose_target(s, r, p, plans, rng, POLYMORPH, candidates, n)]
+    record(log, L.TARGET, p, POLYMORPH, t)
+    amount = s.tokens[t] // 2 if r.polymorph_rounding == ROUND_DOWN else (s.tokens[t] + 1) // 2
+    s.tokens[t] -= amount
+    s.tokens[p] += amount
+    s.tokens_lost[t] += amount
+    s.tokens_won[p] += amount
+    record(log, L.TOKENS_MOVED, t, p, amount)
+
+
+@njit(cache=True)
+def elemental_measure(s, r, q):
+    if r.elemental_measure == MEASURE_QUEST_CARDS:
+        return quest_card_count(s, q)
+    return s.tokens[q]
+
+
+@njit(cache=True)
+def summon_elemental(s, r, rng, log, p):
+    """Summon Elemental: with the lowest total (ties allowed), cards drawn blind from the deck."""
+    mine = elemental_measure(s, r, p)
+    for q in range(s.n_players):
+        if q != p and elemental_measure(s, r, q) < mine:
+            record(log, L.ELEMENTAL_FAILS, p)
+            return
+    for _ in range(r.elemental_cards):
+        card = draw_quest_card(s, rng, log)
+        if card < 0:
+            return
+        s.cards_drawn[p] += 1
+        record(log, L.DRAW, p, card, L.FROM_DECK, SUMMON_ELEMENTAL)
+        receive_card(s, r, log, p, card)
+
+
+# --- A whole game ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def play_round(s, r, plans, rng, log):
+    setup_phase(s, r, rng, log)
+    if s.over:
+        return
+    book_phase(s, r, plans, rng, log)
+    quest_phase(s, r, plans, rng, log)
+    if s.over:
+        return
+    for p in range(s.n_players):
+        s.prev_position[p] = s.position[p]
+        s.prev_spell[p] = s.spell[p]
+    if s.last_round:
+        s.over = 1
+
+
+@njit(cache=True)
+def play_game(r, n_players, plans, rng, log):
+    """Set up and play one game to its end (or to ``max_rounds``, marked truncated)."""
+    table = new_game(r, n_players, plans, rng, log)
+    s = table[0]
+    while not s.over:
+        if s.round_no >= r.max_rounds:
+            s.truncated = 1
+            s.end_trigger = BY_MAX_ROUNDS
+            record(log, L.TRUNCATED, s.round_no)
+            break
+        play_round(s, r, plans, rng, log)
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for p in range(n_players):
+        scores[p] = score(s, r, p)
+    record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], scores[4])
+    return table

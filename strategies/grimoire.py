@@ -1,0 +1,585 @@
+"""Scripted Grimoire players.
+
+Each seat is played by a strategy id plus a weight vector (``plans = (ids, weights)``, one row
+per seat). Heuristic players value every choice in victory points: a spell by what its effect
+brings now, where it likely puts them in the turn order, whether a rival will likely pick the same
+spell, and whom it hurts; a quest card by what it adds to their final score, their collecting
+bias and their progress towards the end trigger. They see only what a player at the table sees:
+their own Territory in full, but of rivals only companions, VP tokens and how many treasures and
+items lie face down; face-down zone cards only once they have looked at them (Luck, Spy). The
+spell choice is simultaneous: nobody reads this round's choices of others.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import below, uniform
+from simulator.games.grimoire.board import (
+    ACCELERATION, CHARM, CREATION, CURE, DOMINATION, FIREBALL, FIRST_COMPANION, FORTUNE, KING,
+    KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS, POLYMORPH, PRINCE,
+    QUEEN, RESISTANCE, ROGUE, ROUND_DOWN, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL, THIEF,
+    THUNDERSTORM, TIME_STOP, WISH, YES, YES_FLAG,
+    can_see, companion_count, is_forbidden, mean_item_vp, rogue_vp, royals_vp, quest_card_count, quest_card_counts, treasure_count, treasure_vp, visible_score,
+)
+
+RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED = range(6)
+NAMES = ("random", "greedy", "companion_collector", "treasure_hoarder", "spell_timer", "balanced")
+DESCRIPTIONS = (
+    "uniform over the legal choices: any spell up to the marker, any card in the zone",
+    "most victory points this turn: the spell and the card worth most right now",
+    "takes companions, races to 10 of them, charms and dominates the leader's",
+    "takes treasures, draws from the discards with Cure and Wish, keeps a Rogue",
+    "avoids spells a rival will likely pick, goes early, punishes the leader",
+    "weighs every source of points evenly, with some care for turn order",
+)
+
+# The weight vector: what each entry means (values are in victory points).
+WEIGHT_NAMES = (
+    "victory_point",     # worth of one victory point (1: the unit)
+    "companion",         # bias for each companion taken or won
+    "treasure",          # bias for each treasure taken
+    "race",              # worth of closing on the end trigger while leading (less while behind)
+    "item",              # bias for drawing an item
+    "early",             # worth of going first in the Quest Phase rather than last
+    "duplicate",         # penalty for a spell a rival will likely choose too
+    "attack",            # worth of each VP a targeting spell takes from the leader
+    "defense",           # share of the expected loss to Charm, Polymorph, Domination to avoid
+    "noise",             # random jitter on every value, so equal players do not mirror each other
+)
+(W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE,
+ W_NOISE) = range(len(WEIGHT_NAMES))
+N_WEIGHTS = len(WEIGHT_NAMES)
+
+DEFAULT_WEIGHTS = np.array([
+    # vp  comp  treas race item early dup  attack defense noise
+    [0.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # random (unused)
+    [1.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # greedy
+    [1.0, 0.6,  0.0,  2.0, 0.0, 0.8,  0.3, 0.6,   1.2,    0.3],   # companion_collector
+    [1.0, -0.3, 1.2,  2.0, 0.2, 0.8,  0.3, 0.3,   0.6,    0.3],   # treasure_hoarder
+    [1.0, 0.2,  0.2,  1.0, 0.2, 1.5,  2.0, 1.0,   1.0,    0.3],   # spell_timer
+    [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   0.6,    0.3],   # balanced
+])
+
+
+@njit(cache=True)
+def _noise(w, rng):
+    if w[W_NOISE] == 0.0:
+        return 0.0
+    return w[W_NOISE] * (uniform(rng) - 0.5)
+
+
+# --- what a card is worth --------------------------------------------------------------------------
+
+@njit(cache=True)
+def marginal_vp(s, r, p, kind, delta):
+    """How ``p``'s final score of quest cards changes with ``delta`` (+1 or -1) cards of
+    ``kind``, the Rogue and the royals included. Reads only ``p``'s own Territory (a rival's
+    companions, which are public, when asked about a companion of theirs)."""
+    q = s.quest[p]
+    if kind < N_TREASURE_KINDS:
+        t = treasure_count(s, p)
+        return float(delta * treasure_vp(r, kind) +
+                     q[ROGUE] * (rogue_vp(r, t + delta) - rogue_vp(r, t)))
+    if kind == ROGUE:
+        return float(delta * rogue_vp(r, treasure_count(s, p)))
+    if kind == PRINCE or kind == QUEEN or kind == KING:
+        princes, queens, kings = q[PRINCE], q[QUEEN], q[KING]
+        before = royals_vp(r, princes, queens, kings)
+        if kind == PRINCE:
+            princes += delta
+        elif kind == QUEEN:
+            queens += delta
+        else:
+            kings += delta
+        return float(royals_vp(r, princes, queens, kings) - before)
+    if kind == THIEF:
+        return float(delta * r.thief_vp)
+    if kind == SPY:
+        return float(delta * r.spy_vp)
+    if kind == SQUIRE:
+        return float(delta * r.squire_vp)
+    if kind == KNIGHT:
+        return float(delta * r.knight_vp)
+    return float(delta * r.sage_vp)
+
+
+@njit(cache=True)
+def rounds_left(s, r):
+    """A rough count of rounds still to play, from the end triggers and the cards left."""
+    n = s.n_players
+    closest = 1_000
+    for q in range(n):
+        closest = min(closest, r.end_companions - companion_count(s, q),
+                      r.end_treasures - treasure_count(s, q))
+    by_cards = (s.quest_deck_n + s.quest_discard_n) / (n + 1.0)
+    return max(1.0, min(float(closest), by_cards))
+
+
+@njit(cache=True)
+def leading(s, r, p):
+    """How far ``p`` is ahead of the best rival as ``p`` sees the table (negative: behind)."""
+    mine = visible_score(s, r, p, p)
+    best = -1e9
+    for q in range(s.n_players):
+        if q != p:
+            best = max(best, visible_score(s, r, p, q))
+    return mine - best
+
+
+@njit(cache=True)
+def race_weight(s, r, p, w):
+    """Closing on the end trigger is worth ``race`` while leading, and costs half that behind."""
+    return w[W_RACE] if leading(s, r, p) >= 0.0 else -0.5 * w[W_RACE]
+
+
+@njit(cache=True)
+def card_bonuses(s, r, p, w, race):
+    """What a heuristic player adds to a card's VP for its type: the collecting bias and the
+    progress towards the end trigger (``race`` from ``race_weight``): (treasure, companion)."""
+    treasure = w[W_TREASURE] + race * (treasure_count(s, p) + 1.0) / max(1, r.end_treasures)
+    companion = w[W_COMPANION] + race * (companion_count(s, p) + 1.0) / max(1, r.end_companions)
+    return treasure, companion
+
+
+@njit(cache=True)
+def card_value(s, r, p, w, kind, bonuses, turns_left):
+    """Worth of one more card of ``kind`` to a heuristic player, in victory points; ``bonuses``
+    from ``card_bonuses`` and ``turns_left`` from ``rounds_left``."""
+    value = marginal_vp(s, r, p, kind, 1) * w[W_VP]
+    if kind < N_TREASURE_KINDS:
+        return value + bonuses[0]
+    value += bonuses[1]
+    if kind == THIEF:
+        value += r.thief_tokens * turns_left * w[W_VP]
+    elif kind == SPY:
+        value += 0.3
+    return value
+
+
+@njit(cache=True)
+def greedy_card_value(s, r, p, kind):
+    value = marginal_vp(s, r, p, kind, 1)
+    if kind == THIEF:
+        value += r.thief_tokens  # a token on its owner's next turn
+    return value
+
+
+@njit(cache=True)
+def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
+    """Worth of an unseen quest card on average, from the deck's make-up."""
+    counts = quest_card_counts(r)
+    total = 0.0
+    n = 0
+    for k in range(N_QUEST_KINDS):
+        if counts[k] == 0:
+            continue
+        v = greedy_card_value(s, r, p, k) if greedy else card_value(s, r, p, w, k, bonuses, turns_left)
+        total += counts[k] * v
+        n += counts[k]
+    return total / n if n > 0 else 0.0
+
+
+# --- the Quest Phase -------------------------------------------------------------------------------
+
+@njit(cache=True)
+def choose_card(s, r, p, plans, rng):
+    """The zone slot ``p`` takes (the zone holds at least one card)."""
+    sid = plans[0][p]
+    w = plans[1][p]
+    if sid == RANDOM:
+        k = below(rng, _cards_in_zone(s))
+        for i in range(s.zone_n):
+            if s.zone[i] >= 0:
+                if k == 0:
+                    return i
+                k -= 1
+    greedy = sid == GREEDY
+    bonuses = card_bonuses(s, r, p, w, 0.0 if greedy else race_weight(s, r, p, w))
+    turns_left = 0.0 if greedy else rounds_left(s, r)
+    unknown = unknown_card_value(s, r, p, w, greedy, bonuses, turns_left)
+    best = -1
+    best_value = -1e18
+    for i in range(s.zone_n):
+        if s.zone[i] < 0:
+            continue
+        if can_see(s, p, i):
+            v = greedy_card_value(s, r, p, s.zone[i]) if greedy else \
+                card_value(s, r, p, w, s.zone[i], bonuses, turns_left)
+        else:
+            v = unknown
+        if not greedy:
+            v += _noise(w, rng)
+        if v > best_value:
+            best, best_value = i, v
+    return best
+
+
+@njit(cache=True)
+def _cards_in_zone(s):
+    n = 0
+    for i in range(s.zone_n):
+        if s.zone[i] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def luck_discard(s, r, p, plans, rng):
+    """Luck: the face-down slot to discard, or -1 to keep the card(s)."""
+    sid = plans[0][p]
+    w = plans[1][p]
+    if sid == RANDOM:
+        if below(rng, 2) == 0:
+            return -1
+        for i in range(s.zone_n):
+            if s.zone[i] >= 0 and s.zone_face_down[i] == 1:
+                return i
+        return -1
+    greedy = sid == GREEDY
+    bonuses = card_bonuses(s, r, p, w, 0.0 if greedy else race_weight(s, r, p, w))
+    turns_left = 0.0 if greedy else rounds_left(s, r)
+    unknown = unknown_card_value(s, r, p, w, greedy, bonuses, turns_left)
+    worst = -1
+    worst_value = unknown
+    for i in range(s.zone_n):
+        if s.zone[i] < 0 or s.zone_face_down[i] == 0 or not can_see(s, p, i):
+            continue
+        v = greedy_card_value(s, r, p, s.zone[i]) if greedy else \
+            card_value(s, r, p, w, s.zone[i], bonuses, turns_left)
+        if v < worst_value:
+            worst, worst_value = i, v
+    return worst
+
+
+@njit(cache=True)
+def use_shoes(s, r, p, plans, rng):
+    """Blessed Shoes: one more card now is worth more than keeping them; ``random`` flips a coin."""
+    if plans[0][p] == RANDOM:
+        return below(rng, 2) == 0
+    return True
+
+
+@njit(cache=True)
+def choose_target(s, r, p, plans, rng, level, candidates, n):
+    """Index into ``candidates[:n]`` (tied rivals) of the one ``p``'s spell targets: the leader."""
+    if plans[0][p] == RANDOM:
+        return below(rng, n)
+    best = 0
+    best_value = -1e18
+    for i in range(n):
+        v = visible_score(s, r, p, candidates[i])
+        if v > best_value:
+            best, best_value = i, v
+    return best
+
+
+@njit(cache=True)
+def companion_to_give(s, r, giver, receiver, plans, rng):
+    """The companion kind ``giver`` hands over: the one they lose least by."""
+    if plans[0][giver] == RANDOM:
+        return _random_companion(s, giver, rng)
+    best = -1
+    best_loss = 1e18
+    for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+        if s.quest[giver, k] > 0:
+            loss = -marginal_vp(s, r, giver, k, -1)
+            if loss < best_loss:
+                best, best_loss = k, loss
+    return best
+
+
+@njit(cache=True)
+def companion_to_take(s, r, taker, victim, plans, rng):
+    """The companion kind ``taker`` takes from ``victim``: most gained plus most taken away."""
+    if plans[0][taker] == RANDOM:
+        return _random_companion(s, victim, rng)
+    w = plans[1][taker]
+    best = -1
+    best_value = -1e18
+    for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+        if s.quest[victim, k] > 0:
+            # the victim's companions are face up: their worth to the victim is public
+            v = marginal_vp(s, r, taker, k, 1) - w[W_ATTACK] * marginal_vp(s, r, victim, k, -1)
+            if v > best_value:
+                best, best_value = k, v
+    return best
+
+
+@njit(cache=True)
+def _random_companion(s, p, rng):
+    k = below(rng, companion_count(s, p))
+    for kind in range(FIRST_COMPANION, N_QUEST_KINDS):
+        if k < s.quest[p, kind]:
+            return kind
+        k -= s.quest[p, kind]
+    return -1
+
+
+# --- the Book Phase -----------------------------------------------------------------------------
+
+@njit(cache=True)
+def companion_target(s, p):
+    """The rival a Charm of ``p`` would hit if nobody defended: most companions (at least one)."""
+    best = -1
+    most = 0
+    for q in range(s.n_players):
+        if q != p and companion_count(s, q) > most:
+            best, most = q, companion_count(s, q)
+    return best
+
+
+@njit(cache=True)
+def token_target(s, p):
+    best = -1
+    most = 0
+    for q in range(s.n_players):
+        if q != p and s.tokens[q] > most:
+            best, most = q, s.tokens[q]
+    return best
+
+
+@njit(cache=True)
+def best_companions_gain(s, r, taker, victim, count, attack):
+    """What ``taker`` gains (and ``victim`` loses, times ``attack``) taking ``count`` companions
+    chosen greedily one at a time (approximation: each kind taken once)."""
+    total = 0.0
+    taken = 0
+    for _ in range(count):
+        best = 0.0
+        found = False
+        for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+            if s.quest[victim, k] > 0:
+                v = marginal_vp(s, r, taker, k, 1) - attack * marginal_vp(s, r, victim, k, -1)
+                if not found or v > best:
+                    best, found = v, True
+        if not found or taken >= companion_count(s, victim):
+            break
+        total += best
+        taken += 1
+    return total
+
+
+@njit(cache=True)
+def threat(s, r, p):
+    """VP ``p`` may lose to targeting spells this round (most companions or most tokens)."""
+    loss = 0.0
+    if s.level >= CHARM and companion_count(s, p) > 0:
+        top = True
+        for q in range(s.n_players):
+            if q != p and companion_count(s, q) > companion_count(s, p):
+                top = False
+        if top:
+            worst = 0.0
+            for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+                if s.quest[p, k] > 0:
+                    worst = max(worst, -marginal_vp(s, r, p, k, -1))
+            loss += worst * (2.0 if s.level >= DOMINATION else 1.0)
+    if s.level >= POLYMORPH and s.tokens[p] > 0:
+        top = True
+        for q in range(s.n_players):
+            if q != p and s.tokens[q] > s.tokens[p]:
+                top = False
+        if top:
+            loss += s.tokens[p] // 2
+    return 0.5 * loss
+
+
+@njit(cache=True)
+def immediate_gain(s, r, p, level, unknown, attack):
+    """VP ``p``'s spell of ``level`` brings this turn (on average), seen from the table;
+    ``unknown`` is the worth of a blind quest card and ``attack`` the worth of a VP taken away."""
+    if level == FIREBALL:
+        return float(min(r.fireball_vp, s.vp_supply))
+    if level == THUNDERSTORM:
+        return float(min(r.thunderstorm_vp, s.vp_supply))
+    if level == FORTUNE:
+        return float(min(r.fortune_vp, s.vp_supply))
+    if level == CURE:
+        return r.cure_cards * unknown
+    if level == WISH:
+        return r.wish_cards * unknown
+    if level == CREATION:
+        return r.creation_items * mean_item_vp(r) if s.item_deck_n > 0 else 0.0
+    if level == SUMMON_ELEMENTAL:
+        for q in range(s.n_players):
+            if q == p:
+                continue
+            if r.elemental_measure == MEASURE_QUEST_CARDS:
+                if quest_card_count(s, q) < quest_card_count(s, p):
+                    return 0.0
+            elif s.tokens[q] < s.tokens[p]:
+                return 0.0
+        return r.elemental_cards * unknown
+    if level == CHARM or level == DOMINATION:
+        t = companion_target(s, p)
+        if t < 0:
+            return 0.0
+        count = r.charm_companions if level == CHARM else r.domination_companions
+        return best_companions_gain(s, r, p, t, count, attack)
+    if level == POLYMORPH:
+        t = token_target(s, p)
+        if t < 0:
+            return 0.0
+        amount = s.tokens[t] // 2 if r.polymorph_rounding == ROUND_DOWN else (s.tokens[t] + 1) // 2
+        return amount * (1.0 + attack)
+    return 0.0
+
+
+@njit(cache=True)
+def likely_spell(s, r, q, memo):
+    """The spell worth most to ``q`` this turn as anyone at the table can work it out (blind
+    cards at the deck's average; ties go to the higher spell), kept in ``memo``: row 0 the
+    spell (-1 until worked out), row 1 what it brings ``q``. The memo lives for one Book Phase,
+    so the table is read once per round, not once per player."""
+    if memo[0, q] >= 0:
+        return
+    counts = quest_card_counts(r)
+    unknown = 0.0
+    n = 0
+    for k in range(N_QUEST_KINDS):
+        unknown += counts[k] * greedy_card_value(s, r, q, k)
+        n += counts[k]
+    unknown = unknown / n if n > 0 else 0.0
+    best = 1
+    best_value = -1e18
+    for level in range(1, s.level + 1):
+        v = immediate_gain(s, r, q, level, unknown, 0.0)
+        if v >= best_value:
+            best, best_value = level, v
+    memo[0, q] = best
+    memo[1, q] = best_value
+
+
+@njit(cache=True)
+def predicted_picks(s, r, p, probs, memo):
+    """``probs[level]``: the chance that at least one rival picks ``level`` this round, as ``p``
+    guesses from the table: a rival takes the spell worth most to them now (``likely_spell``),
+    or repeats last round's."""
+    none = probs  # first the chance that no rival picks each level
+    for level in range(N_SPELLS + 1):
+        none[level] = 1.0
+    for q in range(s.n_players):
+        if q == p:
+            continue
+        likely_spell(s, r, q, memo)
+        none[int(memo[0, q])] *= 0.45
+        if s.prev_spell[q] >= 1 and s.prev_spell[q] <= s.level:
+            none[s.prev_spell[q]] *= 0.8
+    for level in range(N_SPELLS + 1):
+        probs[level] = 1.0 - none[level]
+
+
+@njit(cache=True)
+def forbidden_gains(s, r, p, memo):
+    """What rivals would likely gain this round with Forbidden Spells (that a Silence stops)."""
+    total = 0.0
+    for q in range(s.n_players):
+        if q == p:
+            continue
+        likely_spell(s, r, q, memo)
+        if is_forbidden(r, int(memo[0, q])):
+            total += memo[1, q]
+    return total
+
+
+@njit(cache=True)
+def zone_values(s, r, p, w, bonuses, turns_left, unknown, values):
+    """The worth to ``p`` of the cards in the zone, best first (blind cards at ``unknown``);
+    returns how many. Going k-th in the Quest Phase leaves roughly the k-th best."""
+    m = 0
+    for i in range(s.zone_n):
+        if s.zone[i] < 0:
+            continue
+        v = card_value(s, r, p, w, s.zone[i], bonuses, turns_left) if can_see(s, p, i) else unknown
+        j = m
+        while j > 0 and values[j - 1] < v:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = v
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def card_at(values, m, position):
+    """The worth of the card left for the player at ``position`` (0 = first), interpolated."""
+    if m == 0:
+        return 0.0
+    position = min(max(position, 0.0), m - 1.0)
+    k = int(position)
+    if k >= m - 1:
+        return values[m - 1]
+    f = position - k
+    return values[k] * (1.0 - f) + values[k + 1] * f
+
+
+@njit(cache=True)
+def choose_spell(s, r, p, plans, rng, memo):
+    """The spell (its level, from 1 to the marker) ``p`` chooses in secret. ``memo`` is the Book
+    Phase's record of what each player will likely choose (see ``likely_spell``): public
+    reasoning shared by every player, never this round's actual choices."""
+    sid = plans[0][p]
+    w = plans[1][p]
+    if sid == RANDOM:
+        return 1 + below(rng, s.level)
+    greedy = sid == GREEDY
+    lead = 0.0 if greedy else leading(s, r, p)
+    race = w[W_RACE] if lead >= 0.0 else -0.5 * w[W_RACE]
+    turns_left = 0.0 if greedy else rounds_left(s, r)
+    bonuses = card_bonuses(s, r, p, w, race)
+    unknown = unknown_card_value(s, r, p, w, greedy, bonuses, turns_left)
+    if greedy:
+        best = 1
+        best_value = -1e18
+        for level in range(1, s.level + 1):
+            v = immediate_gain(s, r, p, level, unknown, 0.0)
+            if v > best_value:
+                best, best_value = level, v
+        return best
+    probs = np.zeros(N_SPELLS + 1, dtype=np.float64)
+    if w[W_DUPLICATE] != 0.0:
+        predicted_picks(s, r, p, probs, memo)
+    # Silence denies rivals their Forbidden Spells: worth it to a player who punishes others
+    # (each rival makes the likely pick about half the time)
+    denied = 0.45 * forbidden_gains(s, r, p, memo) / max(1, s.n_players - 1) \
+        if w[W_ATTACK] != 0.0 else 0.0
+    danger = threat(s, r, p)
+    # a rival's Silence last round hints at another one
+    silencers = 0.0
+    for q in range(s.n_players):
+        if q != p and s.prev_spell[q] == SILENCE:
+            silencers += 1.0
+    values = np.zeros(MAX_ZONE, dtype=np.float64)
+    m = zone_values(s, r, p, w, bonuses, turns_left, unknown, values)
+    last = s.n_players - 1.0
+    best = 1
+    best_value = -1e18
+    for level in range(1, s.level + 1):
+        # hurting the leader is worth more when the target leads the table
+        attack = w[W_ATTACK] * (1.0 if lead < 0.0 else 0.3)
+        v = immediate_gain(s, r, p, level, unknown, attack) * w[W_VP]
+        if level == CREATION and s.item_deck_n > 0:
+            v += w[W_ITEM] * r.creation_items
+        if level == LUCK:
+            v += 0.2
+        if level == SILENCE:
+            v += w[W_ATTACK] * denied + 0.5 * danger * w[W_DEFENSE]
+        if level == RESISTANCE or (level == TIME_STOP and r.time_stop_defends == YES) or \
+                (level == THUNDERSTORM and r.thunderstorm_defensive == YES_FLAG):
+            v += danger * w[W_DEFENSE]
+        if is_forbidden(r, level):
+            v *= 1.0 - min(0.9, 0.4 * silencers)
+        # turn order: a unique spell goes early, a low one earlier; a shared one goes late;
+        # going later leaves a worse card
+        dup = probs[level]
+        position = (1.0 - dup) * last * 0.8 * (level - 1.0) / (N_SPELLS - 1.0) + dup * last * 0.85
+        if level == ACCELERATION:
+            position = dup
+        elif level == TIME_STOP:
+            position = last - position
+        v -= w[W_EARLY] * (values[0] - card_at(values, m, position))
+        v -= w[W_DUPLICATE] * dup
+        v += _noise(w, rng)
+        if v > best_value:
+            best, best_value = level, v
+    return best
