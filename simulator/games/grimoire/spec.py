@@ -69,10 +69,9 @@ def seat_columns(rows: np.ndarray, config) -> dict:
 
 def game_columns(rows: np.ndarray, config) -> dict:
     c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
-    # Seats are numbered in the order that stands for "last round's" before the first round
-    # (seat 0 earliest); who actually acts first changes every round (first_to_act: round 1).
-    c["first_seat"] = np.zeros(len(rows), dtype=np.int8)
-    c["first_to_act"] = c["first_to_act"].astype(np.int8)
+    # The seat that took the first turn: turn order is decided by the first round's spell choices
+    # (and changes every round); seats are numbered in the order that stands for "last round's".
+    c["first_seat"] = c.pop("first_to_act").astype(np.int8)
     c["end_trigger"] = np.array(board.END_TRIGGER_NAMES, dtype=object)[c.pop("end_trigger_id")]
     for name in ("rounds", "deck_reshuffles", "spells_duplicated", "spells_negated",
                  "companions_moved", "final_spell_level", "cards_left", "winning_score"):
