@@ -130,7 +130,7 @@ def verify(path: str | Path) -> list[str]:
     Checks that the manifest names each part exactly once and every part is there, that row
     counts match the manifest, that game ids run 0..n-1 with no gap or repeat (and seats
     0..players-1 within each game), that every part has the same columns and types, and that
-    each file still has the SHA-256 recorded in the manifest.
+    each file still has the SHA-256 recorded in the manifest. Parts are read one at a time.
     """
     path = Path(path)
     manifest = read_manifest(path)
@@ -146,7 +146,6 @@ def verify(path: str | Path) -> list[str]:
         if extra:
             problems.append(f"{table}: {len(extra)} part(s) not in the manifest, e.g. {extra[0]}")
         schemas, expected_first = [], 0
-        ids = []
         for e in entries:
             file = path / table / e["file"]
             if not file.is_file():
@@ -161,9 +160,11 @@ def verify(path: str | Path) -> list[str]:
             meta = pq.read_metadata(file)
             if meta.num_rows != e["rows"]:
                 problems.append(f"{table}/{e['file']}: {meta.num_rows} rows, the manifest says {e['rows']}")
+                continue
             schemas.append(meta.schema.to_arrow_schema().remove_metadata())
-            columns = ["game_id"] + (["seat"] if table == "seats" else [])
-            ids.append(pl.read_parquet(file, columns=columns))
+            problem = _check_ids(file, table, e["first_game"], e["games"], n_players)
+            if problem:
+                problems.append(f"{table}/{e['file']}: {problem}")
         if schemas and any(not s.equals(schemas[0]) for s in schemas):
             problems.append(f"{table}: the parts do not all have the same columns and types")
         core = CORE_SEAT_COLUMNS if table == "seats" else CORE_GAME_COLUMNS
@@ -173,17 +174,20 @@ def verify(path: str | Path) -> list[str]:
         expected_rows = n_games * (n_players if table == "seats" else 1)
         if rows != expected_rows:
             problems.append(f"{table}: {rows} rows in the manifest's parts, expected {expected_rows}")
-        if ids and len(ids) == len(entries) and not any("checksum" in p for p in problems):
-            frame = pl.concat(ids)
-            if table == "games":
-                if not frame["game_id"].equals(pl.Series("game_id", range(n_games))):
-                    problems.append("games: game ids are not 0..n-1, each once, in order")
-            else:
-                counts = frame.group_by("game_id").agg(pl.len(), pl.col("seat").n_unique().alias("seats"))
-                if counts.height != n_games or (counts["len"] != n_players).any() or \
-                        (counts["seats"] != n_players).any() or frame["game_id"].max() != n_games - 1:
-                    problems.append("seats: not exactly one row per seat for each game 0..n-1")
     return problems
+
+
+def _check_ids(file: Path, table: str, first: int, games: int, n_players: int) -> str:
+    """A part must hold games ``first .. first + games - 1`` in order, each with seats 0..n-1
+    (one part at a time, so verifying stays within a part's memory)."""
+    game_ids = np.arange(first, first + games, dtype=np.int64)
+    if table == "games":
+        ids = pq.read_table(file, columns=["game_id"]).column("game_id").to_numpy()
+        return "" if np.array_equal(ids, game_ids) else "game ids are not its games, each once, in order"
+    data = pq.read_table(file, columns=["game_id", "seat"])
+    ok = np.array_equal(data.column("game_id").to_numpy(), np.repeat(game_ids, n_players)) and \
+        np.array_equal(data.column("seat").to_numpy(), np.tile(np.arange(n_players), games))
+    return "" if ok else "not exactly one row per seat for each of its games, in order"
 
 
 def require_verified(path: str | Path) -> None:

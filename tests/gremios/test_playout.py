@@ -40,6 +40,10 @@ def check_invariants(s, r, n_cards):
             assert top == -1
         else:
             assert top >= 0 and held[top] == held.max(), (g, top, held)
+    # The points kept with the markers are what a recount of the markers gives.
+    for p in range(n):
+        held = [g for g in range(board.N_GUILDS) if s.top_investor[g] == p]
+        assert s.top_investor_points[p] == sum(board.guild_vp(s, r, p, g) for g in held)
     assert 0 <= s.expedition_n < r.expedition_slots
     # The emblem holder has at least two treasure cards and nobody has more.
     if s.emblem >= 0:
