@@ -267,10 +267,10 @@ class Builder:
         self.combined_roles = self.has_roles and metrics.has_combined_roles(self.seats)
         self.roles = (metrics.split_roles(self.seats, combined=self.combined_roles)
                       if self.has_roles else None)
-        strategies = (self.seats.select(pl.col("strategy").unique()).collect()["strategy"].to_list())
+        strategies = (self.seats.select(pl.col("strategy").unique()).collect(engine=metrics.ENGINE)["strategy"].to_list())
         self.strategy_colours = charts.Palette(strategies, charts.STRATEGY_COLOURS)
         if self.has_roles:
-            names = self.roles.select(pl.col("role").unique()).collect()["role"].to_list()
+            names = self.roles.select(pl.col("role").unique()).collect(engine=metrics.ENGINE)["role"].to_list()
         else:
             names = []
         self.role_colours = charts.Palette(names, charts.ROLE_COLOURS)

@@ -18,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from reports import stats
+from reports.metrics import ENGINE
 from simulator.core.dataset import load
 
 PAIRED_MIN_MATCH = 0.95  # share of seat pairs with the same label needed to pair them
@@ -79,7 +80,7 @@ def _difference(paired: np.ndarray | None, a: np.ndarray, b: np.ndarray, confide
 def _seat_frame(path: Path, columns: list[str]) -> pl.DataFrame:
     data = load(path, lazy=True)
     have = data.seats.collect_schema().names()
-    return data.seats.select([c for c in ["game_id", "seat", *columns] if c in have]).collect()
+    return data.seats.select([c for c in ["game_id", "seat", *columns] if c in have]).collect(engine=ENGINE)
 
 
 def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95) -> list[Change]:
@@ -114,8 +115,8 @@ def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95) -> lis
                 changes.append(Change(metric, group, str(label), float(xa[column].mean() or 0),
                                       float(xb[column].mean() or 0), delta, low, high, n, method))
     # Whole-table quantities: game length and where the points come from.
-    ga = load(baseline, lazy=True).games.select("game_id", "turns").collect()
-    gb = load(variant, lazy=True).games.select("game_id", "turns").collect()
+    ga = load(baseline, lazy=True).games.select("game_id", "turns").collect(engine=ENGINE)
+    gb = load(variant, lazy=True).games.select("game_id", "turns").collect(engine=ENGINE)
     paired = None
     if same_games:
         g = ga.join(gb, on="game_id", suffix="_v")
@@ -140,7 +141,7 @@ def win_rates(path: Path, confidence: float = 0.95) -> pl.DataFrame:
     for group in GROUPS:
         table = (seats.filter(pl.col(group).is_not_null())
                  .group_by(group).agg(pl.len().alias("n"), pl.col("win_share").sum().alias("wins"))
-                 .collect())
+                 .collect(engine=ENGINE))
         if table.height == 0:
             continue
         low, high = stats.wilson_interval(table["wins"].to_numpy(), table["n"].to_numpy(), confidence)

@@ -26,6 +26,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from reports import charts  # noqa: E402
 from reports.build import Bullets, Heading, Image, Para, Table, _html, _md  # noqa: E402
+from reports.metrics import ENGINE  # noqa: E402
 from reports.compare import Change, balance_index, compare_runs, win_rates  # noqa: E402
 from reports.stats import check_confidence  # noqa: E402
 from simulator.core.dataset import load, require_verified  # noqa: E402
@@ -152,7 +153,7 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
     ax = fig.subplots()
     means, lows, highs = [], [], []
     for e in entries:
-        turns = load(e.path, lazy=True).games.select("turns").collect()["turns"].to_numpy().astype(float)
+        turns = load(e.path, lazy=True).games.select("turns").collect(engine=ENGINE)["turns"].to_numpy().astype(float)
         m, sd = turns.mean(), turns.std(ddof=1)
         half = 1.96 * sd / math.sqrt(len(turns))
         means.append(m)
@@ -278,7 +279,7 @@ def _json_default(x):
 
 def _labels(path: Path, column: str) -> list[str]:
     seats = load(path, lazy=True).seats
-    return [v for v in seats.select(column).unique().collect()[column].to_list() if v is not None]
+    return [v for v in seats.select(column).unique().collect(engine=ENGINE)[column].to_list() if v is not None]
 
 
 def _headline_line(e: Entry, changes: list[Change]) -> str:

@@ -23,7 +23,7 @@ def _rate_table(seats: pl.LazyFrame, by: str) -> pl.DataFrame:
                   pl.col("win_share").mean().alias("win_rate"),
                   pl.col("score").mean().alias("mean_score"))
              .sort("win_rate", descending=True)
-             .collect())
+             .collect(engine=metrics.ENGINE))
     low, high = stats.wilson_interval(table["wins"].to_numpy(), table["seats"].to_numpy(),
                                       CONFIDENCE)
     return table.with_columns(pl.Series("margin", (high - low) / 2))
@@ -33,7 +33,7 @@ def summary_table(path: str | Path) -> str:
     run = metrics.open_run(path)
     m = run.manifest
     games = run.games.select(pl.len().alias("games"), pl.col("truncated").sum().alias("truncated"),
-                             pl.col("turns").mean().alias("turns")).collect().row(0, named=True)
+                             pl.col("turns").mean().alias("turns")).collect(engine=metrics.ENGINE).row(0, named=True)
     counts = "/".join(map(str, run.player_counts))
     fair = ", ".join(f"{100 / n:.1f}%" for n in run.player_counts)
     lines = [f"{m['game']} {m.get('mode', '')}, {counts} players, {games['games']:,} games "
