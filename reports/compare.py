@@ -64,7 +64,8 @@ def _difference(paired: np.ndarray | None, a: np.ndarray, b: np.ndarray, confide
     """(delta, low, high, n, method) for mean(b) - mean(a), paired when that is tighter."""
     na, nb = len(a), len(b)
     if na < stats.MIN_SAMPLE or nb < stats.MIN_SAMPLE:
-        return float(np.mean(b) - np.mean(a)) if na and nb else math.nan, math.nan, math.nan, min(na, nb), "too few"
+        delta = float(np.mean(b) - np.mean(a)) if na and nb else math.nan
+        return delta, math.nan, math.nan, min(na, nb), "too few"
     delta = float(b.mean() - a.mean())
     se_unpaired = math.sqrt(a.var(ddof=1) / na + b.var(ddof=1) / nb)
     z = stats.z_value(confidence)

@@ -16,10 +16,12 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.games.grimoire.board import (
     ACCELERATION, CHARM, CREATION, CURE, DOMINATION, FIREBALL, FIRST_COMPANION, FORTUNE, KING,
-    KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS, POLYMORPH, PRINCE,
+    KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS,
+    POLYMORPH, PRINCE,
     QUEEN, RESISTANCE, ROGUE, ROUND_DOWN, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL, THIEF,
     THUNDERSTORM, TIME_STOP, WISH, YES, YES_FLAG,
-    can_see, companion_count, is_forbidden, mean_item_vp, rogue_vp, royals_vp, quest_card_count, quest_card_counts, treasure_count, treasure_vp, visible_score,
+    can_see, companion_count, is_forbidden, mean_item_vp, quest_card_count, quest_card_counts,
+    rogue_vp, royals_vp, treasure_count, treasure_vp, visible_score, zone_cards_left,
 )
 
 RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED = range(6)
@@ -187,7 +189,7 @@ def choose_card(s, r, p, plans, rng):
     sid = plans[0][p]
     w = plans[1][p]
     if sid == RANDOM:
-        k = below(rng, _cards_in_zone(s))
+        k = below(rng, zone_cards_left(s))
         for i in range(s.zone_n):
             if s.zone[i] >= 0:
                 if k == 0:
@@ -212,15 +214,6 @@ def choose_card(s, r, p, plans, rng):
         if v > best_value:
             best, best_value = i, v
     return best
-
-
-@njit(cache=True)
-def _cards_in_zone(s):
-    n = 0
-    for i in range(s.zone_n):
-        if s.zone[i] >= 0:
-            n += 1
-    return n
 
 
 @njit(cache=True)

@@ -13,7 +13,8 @@ from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
-    COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns, vp_top_investor, vp_treasures,
+    COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns,
+    vp_top_investor, vp_treasures,
     treasure_count,
 )
 from simulator.games.gremios.turn import play_game
