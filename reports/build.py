@@ -389,8 +389,9 @@ class Builder:
                                     ).sort("d", descending=True).row(0, named=True)
             name = label(worst[column])
             if worst["significant"]:
-                self.rank_finding(f"{what}{n}", f"the {name}" if what == "seat" else
-                                  f"the player {name}", worst)
+                subject = f"the player {name}" if what != "seat" else \
+                    (name if name.startswith("seat") else f"the {name}")  # "Seat 2", "The 1st player"
+                self.rank_finding(f"{what}{n}", subject, worst)
             else:
                 self.notes.append(f"No {what} departs from the fair {self.fair_text(n)} beyond "
                                   f"chance{self.where(n)} (largest: {name} "
