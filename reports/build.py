@@ -614,7 +614,10 @@ class Builder:
                     f"{lo['mean']:.2f} ± {(lo['high'] - lo['low']) / 2:.2f}.")
 
         # winning score
-        winners = metrics.winning_scores(self.seats)
+        # A game that records its winning score saves a pass grouping every seat row by game.
+        winners = (self.run.games.select("winning_score")
+                   if "winning_score" in self.run.games.collect_schema()
+                   else metrics.winning_scores(self.seats))
         hist = metrics.histogram(winners, "winning_score")
         w = metrics.score_stats(winners, None, self.confidence, value="winning_score").row(
             0, named=True)

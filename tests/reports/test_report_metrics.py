@@ -290,3 +290,11 @@ def test_game_count_means_against_scipy():
     assert r["mean"] == pytest.approx(x.mean())
     assert (r["low"], r["high"]) == pytest.approx(
         ss.t.interval(0.95, 499, loc=x.mean(), scale=x.std(ddof=1) / math.sqrt(500)))
+
+
+def test_games_winning_score_column_matches_the_winners_seats(small_run):
+    """The report reads a game's recorded winning score where it has one: the same numbers."""
+    from simulator import api
+    data = api.load(small_run)
+    from_seats = metrics.winning_scores(data.seats.lazy()).sort("game_id").collect()
+    assert from_seats["winning_score"].to_list() == data.games.sort("game_id")["winning_score"].to_list()
