@@ -12,6 +12,7 @@ from polars.testing import assert_frame_equal
 
 from simulator import api
 from simulator.core import dataset
+from simulator.core.game import GAME_NAMES
 
 
 def _tables(path):
@@ -19,10 +20,11 @@ def _tables(path):
     return data.seats, data.games
 
 
-def test_threads_and_chunk_sizes_give_identical_tables_and_bytes(tmp_path):
-    base = dict(players=4, games=3000, seed=99, progress=False)
-    one = api.run("gremios", out=tmp_path / "one", threads=1, chunk_size=3000, **base)
-    two = api.run("gremios", out=tmp_path / "two", threads=min(2, numba.config.NUMBA_NUM_THREADS),
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_threads_and_chunk_sizes_give_identical_tables_and_bytes(tmp_path, game):
+    base = dict(games=3000, seed=99, progress=False)
+    one = api.run(game, out=tmp_path / "one", threads=1, chunk_size=3000, **base)
+    two = api.run(game, out=tmp_path / "two", threads=min(2, numba.config.NUMBA_NUM_THREADS),
                   chunk_size=257, **base)
     for a, b in zip(_tables(one), _tables(two)):
         assert_frame_equal(a, b)
@@ -31,14 +33,15 @@ def test_threads_and_chunk_sizes_give_identical_tables_and_bytes(tmp_path):
         assert (one / table / name).read_bytes() == (two / table / name).read_bytes()
 
 
-def test_different_seeds_differ(tmp_path):
-    a = api.run("gremios", players=3, games=200, seed=1, out=tmp_path / "a", progress=False)
-    b = api.run("gremios", players=3, games=200, seed=2, out=tmp_path / "b", progress=False)
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_different_seeds_differ(tmp_path, game):
+    a = api.run(game, players=3, games=200, seed=1, out=tmp_path / "a", progress=False)
+    b = api.run(game, players=3, games=200, seed=2, out=tmp_path / "b", progress=False)
     assert not _tables(a)[0]["score"].equals(_tables(b)[0]["score"])
 
 
 @pytest.mark.parametrize("players,mode", [(4, "standard"), (2, "standard"), (2, "ultimate_duel")])
-def test_replay_matches_the_run(tmp_path, players, mode):
+def test_gremios_replay_matches_the_run(tmp_path, players, mode):
     path = api.run("gremios", players=players, mode=mode, games=40, seed=3, out=tmp_path / "run",
                    progress=False)
     seats, games = _tables(path)
@@ -54,14 +57,16 @@ def test_replay_matches_the_run(tmp_path, players, mode):
         assert rolls == games.filter(pl.col("game_id") == index)["rolls"].item()
 
 
-def test_interpreted_engine_matches_compiled(tmp_path):
-    """The pure-Python path (NUMBA_DISABLE_JIT=1) plays the same games as the compiled one."""
-    code = ("import json, numpy as np; from simulator import api; "
-            "e = api.replay('gremios', seed=4, game_index=2, players=3); print(json.dumps(e[-1]))")
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_interpreted_engine_matches_compiled(game):
+    """The pure-Python path (NUMBA_DISABLE_JIT=1) plays the same game as the compiled one."""
+    code = ("import json; from simulator import api; "
+            f"e = api.replay({game!r}, seed=4, game_index=2, players=3); "
+            "print(json.dumps([x['text'] for x in e]))")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr
     interpreted = json.loads(out.stdout.strip().splitlines()[-1])
-    compiled = api.replay("gremios", seed=4, game_index=2, players=3)[-1]
+    compiled = [x["text"] for x in api.replay(game, seed=4, game_index=2, players=3)]
     assert interpreted == compiled
