@@ -268,6 +268,7 @@ class Builder:
         self.roles = (metrics.split_roles(self.seats, combined=self.combined_roles)
                       if self.has_roles else None)
         strategies = (self.seats.select(pl.col("strategy").unique()).collect(engine=metrics.ENGINE)["strategy"].to_list())
+        self.n_strategies = len(strategies)
         self.strategy_colours = charts.Palette(strategies, charts.STRATEGY_COLOURS)
         if self.has_roles:
             names = self.roles.select(pl.col("role").unique()).collect(engine=metrics.ENGINE)["role"].to_list()
@@ -340,10 +341,33 @@ class Builder:
         self.findings.append((f"{family}{'+' if diff > 0 else '-'}", abs(diff), text))
 
     # sections
+    def design_note(self) -> str:
+        """How the run seated its strategies, and why seat and strategy rates do not mix."""
+        design = self.m.get("seat_assignment")
+        if not isinstance(design, dict) or design.get("mix_length", 1) < 2:
+            return ""
+        cycle, k = design["arrangements"], design["mix_length"]
+        full = self.m.get("n_games", 0) // cycle
+        share = full * cycle / max(1, self.m.get("n_games", 1))
+        return (f"Strategies are seated by a balanced design: over every cycle of {cycle:,} games "
+                f"each strategy sits in every seat equally often and every ordered combination of "
+                f"strategies at the table occurs once, and every block of {k} games seats each "
+                f"strategy once in every seat (this run: {full:,} complete cycles, "
+                f"{100 * share:.1f}% of its games). So a seat's rate is not confounded with who "
+                f"sits there or whom it faces, nor a strategy's with its seats. As a check, each "
+                f"table also gives the rate adjusted for the other factor: the mean of the "
+                f"per-cell rates (seat by strategy), each cell weighing the same. ")
+
     def seat_effect(self) -> None:
         fixed = not metrics.first_seat_varies(self.run.games)
         label = (lambda seat: seat_label(seat, fixed))
         table = metrics.win_rates(self.seats, "seat", self.confidence)
+        mixed = self.n_strategies > 1
+        if mixed:
+            adjusted = metrics.adjusted_rates(self.seats, "seat", "strategy", self.confidence)
+            table = table.join(adjusted.select("seat", "n_players", "adjusted_rate", "adjusted_low",
+                                               "adjusted_high", "balance"),
+                               on=["seat", "n_players"], how="left")
         self.summary["seat_effect"] = _records(table)
         self.summary["first_player_is_seat_0"] = fixed
         self.section("seats", "Seat effect: does turn order matter?" if fixed
@@ -351,10 +375,11 @@ class Builder:
         self.rate_family(table, "seat", label, "seat_effect",
                          "Does turn order matter? Win rate by seat (first player at the top)"
                          if fixed else "Does the seat matter? Win rate by seat at the table",
-                         "Seat 0 plays first in every game of this run. " if fixed else
-                         "Who opens the game changes from game to game in this run "
-                         "(games.first_seat), so seats are places at the table; turn order "
-                         "follows below. ")
+                         ("Seat 0 plays first in every game of this run. " if fixed else
+                          "Who opens the game changes from game to game in this run "
+                          "(games.first_seat), so seats are places at the table; turn order "
+                          "follows below. ") + (self.design_note() if mixed else ""),
+                         adjusted="Strategy-adjusted" if mixed else None)
         if fixed:
             self.summary["turn_order"] = None
             return
@@ -369,8 +394,9 @@ class Builder:
                          "this describes rather than explains: going first may be a result of "
                          "good play. ")
 
-    def rate_family(self, table, column, label, key, title, intro) -> None:
-        """Chart, table and findings of win rates by seat or turn position."""
+    def rate_family(self, table, column, label, key, title, intro, adjusted=None) -> None:
+        """Chart, table and findings of win rates by seat or turn position (``adjusted``: the
+        header of the table's column of adjusted rates, when the table has one)."""
         what = "seat" if column == "seat" else "position"
         per_n = [(n, table.filter(pl.col("n_players") == n)) for n in self.run.player_counts]
         path = charts.seat_chart(self.chart_path(key), per_n, column, label, title, self.confidence)
@@ -379,8 +405,12 @@ class Builder:
             intro + f"Each {what}'s win rate (ties shared) against the fair share 1 / players; "
             "intervals are Wilson score intervals and the significance test is corrected for "
             f"the {table.height} {what}s compared (Holm)."))
-        self.blocks.append(Table(self.rate_headers(_cap(what)), self.rate_rows(table, column, label),
-                                 [False, True, True, True, True, True, True, False]))
+        headers, rows = self.rate_headers(_cap(what)), self.rate_rows(table, column, label)
+        if adjusted:
+            headers.insert(4, adjusted)
+            for row, r in zip(rows, table.iter_rows(named=True)):
+                row.insert(4, _pct(r["adjusted_rate"]))
+        self.blocks.append(Table(headers, rows, [False] + [True] * (len(headers) - 2) + [False]))
         for n, t in per_n:
             ok = t.filter(pl.col("enough"))
             if ok.height == 0:
@@ -399,10 +429,10 @@ class Builder:
 
     def strategies(self) -> None:
         rates = metrics.win_rates(self.seats, "strategy", self.confidence)
-        adjusted = metrics.seat_adjusted_rates(self.seats, "strategy", self.confidence)
+        adjusted = metrics.adjusted_rates(self.seats, "strategy", "seat", self.confidence)
         scores = metrics.score_stats(self.seats, ["strategy", "n_players"], self.confidence)
         balanced = bool(adjusted.height and (adjusted["balance"].min() >= 0.98)
-                        and all(adjusted["seats_played"] == adjusted["n_players"].cast(pl.UInt32)))
+                        and all(adjusted["cells"] == adjusted["n_players"].cast(pl.UInt32)))
         rates = rates.join(adjusted.select("strategy", "n_players", "adjusted_rate",
                                            "adjusted_low", "adjusted_high", "balance"),
                            on=["strategy", "n_players"], how="left")
@@ -415,10 +445,9 @@ class Builder:
             "seat_balanced": balanced, "seat_assignment": self.m.get("seat_assignment")}
         self.section("strategies", "Strategy strength: which strategy wins?")
         if balanced:
-            note = ("The seat assignment rotates strategies over the seats, so every strategy "
-                    "plays every seat equally often: the plain win rate is already free of the "
-                    "seat effect (it equals the seat-adjusted rate, the mean of the per-seat "
-                    "rates, shown in the table).")
+            note = (self.design_note() or "Every strategy played every seat equally often, so "
+                    "the plain win rate is free of the seat effect. ") + (
+                    "The seat-adjusted rate (the mean of the per-seat rates) is in the table.")
             plotted = rates
         else:
             note = ("Strategies did not play every seat equally often, so the chart shows the "
@@ -431,7 +460,7 @@ class Builder:
         colours = [self.strategy_colours[s] for s in order["strategy"]]
         path = charts.strategy_chart(self.chart_path("strategy_strength"), labels, plotted,
                                      scores_sorted, colours, self.confidence,
-                                     note="Seat effect removed by the rotation of seats."
+                                     note="Seats balanced by the seat design."
                                      if balanced else "Seat-adjusted rates.")
         self.chart("strategy_strength", path, "Win rate and mean score per strategy")
         self.blocks.append(Para(note))
@@ -744,7 +773,9 @@ class Builder:
             if k not in m:
                 continue
             v = m[k]
-            if isinstance(v, list):
+            if k == "seat_assignment" and isinstance(v, dict):
+                v = f"{v['kind']} design, {v['arrangements']:,} arrangements per cycle: {v['rule']}"
+            elif isinstance(v, list):
                 v = ", ".join(map(str, v))
             elif isinstance(v, float):
                 v = f"{v:,.1f}"

@@ -214,24 +214,26 @@ def win_rates(seats: pl.LazyFrame, by: str | list[str], confidence: float = 0.95
     return _finish_rates(table, confidence)
 
 
-def seat_adjusted_rates(seats: pl.LazyFrame, by: str = "strategy",
-                        confidence: float = 0.95) -> pl.DataFrame:
-    """Win rate of each group averaged over seats (each seat weighs the same), with its spread.
+def adjusted_rates(seats: pl.LazyFrame, by: str, over: str,
+                   confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate of each ``by`` group averaged over the ``over`` groups (each weighing the same).
 
-    With a balanced seat assignment (every group plays every seat equally often) this equals the
-    plain win rate; it differs when the assignment is unbalanced. The interval is a normal
-    interval on the average of per-seat proportions. ``balance`` = fewest / most seats played
-    by the group at one seat (1.0 = perfectly balanced); ``seats_played`` = how many seats.
+    ``by="strategy", over="seat"`` gives a strategy's seat-adjusted rate, ``by="seat",
+    over="strategy"`` a seat's strategy-adjusted rate: the mean of the per-cell rates, so neither
+    effect leaks into the other however unevenly the cells were played. With the balanced seat
+    design (every strategy in every seat equally often) it equals the plain rate. The interval is
+    a normal interval on the average of per-cell proportions. ``balance`` = fewest / most seats
+    played in one cell (1.0 = perfectly balanced); ``cells`` = how many ``over`` groups.
     """
-    per_seat = (seats.lazy().filter(pl.col(by).is_not_null())
-                .group_by(by, "n_players", "seat")
+    per_cell = (seats.lazy().filter(pl.col(by).is_not_null() & pl.col(over).is_not_null())
+                .group_by(by, "n_players", over)
                 .agg(pl.len().alias("n"), pl.col("win_share").sum().alias("wins"))
                 .with_columns((pl.col("wins") / pl.col("n")).alias("rate"))
                 .with_columns((pl.col("rate") * (1 - pl.col("rate")) / pl.col("n")).alias("var")))
-    table = (per_seat.group_by(by, "n_players")
+    table = (per_cell.group_by(by, "n_players")
              .agg(pl.col("rate").mean().alias("adjusted_rate"),
                   (pl.col("var").sum().sqrt() / pl.len()).alias("se"),
-                  pl.len().alias("seats_played"), pl.col("n").min().alias("n_min"),
+                  pl.len().alias("cells"), pl.col("n").min().alias("n_min"),
                   (pl.col("n").min() / pl.col("n").max()).alias("balance"),
                   pl.col("n").sum().alias("n"))
              .sort(by, "n_players").collect(engine=ENGINE))

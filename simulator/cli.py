@@ -29,7 +29,7 @@ def run_options(f):
         click.option("--players", "-p", type=int, default=None,
                      help="Number of players (default: the mode's largest)."),
         click.option("--strategies", "-s", default=None,
-                     help="Comma-separated strategies, rotated over the seats (default: the game's mix)."),
+                     help="Comma-separated strategies, seated by the balanced design (default: the game's mix)."),
         click.option("--mode", "-m", default="standard", show_default=True, help="Game mode."),
         click.option("--roles", default=None,
                      help="Comma-separated role per seat ('any' = dealt; 'a+b' in two-role modes)."),

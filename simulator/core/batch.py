@@ -24,8 +24,9 @@ from tqdm import tqdm
 from simulator import jitcache
 from simulator.core import dataset
 from simulator.core.backends import make_backend
-from simulator.core.config import SEAT_ASSIGNMENT, RunConfig, make_config
+from simulator.core.config import RunConfig, make_config
 from simulator.core.errors import UsageError
+from simulator.core.seating import describe_design
 
 GAMES_PER_PART = 50_000
 PLAN = "run.json"
@@ -61,7 +62,7 @@ def provenance(config: RunConfig) -> dict:
         "strategies": list(config.strategies),
         "strategy_weights": {n: list(map(float, w)) for n, w in zip(config.strategies, config.weights)},
         "weight_names": list(config.game.strategies.weight_names),
-        "seat_assignment": SEAT_ASSIGNMENT,
+        "seat_assignment": describe_design(len(config.strategies), config.n_players),
         "roles": list(config.roles),
         "parameters": config.rules.describe(),
         "notes": config.rules.notes,

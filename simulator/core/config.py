@@ -9,8 +9,8 @@ import numpy as np
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, get_game
 from simulator.core.ruledata import RuleSet, unknown_name
+from simulator.core.seating import seat_design
 
-SEAT_ASSIGNMENT = "rotate: seat s of game i plays strategies[(s + i) mod len(strategies)]"
 ANY_ROLE = "any"
 
 
@@ -21,6 +21,7 @@ class Setup:
     n_players: int
     mode: int
     fixed_roles: np.ndarray  # (max players, roles per seat), -1 where dealt
+    seatings: np.ndarray     # the seat design: one row of mix slots per arrangement (seating.py)
     mix_ids: np.ndarray      # strategy id of each entry of the mix
     mix_weights: np.ndarray  # their weight vectors
 
@@ -82,7 +83,8 @@ def make_config(game: str, players: int | None = None, mode: str = "standard",
 
     rules = spec.rules().with_overrides(settings or {})
     fixed, role_names = _fixed_roles(spec, mode_spec, players, roles)
-    setup = Setup(players, list(spec.modes).index(mode), fixed, ids, mix_weights)
+    setup = Setup(players, list(spec.modes).index(mode), fixed, seat_design(len(names), players), ids,
+                  mix_weights)
     spec.check(rules.as_record(), setup)
     return RunConfig(spec, rules, players, mode, names, mix_weights, role_names, seed, setup, request)
 

@@ -96,7 +96,7 @@ def test_dataset_invariants(tmp_path, n_players, mode):
     winners = seats.filter(seats["winner"]).join(games, on="game_id")
     assert ((winners["score"] >= 10) | winners["truncated"]).all()
     assert (seats.filter(seats["rank"] == 1)["winner"]).all()
-    # Every strategy sits in every seat (rotation), and truncation stays rare.
+    # Every strategy sits in every seat (the seat design), and truncation stays rare.
     assert seats.group_by("seat", "strategy").len().height == n_players * len(players.NAMES)
     assert games["truncated"].mean() < 0.02
     if mode == "ultimate_duel":

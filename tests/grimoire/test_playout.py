@@ -115,6 +115,6 @@ def test_dataset_invariants(tmp_path, n_players):
     assert (games["turns"] <= games["rounds"] * n_players).all()
     assert games["first_seat"].is_between(0, n_players - 1).all()
     assert games["first_seat"].n_unique() == n_players  # turn order comes from the choices
-    # Every strategy sits in every seat (rotation), and no game needs the round limit.
+    # Every strategy sits in every seat (the seat design), and no game needs the round limit.
     assert seats.group_by("seat", "strategy").len().height == n_players * len(players.NAMES)
     assert not games["truncated"].any()

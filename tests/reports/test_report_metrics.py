@@ -89,14 +89,28 @@ def test_seat_adjusted_rate_weighs_every_seat_the_same():
     seats = seats_frame(games)
     plain = row_of(metrics.win_rates(seats, "strategy"), strategy="A")
     assert plain["win_rate"] == pytest.approx(50 / 120)
-    adjusted = metrics.seat_adjusted_rates(seats, "strategy", 0.95)
+    adjusted = metrics.adjusted_rates(seats, "strategy", "seat", 0.95)
     a = row_of(adjusted, strategy="A")
     assert a["adjusted_rate"] == pytest.approx(0.5)
-    assert a["balance"] == pytest.approx(0.5) and a["seats_played"] == 2 and a["n"] == 120
+    assert a["balance"] == pytest.approx(0.5) and a["cells"] == 2 and a["n"] == 120
     se = math.sqrt(0.75 * 0.25 / 40 + 0.25 * 0.75 / 80) / 2
     z = ss.norm.ppf(0.975)
     assert (a["adjusted_low"], a["adjusted_high"]) == pytest.approx((0.5 - z * se, 0.5 + z * se))
     assert row_of(adjusted, strategy="B")["adjusted_rate"] == pytest.approx(0.5)
+
+
+def test_strategy_adjusted_seat_rate_weighs_every_strategy_the_same():
+    # The same games seen by seat: seat 0 holds A in 40 games (A wins 30) and B in 80 (B wins
+    # 60): plain rate 90/120, strategy-adjusted (30/40 + 60/80) / 2 = 0.75; seat 1: 30/120 and
+    # (10/40 + 20/80) / 2 = 0.25.
+    games = ([[{"strategy": "A", "winner": True}, {"strategy": "B"}] for _ in range(30)]
+             + [[{"strategy": "A"}, {"strategy": "B", "winner": True}] for _ in range(10)]
+             + [[{"strategy": "B"}, {"strategy": "A", "winner": True}] for _ in range(20)]
+             + [[{"strategy": "B", "winner": True}, {"strategy": "A"}] for _ in range(60)])
+    adjusted = metrics.adjusted_rates(seats_frame(games), "seat", "strategy", 0.95)
+    assert row_of(adjusted, seat=0)["adjusted_rate"] == pytest.approx(0.75)
+    assert row_of(adjusted, seat=1)["adjusted_rate"] == pytest.approx(0.25)
+    assert row_of(adjusted, seat=0)["cells"] == 2
 
 
 # --- roles --------------------------------------------------------------------------------

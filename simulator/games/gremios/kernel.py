@@ -1,8 +1,9 @@
 """Gremios batch kernel: many games in parallel, one stats row per seat and one per game.
 
 Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
-rotation (seat s plays ``mix[(s + i) % len(mix)]``), so a game's outcome is the same whatever
-chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with a log.
+row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
+whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with
+a log.
 """
 
 import numpy as np
@@ -39,10 +40,11 @@ N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
 @njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, mix_ids, mix_weights, log):
+def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, seatings, mix_ids,
+                mix_weights, log):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, mix_ids, mix_weights)
+    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights)
     return play_game(rules[0], n_players, mode, fixed_roles, plans, rng, log)
 
 
@@ -70,13 +72,14 @@ def write_seat(row, s, r, p, mix_slot, score, rank):
 
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: the next part plays while one is written
-def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, mix_ids,
-               mix_weights, seats, games):
+def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, seatings,
+               mix_ids, mix_weights, seats, games):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
-        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, mix_ids, mix_weights)
+        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
+                                     mix_weights)
         table = play_game(rules[0], n_players, mode, fixed_roles, plans, rng, no_log())
         record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
                     games[i])

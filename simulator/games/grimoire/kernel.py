@@ -1,8 +1,9 @@
 """Grimoire batch kernel: many games in parallel, one stats row per seat and one per game.
 
 Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
-rotation (seat s plays ``mix[(s + i) % len(mix)]``), so a game's outcome is the same whatever
-chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with a log.
+row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
+whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with
+a log.
 """
 
 import numpy as np
@@ -36,10 +37,10 @@ N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
 @njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, mix_ids, mix_weights, log):
+def replay_game(rules, run_seed, game_index, n_players, seatings, mix_ids, mix_weights, log):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, mix_ids, mix_weights)
+    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights)
     return play_game(rules[0], n_players, plans, rng, log)
 
 
@@ -126,12 +127,14 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
 
 
 @njit(cache=True, parallel=True)
-def play_games(rules, run_seed, first_game, n_games, n_players, mix_ids, mix_weights, seats, games):
+def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
+               seats, games):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
-        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, mix_ids, mix_weights)
+        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
+                                     mix_weights)
         r = rules[0]
         table = play_game(r, n_players, plans, rng, no_log())
         finish(table, r, n_players, mix_slot, seats, i * n_players, games[i])

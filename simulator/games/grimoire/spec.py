@@ -39,13 +39,13 @@ def check_setup(rules, setup):
 def play(rules, run_seed, first_game, n_games, setup):
     seats, games = kernel.new_outputs(n_games, setup.n_players)
     kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players,
-                      setup.mix_ids, setup.mix_weights, seats, games)
+                      setup.seatings, setup.mix_ids, setup.mix_weights, seats, games)
     return seats, games
 
 
 def replay(rules, run_seed, game_index, setup):
     log = new_log(REPLAY_LOG_ROWS)
-    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mix_ids,
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.seatings, setup.mix_ids,
                        setup.mix_weights, log)
     return story.tell(log)
 
