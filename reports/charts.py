@@ -471,3 +471,36 @@ def seat_label(seat, first_is_seat_0: bool = True) -> str:
 def position_label(position) -> str:
     """Place in the opening turn order: ``1st to play``."""
     return f"{ordinal(int(position) + 1)} to play"
+
+
+def rating_chart(path, result: dict) -> Path:
+    """A tournament's ratings: each strategy's strength on the Elo scale with its interval."""
+    rows = result["ratings"]
+    palette = Palette([r["strategy"] for r in rows], STRATEGY_COLOURS)
+    fig, (ax,) = _figure(len(rows))
+    y = np.arange(len(rows))[::-1]
+    for yi, r in zip(y, rows):
+        colour = palette[r["strategy"]]
+        ax.hlines(yi, r["elo_low"], r["elo_high"], colors=colour, linewidth=3.2, alpha=0.55)
+        ax.plot([r["elo"]], [yi], "o", color=colour, markersize=8, zorder=3)
+        ax.text(0.985, yi, f"{r['elo']:+.0f} ({100 * r['ahead_of_average']:.1f}% ahead of average)",
+                va="center", ha="right", fontsize=9, transform=ax.get_yaxis_transform())
+    ax.axvline(0, color=FAIR_COLOUR, linestyle="--", linewidth=1.3)
+    ax.set_yticks(y)
+    ax.set_yticklabels([pretty(r["strategy"]) for r in rows])
+    _colour_ticks(ax, [palette[r["strategy"]] for r in rows])
+    lo = min(r["elo_low"] for r in rows)
+    hi = max(r["elo_high"] for r in rows)
+    span = max(hi - lo, 20.0)
+    ax.set_xlim(lo - 0.08 * span, hi + 0.7 * span)
+    ax.set_xlabel("Strength (Elo scale, mean 0; dashed: average strategy)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_axisbelow(True)
+    fig.suptitle(f"Who plays {result['game']} best? Plackett-Luce ratings, {result['n_players']} "
+                 f"players, {result['games']:,} games", x=0.01, ha="left", fontsize=12,
+                 fontweight="bold")
+    _footnote(fig, f"Bars: {level(result['confidence'])} percentile intervals from "
+                   f"{result['bootstrap_resamples']} bootstrap resamples of the games. Every "
+                   "strategy sat in every seat and met every combination of the others "
+                   "(the balanced seat design).")
+    return _save(fig, path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from simulator.core import batch
-from simulator.core.config import make_config
+from simulator.core.config import make_config  # noqa: F401  (also part of the API)
 from simulator.core.dataset import Dataset, load as load_dataset, verify as verify_dataset
 from simulator.core.errors import UsageError
 from simulator.core.game import GAME_NAMES, get_game
@@ -21,14 +21,19 @@ def run(game: str, players: int | None = None, games: int = 10_000, seed: int = 
         out: str | Path | None = None, strategies=None, mode: str = "standard", roles=None,
         settings: dict | None = None, weights: dict | None = None, threads: int | None = None,
         chunk_size: int | None = None, progress: bool | None = None, command: str = "",
-        backend: str = "local", scheduler: str | None = None) -> Path:
+        backend: str = "local", scheduler: str | None = None, tuned: dict | None = None,
+        strategy_roles: dict | None = None) -> Path:
     """Play ``games`` games and write the dataset; returns the run folder.
 
     ``settings`` overrides rule numbers by name (as ``--set``), ``weights`` replaces a strategy's
-    weight vector, ``roles`` fixes each seat's role ("any" to deal it). ``backend="dask"`` plays
-    on a Dask cluster (``scheduler="tcp://host:port"``, or a local cluster without it).
+    weight vector, ``roles`` fixes each seat's role ("any" to deal it). A strategy may be
+    ``"tuned:FILE"`` (a file from ``tune``) or a key of ``tuned`` ({name: {"strategy": base,
+    "weights": [...]}}); ``strategy_roles`` gives a strategy of the mix a role it always holds.
+    ``backend="dask"`` plays on a Dask cluster (``scheduler="tcp://host:port"``, or a local
+    cluster without it).
     """
-    config = make_config(game, players, mode, strategies, roles, settings, seed, weights)
+    config = make_config(game, players, mode, strategies, roles, settings, seed, weights, tuned,
+                         strategy_roles)
     return batch.run(config, games, out, threads, chunk_size, progress, command, backend, scheduler)
 
 
@@ -50,12 +55,33 @@ def load(path: str | Path, lazy: bool = False) -> Dataset:
 
 def replay(game: str, seed: int = 0, game_index: int = 0, players: int | None = None,
            strategies=None, mode: str = "standard", roles=None, settings: dict | None = None,
-           weights: dict | None = None) -> list[dict]:
+           weights: dict | None = None, tuned: dict | None = None,
+           strategy_roles: dict | None = None) -> list[dict]:
     """The turn-by-turn story of game ``game_index`` of the run with these options."""
     if game_index < 0:
         raise UsageError(f"--game-index {game_index}: must be 0 or more")
-    config = make_config(game, players, mode, strategies, roles, settings, seed, weights)
+    config = make_config(game, players, mode, strategies, roles, settings, seed, weights, tuned,
+                         strategy_roles)
     return config.game.replay(config.rules.as_record(), config.seed, game_index, config.setup)
+
+
+def tune(game: str, strategy: str, out: str | Path, players: int | None = None,
+         mode: str = "standard", role: str | None = None, table=None, games: int = 2000,
+         budget: int = 120, held_out_games: int = 20_000, seed: int = 0,
+         settings: dict | None = None, resume: bool = False, progress: bool | None = None,
+         threads: int | None = None) -> Path:
+    """Tune ``strategy``'s weights against ``table`` (CMA-ES) into the file ``out``; see
+    ``simulator/tuning.py``. Use the result as the strategy ``"tuned:" + str(out)``."""
+    from simulator.tuning import TuneOptions, tune as run_tune
+    options = TuneOptions(game, strategy, players, mode, role, list(table) if table else None,
+                          games, budget, held_out_games, seed, dict(settings or {}))
+    return run_tune(options, out, resume, progress, threads)
+
+
+def tournament(run_dir: str | Path, confidence: float = 0.95) -> dict:
+    """Plackett-Luce ratings (with bootstrap intervals) of the strategies of a run."""
+    from reports.ratings import ratings
+    return ratings(run_dir, confidence)
 
 
 def catalog() -> list[dict]:

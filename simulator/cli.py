@@ -227,6 +227,98 @@ def compare(runs, out, confidence):
 
 
 @main.command()
+@click.argument("game")
+@click.option("--strategy", "-s", "strategy", required=True, help="The heuristic to tune.")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the mode's largest).")
+@click.option("--mode", "-m", default="standard", show_default=True, help="Game mode.")
+@click.option("--role", default=None, help="Tune the best response of a player holding this role.")
+@click.option("--table", default=None,
+              help="Comma-separated strategies the tuned player meets (default: the game's mix).")
+@click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
+              help="Games per candidate weight vector.")
+@click.option("--budget", "-b", type=int, default=120, show_default=True,
+              help="Candidate weight vectors to try.")
+@click.option("--held-out-games", type=int, default=20_000, show_default=True,
+              help="Games comparing untuned and tuned weights on seeds the search never used.")
+@click.option("--popsize", type=int, default=None, help="CMA-ES population (default: cma's).")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override a rule parameter (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="The tuned-weights file (default: runs/tuned-GAME-STRATEGY-...json).")
+@click.option("--resume", is_flag=True, help="Go on with the interrupted tuning kept beside --out.")
+@click.option("--threads", "-t", type=int, default=None)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def tune(game, strategy, players, mode, role, table, n_games, budget, held_out_games, popsize,
+         settings, seed, out, resume, threads, quiet):
+    """Evolve a heuristic's weights against a table (CMA-ES); writes a file for tuned:FILE."""
+    import datetime
+    from pathlib import Path
+
+    from simulator.tuning import TuneOptions, tune as run_tune
+
+    options = TuneOptions(game, strategy, players, mode, role, _split(table), n_games, budget,
+                          held_out_games, seed, parse_settings(settings), popsize)
+    if out is None:
+        if resume:
+            raise UsageError("--resume: give the --out file of the tuning to go on with")
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = Path("runs") / f"tuned-{game}-{strategy}{'-' + role if role else ''}-{stamp}.json"
+    path = run_tune(options, out, resume, progress=False if quiet else None, threads=threads)
+    held = json.loads(Path(path).read_text())["held_out"]
+    click.echo(f"held-out games ({held['games']:,}, seed {held['seed']}): win rate "
+               f"{100 * held['before']['win_rate']:.1f}% untuned, {100 * held['after']['win_rate']:.1f}% "
+               f"tuned ({100 * held['difference']['mean']:+.1f} points, 95% interval "
+               f"{100 * held['difference']['interval_95'][0]:+.1f} to "
+               f"{100 * held['difference']['interval_95'][1]:+.1f})")
+    click.echo(f"use it as --strategies tuned:{path}")
+    click.echo(str(path))
+
+
+@main.command()
+@click.argument("game")
+@click.option("--strategies", "-s", required=True, help="Comma-separated strategies to rate.")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the mode's largest).")
+@click.option("--mode", "-m", default="standard", show_default=True, help="Game mode.")
+@click.option("--games", "-n", "n_games", type=int, default=20_000, show_default=True)
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override a rule parameter (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (new or empty; default: a fresh folder under runs/).")
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--threads", "-t", type=int, default=None)
+def tournament(game, strategies, players, mode, n_games, settings, seed, out, confidence, threads):
+    """Every strategy in every seat against every combination of the others, then ratings."""
+    import datetime
+    from pathlib import Path
+
+    from reports.ratings import ratings, write_tournament
+    from reports.stats import check_confidence
+    from simulator.core.batch import make_empty_dir
+
+    check_confidence(confidence)
+    names = _split(strategies) or []
+    if len(names) < 2 or len(set(names)) < len(names):
+        raise UsageError(f"--strategies {strategies}: give at least two different strategies")
+    config = api.make_config(game, players, mode, names, None, parse_settings(settings), seed)
+    if len(names) < config.n_players:
+        raise UsageError(f"--strategies {strategies}: {len(names)} strategies for "
+                         f"{config.n_players} seats; a tournament needs at least one per seat")
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(out) if out else Path("runs") / f"tournament-{game}-{config.n_players}p-{stamp}"
+    make_empty_dir(out)
+    run_dir = api.run(game, players, n_games, seed, out / "run", names, mode, None,
+                      parse_settings(settings), threads=threads, command=" ".join(sys.argv))
+    result = ratings(run_dir, confidence)
+    report = write_tournament(result, out)
+    click.echo((report / "tournament.md").read_text().strip())
+    click.echo(str(report))
+
+
+@main.command()
 @click.argument("games", nargs=-1)
 @click.option("--repeats", "-r", type=int, default=5, show_default=True, help="Runs per figure.")
 @click.option("--engine-games", type=int, default=200_000, show_default=True)

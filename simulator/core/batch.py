@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from simulator import jitcache
 from simulator.core import dataset
-from simulator.core.backends import make_backend
+from simulator.core.backends import make_backend, play_part
 from simulator.core.config import RunConfig, make_config
 from simulator.core.errors import UsageError
 from simulator.core.seating import describe_design
@@ -60,6 +60,8 @@ def provenance(config: RunConfig) -> dict:
         "mode": config.mode,
         "n_players": config.n_players,
         "strategies": list(config.strategies),
+        "base_strategies": list(config.base_strategies),
+        "strategy_roles": dict(config.strategy_roles),
         "strategy_weights": {n: list(map(float, w)) for n, w in zip(config.strategies, config.weights)},
         "weight_names": list(config.game.strategies.weight_names),
         "seat_assignment": describe_design(len(config.strategies), config.n_players),
@@ -73,6 +75,18 @@ def provenance(config: RunConfig) -> dict:
         "source_hash": jitcache.source_hash(),
         "numba_version": numba.__version__,
     }
+
+
+def play_in_memory(config: RunConfig, n_games: int, first_game: int = 0,
+                   threads: int | None = None):
+    """The seats table of games ``first_game ..`` of ``config`` as a polars frame, written
+    nowhere (for tuning and searches that judge many short runs); the same rows as a run's."""
+    import polars as pl
+    check_run_options(n_games, threads, None)
+    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
+    seats, _ = play_part(config, first_game, n_games, GAMES_PER_PART)
+    table = dataset.seat_table(first_game, config.n_players, config.game.seat_columns(seats, config))
+    return pl.from_arrow(table)
 
 
 def default_out(config: RunConfig, n_games: int) -> Path:

@@ -24,6 +24,7 @@ class Setup:
     seatings: np.ndarray     # the seat design: one row of mix slots per arrangement (seating.py)
     mix_ids: np.ndarray      # strategy id of each entry of the mix
     mix_weights: np.ndarray  # their weight vectors
+    slot_roles: np.ndarray   # (mix entries, 2): the role(s) an entry always holds, -1 where dealt
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class RunConfig:
     rules: RuleSet
     n_players: int
     mode: str
-    strategies: tuple[str, ...]
+    strategies: tuple[str, ...]  # the mix as labelled in the data (a tuned entry: "tuned:NAME")
     weights: np.ndarray  # one row per entry of ``strategies``
     roles: tuple[str, ...]  # per seat: a role, "a+b" in two-role modes, or "any"
     seed: int
@@ -40,22 +41,26 @@ class RunConfig:
     # The options as given to make_config (JSON-able): enough to build this configuration
     # again, in a resumed run or on a cluster worker.
     request: dict = field(default_factory=dict, repr=False)
+    base_strategies: tuple[str, ...] = ()  # the strategy each entry of the mix plays
+    strategy_roles: dict = field(default_factory=dict)  # entry label -> role it always holds
 
     @property
     def fixed_roles(self) -> bool:
-        return any(r != ANY_ROLE for r in self.roles)
+        return any(r != ANY_ROLE for r in self.roles) or bool(self.strategy_roles)
 
 
 def make_config(game: str, players: int | None = None, mode: str = "standard",
                 strategies: list[str] | tuple[str, ...] | None = None, roles=None,
                 settings: dict | None = None, seed: int = 0,
-                weights: dict[str, list[float]] | None = None) -> RunConfig:
-    """Check every option against the game and build the configuration (raises ``UsageError``)."""
-    request = {"game": game, "players": players, "mode": mode,
-               "strategies": list(strategies) if strategies else None,
-               "roles": list(roles) if roles else None,
-               "settings": {k: v for k, v in (settings or {}).items()}, "seed": seed,
-               "weights": {k: [float(x) for x in v] for k, v in (weights or {}).items()}}
+                weights: dict[str, list[float]] | None = None, tuned: dict | None = None,
+                strategy_roles: dict[str, str] | None = None) -> RunConfig:
+    """Check every option against the game and build the configuration (raises ``UsageError``).
+
+    A strategy is a name of the game's, or ``tuned:FILE`` (a file written by ``playtest tune``),
+    or a key of ``tuned`` ({entry: {"label", "strategy", "weights"}}: a named weight vector for a
+    strategy). ``strategy_roles`` gives a mix entry (by its label) a role it always holds.
+    """
+    tuned = {k: dict(v) for k, v in (tuned or {}).items()}
     spec = get_game(game)
     if mode not in spec.modes:
         raise UsageError(unknown_name("mode", mode, spec.modes, f"of {spec.name}"))
@@ -68,25 +73,93 @@ def make_config(game: str, players: int | None = None, mode: str = "standard",
     if not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise UsageError(f"--seed {seed}: the seed must be an integer from 0 to 2^63-1")
 
-    names = tuple(strategies) if strategies else spec.strategies.default_mix
-    if not names:
+    entries = tuple(strategies) if strategies else spec.strategies.default_mix
+    if not entries:
         raise UsageError("--strategies: give at least one strategy")
-    ids = np.array([spec.strategies.index(n) for n in names], dtype=np.int64)
-    mix_weights = spec.strategies.default_weights[ids].astype(np.float64)
+    labels, bases, mix_weights = _mix(spec, entries, tuned)
     for name, vector in (weights or {}).items():
-        index = spec.strategies.index(name)
+        if name not in labels:
+            spec.strategies.index(name)  # an unknown name: the usual message
+            continue
         vector = np.asarray(vector, dtype=np.float64)
         if vector.shape != (len(spec.strategies.weight_names),):
             raise UsageError(f"weights for {name}: expected {len(spec.strategies.weight_names)} numbers "
                              f"({', '.join(spec.strategies.weight_names)}), got {vector.size}")
-        mix_weights[ids == index] = vector
+        mix_weights[np.array(labels) == name] = vector
+    ids = np.array([spec.strategies.index(b) for b in bases], dtype=np.int64)
+    request = {"game": game, "players": players, "mode": mode,
+               "strategies": list(strategies) if strategies else None,
+               "roles": list(roles) if roles else None,
+               "settings": {k: v for k, v in (settings or {}).items()}, "seed": seed,
+               "weights": {k: [float(x) for x in v] for k, v in (weights or {}).items()},
+               "tuned": tuned, "strategy_roles": dict(strategy_roles or {})}
 
     rules = spec.rules().with_overrides(settings or {})
     fixed, role_names = _fixed_roles(spec, mode_spec, players, roles)
-    setup = Setup(players, list(spec.modes).index(mode), fixed, seat_design(len(names), players), ids,
-                  mix_weights)
+    design = seat_design(len(entries), players)
+    slot_roles = _slot_roles(spec, mode_spec, labels, design, fixed, strategy_roles or {})
+    setup = Setup(players, list(spec.modes).index(mode), fixed, design, ids, mix_weights, slot_roles)
     spec.check(rules.as_record(), setup)
-    return RunConfig(spec, rules, players, mode, names, mix_weights, role_names, seed, setup, request)
+    return RunConfig(spec, rules, players, mode, labels, mix_weights, role_names, seed, setup,
+                     request, bases, dict(strategy_roles or {}))
+
+
+TUNED_PREFIX = "tuned:"
+
+
+def _mix(spec: Game, entries, tuned: dict):
+    """Labels, base strategies and weight rows of the mix's entries (``tuned`` is filled in
+    with every tuned file read, so the request rebuilds the mix without the files)."""
+    labels, bases, rows = [], [], []
+    for entry in entries:
+        if entry.startswith(TUNED_PREFIX) and entry not in tuned:
+            from simulator.tuning import read_tuned
+            tuned[entry] = read_tuned(entry[len(TUNED_PREFIX):], spec)
+        if entry in tuned:
+            t = tuned[entry]
+            spec.strategies.index(t["strategy"])
+            vector = np.asarray(t["weights"], dtype=np.float64)
+            if vector.shape != (len(spec.strategies.weight_names),):
+                raise UsageError(f"--strategies {entry}: expected "
+                                 f"{len(spec.strategies.weight_names)} weights, got {vector.size}")
+            labels.append(t.get("label", entry))
+            bases.append(t["strategy"])
+            rows.append(vector)
+        else:
+            index = spec.strategies.index(entry)
+            labels.append(entry)
+            bases.append(entry)
+            rows.append(spec.strategies.default_weights[index])
+    return tuple(labels), tuple(bases), np.array(rows, dtype=np.float64)
+
+
+def _slot_roles(spec: Game, mode, labels, design, fixed, strategy_roles: dict) -> np.ndarray:
+    """The role-id table of mix entries that always hold a role (``strategy_roles``)."""
+    slots = np.full((len(labels), 2), -1, dtype=np.int64)
+    if not strategy_roles:
+        return slots
+    if not spec.roles:
+        raise UsageError(f"--role: {spec.name} has no roles")
+    if mode.roles_per_seat != 1:
+        raise UsageError("--role: a strategy can hold a fixed role only in a one-role mode")
+    for label, role in strategy_roles.items():
+        if label not in labels:
+            raise UsageError(unknown_name("strategy", label, labels, "in the mix"))
+        if role not in spec.roles:
+            raise UsageError(unknown_name("role", role, spec.roles, f"of {spec.name}"))
+        if (fixed == spec.roles.index(role)).any():
+            raise UsageError(f"--role {role}: also given to a seat by --roles; each role card exists once")
+        for slot, name in enumerate(labels):
+            if name == label:
+                slots[slot, 0] = spec.roles.index(role)
+    if len(set(strategy_roles.values())) < len(strategy_roles):
+        raise UsageError("--role: one role given to two strategies; each role card exists once")
+    held = slots[design, 0]  # the role each seat's entry holds, in every arrangement
+    held = np.sort(np.where(held >= 0, held, -1 - np.arange(design.shape[1])), axis=1)
+    if (np.diff(held, axis=1) == 0).any():
+        raise UsageError("--role: a strategy holding a fixed role would sit twice at one table; "
+                         "give the mix at least as many entries as seats")
+    return slots
 
 
 def _fixed_roles(spec: Game, mode, players: int, roles):

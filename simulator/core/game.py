@@ -38,6 +38,10 @@ class Strategies:
     weight_names: tuple[str, ...]
     default_weights: np.ndarray  # one row per strategy
     default_mix: tuple[str, ...]
+    # What ``playtest tune`` may change: the strategies whose weights are worth tuning (not
+    # random) and the weights it tunes (not the noise, nor a search's budget).
+    tunable: tuple[str, ...] = ()
+    tuned_weights: tuple[str, ...] = ()
 
     def index(self, name: str) -> int:
         if name not in self.names:

@@ -92,3 +92,14 @@ def seat_plans(game_index, n_players, max_players, seatings, mix_ids, mix_weight
         ids[seat] = mix_ids[j]
         weights[seat, :] = mix_weights[j, :]
     return (ids, weights), mix_slot
+
+
+@njit(cache=True)
+def seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles):
+    """Each seat's fixed role(s) in one game (-1: dealt): its mix entry's if the entry always
+    holds a role (``slot_roles``), else the seat's own (``fixed_roles``, from ``--roles``)."""
+    roles = fixed_roles.copy()
+    for seat in range(n_players):
+        if slot_roles[mix_slot[seat], 0] >= 0:
+            roles[seat, :] = slot_roles[mix_slot[seat], :]
+    return roles

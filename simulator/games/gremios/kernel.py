@@ -11,7 +11,7 @@ from numba import njit, prange
 
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
-from simulator.core.seating import seat_plans
+from simulator.core.seating import seat_fixed_roles, seat_plans
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
     COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns,
@@ -41,11 +41,12 @@ N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 @njit(cache=True)
 def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, seatings, mix_ids,
-                mix_weights, log):
+                mix_weights, slot_roles, log):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights)
-    return play_game(rules[0], n_players, mode, fixed_roles, plans, rng, log)
+    plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights)
+    roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
+    return play_game(rules[0], n_players, mode, roles, plans, rng, log)
 
 
 @njit(cache=True)
@@ -73,14 +74,15 @@ def write_seat(row, s, r, p, mix_slot, score, rank):
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: the next part plays while one is written
 def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, seatings,
-               mix_ids, mix_weights, seats, games):
+               mix_ids, mix_weights, slot_roles, seats, games):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights)
-        table = play_game(rules[0], n_players, mode, fixed_roles, plans, rng, no_log())
+        roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
+        table = play_game(rules[0], n_players, mode, roles, plans, rng, no_log())
         record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
                     games[i])
 

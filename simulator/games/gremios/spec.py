@@ -29,12 +29,17 @@ REPLAY_LOG_ROWS = 200_000
 def check_setup(rules, setup):
     """Enough role cards for the deal (the kernel assumes it)."""
     r = rules[0]
-    fixed_seats = int((setup.fixed_roles[:setup.n_players, 0] >= 0).sum())
-    fixed_cards = int((setup.fixed_roles >= 0).sum())
+    # per table of the seat design: seats holding a fixed role (by --roles or by their mix
+    # entry) and the cards they take out of the deal
+    by_entry = setup.slot_roles[setup.seatings, 0] >= 0
+    by_seat = setup.fixed_roles[:setup.n_players, 0] >= 0
+    fixed_seats = (by_entry | by_seat).sum(axis=1)
+    fixed_cards = int((setup.fixed_roles >= 0).sum()) + by_entry.sum(axis=1)
     needed = (setup.n_players - fixed_seats) * int(r.roles_dealt)
-    if needed > board.N_ROLES - fixed_cards:
-        raise UsageError(f"roles_dealt={int(r.roles_dealt)}: {needed} role cards would be dealt but only "
-                         f"{board.N_ROLES - fixed_cards} are left")
+    worst = int(np.argmax(needed + fixed_cards))
+    if needed[worst] > board.N_ROLES - fixed_cards[worst]:
+        raise UsageError(f"roles_dealt={int(r.roles_dealt)}: {needed[worst]} role cards would be dealt "
+                         f"but only {board.N_ROLES - fixed_cards[worst]} are left")
     if setup.mode == board.ULTIMATE_DUEL and r.roles_dealt < 2:
         raise UsageError("roles_dealt: the ultimate_duel mode keeps two dealt roles, so it must be 2 or 3")
     total_events = sum(int(r[name]) for name in r.dtype.names if name.startswith("cards_")) + board.N_GUILDS
@@ -52,15 +57,16 @@ def check_setup(rules, setup):
 def play(rules, run_seed, first_game, n_games, setup):
     seats, games = kernel.new_outputs(n_games, setup.n_players)
     kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players, setup.mode,
-                      setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights, seats,
-                      games)
+                      setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights,
+                      setup.slot_roles, seats, games)
     return seats, games
 
 
 def replay(rules, run_seed, game_index, setup):
     log = new_log(REPLAY_LOG_ROWS)
     kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
-                       setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights, log)
+                       setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights,
+                       setup.slot_roles, log)
     return story.tell(log, int(rules[0].famine_numbers))
 
 
@@ -97,7 +103,9 @@ GAME = Game(
     strategies=Strategies(players.NAMES, players.DESCRIPTIONS, players.WEIGHT_NAMES,
                           players.DEFAULT_WEIGHTS,
                           default_mix=("greedy", "guild_baron", "inn_builder", "expedition_gambler",
-                                       "balanced")),
+                                       "balanced"),
+                          tunable=("guild_baron", "inn_builder", "expedition_gambler", "balanced"),
+                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES if n != "noise")),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,
