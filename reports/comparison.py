@@ -29,6 +29,7 @@ from reports.build import Bullets, Heading, Image, Para, Table, _html, _md  # no
 from reports.metrics import ENGINE  # noqa: E402
 from reports.compare import Change, balance_index, compare_runs, win_rates  # noqa: E402
 from reports.stats import check_confidence  # noqa: E402
+from reports.verdicts import PlayerSet, _flag_text, compare_verdicts  # noqa: E402
 from simulator.core.dataset import load, require_verified  # noqa: E402
 from simulator.core.errors import UsageError  # noqa: E402
 
@@ -45,6 +46,7 @@ class Entry:
     group: str = ""
     description: str = ""
     players: int = 0
+    player_set: str = ""  # the experiment's [players.NAME] ("" without player sets)
 
 
 def _fmt(change: Change) -> str:
@@ -209,10 +211,11 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             summary["configurations"].append({
                 "label": e.label, "path": str(e.path), "players": e.players, "games": m["n_games"],
                 "swept": e.swept, "group": e.group, "description": e.description,
+                "player_set": e.player_set,
                 "overrides": {p["name"]: p["value"] for p in m["parameters"] if p["overridden"]},
                 "strategies": m["strategies"], "roles": m["roles"], "balance": idx})
         for e in entries:
-            base = next(b for b in entries if b.players == e.players)
+            base = next(b for b in entries if b.players == e.players and b.player_set == e.player_set)
             if e is base:
                 continue
             changes = compare_runs(base.path, e.path, confidence)
@@ -229,7 +232,8 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             Para(indices[0]["index_definition"].capitalize() + ".", note=True),
             Table(["configuration", "players", "games", "index", "role spread", "strategy spread",
                    "first seat vs fair"],
-                  [[e.label, str(e.players), f"{load(e.path).manifest['n_games']:,}",
+                  [[e.label + (f" ({e.player_set})" if e.player_set else ""), str(e.players),
+                    f"{load(e.path).manifest['n_games']:,}",
                     f"{100 * i['index']:.1f} pts",
                     "-" if i["role_spread"] is None else f"{100 * i['role_spread']:.1f} pts",
                     "-" if i["strategy_spread"] is None else f"{100 * i['strategy_spread']:.1f} pts",
@@ -255,7 +259,8 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
                       "(common random numbers); changes use paired differences of the same "
                       "seats in the same games wherever that gives the tighter interval, and "
                       "each row names the method used.", note=True)]
-        all_blocks = balance_blocks + sweep_blocks + blocks
+        verdict_blocks = _verdict_blocks(entries, confidence, summary)
+        all_blocks = balance_blocks + verdict_blocks + sweep_blocks + blocks
         (tmp / "comparison.md").write_text(f"# {title}\n\n" + _md(intro + all_blocks))
         nav = [("findings", "What moved"), ("balance", "Balance")]
         (tmp / "comparison.html").write_text(_html(title, all_blocks, images, intro, nav))
@@ -267,6 +272,33 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out
+
+
+def _verdict_blocks(entries: list[Entry], confidence: float, summary: dict) -> list:
+    """With player sets: for every configuration, the verdicts that do not hold under every set
+    of players (each set against the first)."""
+    sets = list(dict.fromkeys(e.player_set for e in entries))
+    if len(sets) < 2:
+        return []
+    blocks = [Heading(2, "Verdicts under each set of players", "verdicts"),
+              Para(f"Each configuration was played by every set of players ({', '.join(sets)}). "
+                   f"Below, every seat, role or strategy verdict of the first set ({sets[0]}) that "
+                   "changes sign, loses significance or appears under another set; see "
+                   "playtest report RUN_A RUN_B ... for the side-by-side tables.", note=True)]
+    summary["verdicts"] = []
+    for players in sorted({e.players for e in entries}):
+        for label in dict.fromkeys(e.label for e in entries if e.players == players):
+            same = {e.player_set: e for e in entries if e.players == players and e.label == label}
+            if len(same) < 2:
+                continue
+            result = compare_verdicts([PlayerSet(name, same[name].path) for name in sets
+                                       if name in same], confidence)
+            summary["verdicts"].append({"label": label, "players": players,
+                                        "flags": result["flags"]})
+            blocks.append(Heading(3, f"{label} ({players} players)"))
+            blocks.append(Bullets([_flag_text(f) for f in result["flags"]] or
+                                  ["Every verdict holds under every set of players."]))
+    return blocks
 
 
 def _json_default(x):
@@ -291,13 +323,15 @@ def _headline_line(e: Entry, changes: list[Change]) -> str:
     text = "; ".join(parts) if parts else "no detectable change in any win rate"
     if length.detected:
         text += f"; game length {length.baseline:.1f} → {length.variant:.1f} turns"
-    return f"{e.label} ({e.players} players): {text}."
+    return f"{e.label} ({e.players} players{', played by ' + e.player_set if e.player_set else ''}): {text}."
 
 
 def _variant_blocks(e: Entry, base: Entry, changes, tmp: Path, images, palettes) -> list:
-    key = "delta-" + "".join(ch if ch.isalnum() or ch in "-_=" else "_" for ch in f"{e.players}p-{e.label}")
+    key = "delta-" + "".join(ch if ch.isalnum() or ch in "-_=" else "_"
+                             for ch in f"{e.players}p-{e.player_set}-{e.label}")
     file = f"charts/{key}.png"
-    blocks = [Heading(2, f"{e.label} against {base.label} ({e.players} players)", key)]
+    who = f", played by {e.player_set}" if e.player_set else ""
+    blocks = [Heading(2, f"{e.label} against {base.label} ({e.players} players{who})", key)]
     if e.description:
         blocks.append(Para(e.description))
     if _delta_chart(tmp / file, e.label, changes, palettes):

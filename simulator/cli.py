@@ -197,8 +197,8 @@ def experiment(file, out, n_games, precision, confidence, threads, backend, sche
                        on_config=lambda c, games: (bar.set_postfix_str(f"{c.label}: {games:,} games"),
                                                    bar.update(1)))
     plan = load_plan(out)
-    entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"])
-               for c in plan["configurations"]]
+    entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
+                     player_set=c.get("player_set", "")) for c in plan["configurations"]]
     report = build_comparison(entries, out / "comparison", confidence, exp.title, exp.description)
     click.echo((report / "comparison.md").read_text().split("\n## Balance index")[0].strip())
     click.echo(str(report / "comparison.html"))

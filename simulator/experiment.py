@@ -26,6 +26,7 @@ EXPERIMENT_KEYS = ("title", "description", "game", "mode", "players", "strategie
                    "seed", "max_games")
 CHANGE_KEYS = ("description", "settings", "roles", "strategies", "weights")
 SWEEP_KEYS = ("description", "parameter", "parameters", "values", "range", "seat")
+PLAYER_SET_KEYS = ("description", "strategies", "weights")
 ROLE_SWEEP = "role"
 PLAN = "experiment.json"
 
@@ -41,10 +42,12 @@ class Configuration:
     changes: dict  # settings/roles/strategies/weights as written (merged over the baseline)
     swept: dict = field(default_factory=dict)  # parameter -> value, for sweep points
     description: str = ""
+    player_set: str = ""  # the [players.NAME] it is played by ("" without player sets)
 
     @property
     def folder(self) -> str:
-        return re.sub(r"[^A-Za-z0-9_.=,+-]+", "_", f"{self.players}p-{self.label}")
+        who = f"{self.player_set}-" if self.player_set else ""
+        return re.sub(r"[^A-Za-z0-9_.=,+-]+", "_", f"{self.players}p-{who}{self.label}")
 
 
 @dataclass
@@ -126,7 +129,7 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{path}: not valid TOML ({e})") from None
     where = path.name
-    _check_keys(data, ("experiment", "baseline", "variants", "sweeps"), where)
+    _check_keys(data, ("experiment", "baseline", "variants", "sweeps", "players"), where)
     head = _table(data, "experiment", where)
     _check_keys(head, EXPERIMENT_KEYS, f"{where} [experiment]")
     if "game" not in head:
@@ -149,19 +152,32 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
     base = dict(base)
     if "strategies" in head and "strategies" not in base:
         base["strategies"] = head["strategies"]
+    player_sets = _table(data, "players", where)
+    for name, who in player_sets.items():
+        here = f"{where} [players.{name}]"
+        if not isinstance(who, dict):
+            raise UsageError(f"{here}: must be a table")
+        _check_keys(who, PLAYER_SET_KEYS, here)
     configurations = []
-    for n in players:
-        configurations.append(Configuration("baseline", "baseline", "baseline", n,
-                                            _merge({}, base), description="the baseline"))
-        for name, variant in _table(data, "variants", where).items():
-            here = f"{where} [variants.{name}]"
-            if not isinstance(variant, dict):
-                raise UsageError(f"{here}: must be a table")
-            _check_keys(variant, CHANGE_KEYS, here)
-            configurations.append(Configuration(name, "variant", name, n, _merge(base, variant),
-                                                description=variant.get("description", "")))
-        for name, sweep in _table(data, "sweeps", where).items():
-            configurations += _sweep_points(name, sweep, base, n, spec, f"{where} [sweeps.{name}]")
+    for set_name, who in (player_sets.items() or [("", {})]):
+        # a player set replaces the strategies (and adds weights) of every configuration
+        who = {k: v for k, v in who.items() if k != "description"}
+        for n in players:
+            points = [Configuration("baseline", "baseline", "baseline", n, _merge({}, base),
+                                    description="the baseline")]
+            for name, variant in _table(data, "variants", where).items():
+                here = f"{where} [variants.{name}]"
+                if not isinstance(variant, dict):
+                    raise UsageError(f"{here}: must be a table")
+                _check_keys(variant, CHANGE_KEYS, here)
+                points.append(Configuration(name, "variant", name, n, _merge(base, variant),
+                                            description=variant.get("description", "")))
+            for name, sweep in _table(data, "sweeps", where).items():
+                points += _sweep_points(name, sweep, base, n, spec, f"{where} [sweeps.{name}]")
+            for c in points:
+                c.player_set = set_name
+                c.changes = _merge(c.changes, _resolved(who, path.parent))
+            configurations += points
     labels = [c.folder for c in configurations]
     if len(set(labels)) != len(labels):
         raise UsageError(f"{where}: two configurations share the name {_first_duplicate(labels)}")
@@ -173,6 +189,15 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
         except UsageError as e:
             raise UsageError(f"{where}, configuration '{c.label}': {e}") from None
     return experiment
+
+
+def _resolved(who: dict, folder: Path) -> dict:
+    """A player set's changes, with tuned:FILE strategies found beside the experiment file."""
+    out = dict(who)
+    if "strategies" in out:
+        out["strategies"] = [f"tuned:{folder / s[6:]}" if s.startswith("tuned:") and
+                             not Path(s[6:]).is_absolute() else s for s in out["strategies"]]
+    return out
 
 
 def _first_duplicate(labels):
@@ -268,6 +293,7 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
         manifest = json.loads((folder / MANIFEST).read_text())
         plan["configurations"].append({
             "label": c.label, "kind": c.kind, "group": c.group, "players": c.players,
+            "player_set": c.player_set,
             "folder": c.folder, "changes": c.changes, "swept": c.swept,
             "description": c.description, "games": manifest["n_games"],
         })

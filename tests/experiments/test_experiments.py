@@ -16,7 +16,7 @@ EXAMPLES = sorted((Path(__file__).parents[2] / "experiments").glob("*.toml"))
 def test_every_kind_of_example_ships():
     names = {p.stem for p in EXAMPLES}
     assert {"tax-rounding", "innkeeper-plots", "expedition-range", "victory-target",
-            "role-balance", "inn-grid"} <= names
+            "role-balance", "inn-grid", "players-tax"} <= names
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -28,8 +28,9 @@ def test_example_runs_small_and_reports(tmp_path, playtest, path):
     assert [c["label"] for c in plan["configurations"]] == [c.label for c in experiment.configurations]
     report = tmp_path / "x" / "comparison"
     summary = json.loads((report / "comparison.json").read_text())
+    # every configuration is compared with the baseline of its player count and player set
     assert len(summary["comparisons"]) == len(plan["configurations"]) - len(
-        {c["players"] for c in plan["configurations"]})
+        {(c["players"], c["player_set"]) for c in plan["configurations"]})
     html = (report / "comparison.html").read_text()
     assert html.count("data:image/png;base64,") == len(list((report / "charts").glob("*.png")))
     for config in plan["configurations"]:
@@ -56,6 +57,8 @@ BAD = [
     ('[experiment]\ngame = "gremios"\n[sweeps.s]\nparameter = "role"\nvalues = ["dragon"]\n', "unknown role 'dragon'"),
     ('[experiment]\ngame = "gremios"\n[variants.a]\nmood = 1\n', "unknown key 'mood'"),
     ('[experiment\ngame = "gremios"\n', "not valid TOML"),
+    ('[experiment]\ngame = "gremios"\n[players.a]\nroles = ["any"]\n', "unknown key 'roles'"),
+    ('[experiment]\ngame = "gremios"\n[players.a]\nstrategies = ["nobody"]\n', "unknown strategy 'nobody'"),
 ]
 
 
@@ -139,3 +142,30 @@ def test_compare_command(tmp_path, playtest):
     assert (tmp_path / "c" / "comparison.html").is_file()
     code, _, err = playtest("compare", a, tmp_path / "nothing")
     assert code == 2 and "nothing" in err
+
+
+def test_player_sets_play_every_configuration_and_list_the_verdicts_that_change(tmp_path, playtest):
+    path = _write(tmp_path, """
+[experiment]
+game = "gremios"
+players = [3]
+games = 600
+seed = 2
+[players.default]
+strategies = ["greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced"]
+[players.barons]
+strategies = ["guild_baron"]
+[variants.dear_inns]
+settings = { inn_cost = 8 }
+""")
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "x")
+    assert code == 0, err
+    plan = load_plan(tmp_path / "x")
+    assert [(c["player_set"], c["label"]) for c in plan["configurations"]] == [
+        ("default", "baseline"), ("default", "dear_inns"), ("barons", "baseline"), ("barons", "dear_inns")]
+    assert api.load(tmp_path / "x" / "3p-barons-dear_inns").manifest["strategies"] == ["guild_baron"]
+    summary = json.loads((tmp_path / "x" / "comparison" / "comparison.json").read_text())
+    pairs = {(c["baseline"], c["variant"]) for c in summary["comparisons"]}
+    assert len(summary["comparisons"]) == 2 and pairs == {("baseline", "dear_inns")}
+    assert [(v["label"], v["players"]) for v in summary["verdicts"]] == [("baseline", 3), ("dear_inns", 3)]
+    assert "Verdicts under each set of players" in (tmp_path / "x" / "comparison" / "comparison.md").read_text()
