@@ -12,7 +12,8 @@ from simulator.core.rng import roll_2d6, shuffle
 from simulator.core.trace import record
 from simulator.games.gremios import story as L
 from simulator.games.gremios.board import (
-    AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, CHURCH, CRAFTSMAN,
+    AGE_OF_PROSPERITY, ARCHBISHOP, AT_ONCE, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, CHURCH,
+    CRAFTSMAN,
     DOCTOR, EXPEDITION, FAMINE, FARM, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, FROM_EVENTS,
     FROM_GUILDS, FROM_INNS, FROM_ROLES, FROM_TREASURES, FROM_TURN, GOOD_HARVEST, GOVERNOR,
     INNKEEPER, LAND_EXPROPRIATION, MASTER_BUILDER, MAX_EXPEDITION_SLOTS, MERCENARY, MONASTERY,
@@ -60,7 +61,11 @@ def half(n, rounding):
 
 @njit(cache=True)
 def check_end(s, r, log):
-    """The game ends when someone has reached the target (told in the replay as points change)."""
+    """The game ends when someone has reached the target (told in the replay as points change).
+
+    Called once an action or a phase is over and, with ``end_rule`` at_once, after each treasure
+    of an expedition too: the only action made of several steps that can raise points.
+    """
     for p in range(s.n_players):
         points = victory_points(s, r, p)
         if points >= r.victory_points_to_win:
@@ -296,6 +301,8 @@ def roll_phase(s, r, rng, log):
             sail(s, r, log, roll)
         discard_event(s, s.pending)
         s.pending = -1
+        if s.over:
+            return  # end_rule at_once: a treasure of that expedition ended the game
     if roll == 7:
         s.sevens += 1
         lift_temporary_events(s, r, log, BY_SEVEN)
@@ -626,6 +633,12 @@ def sail(s, r, log, roll):
         for i in range(s.expedition_n):
             if not take_treasure(s, r, log, s.expedition[i]):
                 break
+            # At once: the treasure (and the emblem moving with it) that reaches the target ends
+            # the game; the investors after it take nothing.
+            if r.end_rule == AT_ONCE:
+                check_end(s, r, log)
+                if s.over:
+                    break
     else:
         # Pirate: receives every coin lost in a failed expedition, their own stakes included.
         role_pays(s, log, PIRATE, s.expedition_n * r.invest_coins_placed, L.R_PIRATE, -1)
