@@ -18,9 +18,9 @@ from simulator.games.gremios.board import (
     LAND_EXPROPRIATION, MUTINY, N_GUILDS, PEASANT, PIRATE, PLAGUE, STOWAWAY, TAX_COLLECTION,
     TRADER, WEALTH_HIGH, WEALTH_LOW, cultivate_cost, event_card_counts,
     expedition_investment_cost, guild_blocked_for, guild_investment_cost, guild_number,
-    guild_vp, has_role, inn_cost_with_plot, repair_cost, roll_probability, success_probability,
-    takes_top_investor, treasure_count, victory_points, vp_emblem, vp_inns, vp_top_investor,
-    wealth_coins,
+    guild_vp, has_role, inn_cost_with_plot, repair_cost, role_holder, roll_probability,
+    success_probability, takes_top_investor, treasure_count, victory_points, vp_emblem, vp_inns,
+    vp_top_investor, wealth_coins,
 )
 from simulator.games.gremios.story import (
     BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, EXCHANGE_WEALTH,
@@ -186,10 +186,26 @@ def choose_event(s, r, p, plans, rng, first, second):
 
 @njit(cache=True)
 def stowaway_sneaks(s, r, p, plans, rng):
-    """A free stake on a sailing expedition costs nothing; only ``random`` may pass it up."""
+    """Whether the Stowaway takes the free stake offered as the Expedition event is revealed.
+
+    It costs nothing, so it is nearly always worth it: the chance of a treasure (none if the
+    deck runs out before their place at the end of the line) and of the emblem it may bring,
+    against the coin a rival Pirate collects if the ship fails (a rival's coin counted as a
+    share of what it costs all the others, as when the Governor weighs events).
+    """
     if plans[0][p] == RANDOM:
         return below(rng, 2) == 0
-    return True
+    w = plans[1][p]
+    chance = success_probability(r)
+    treasure = chance * (treasure_worth(r, w) + emblem_swing(s, r, p, w, 1)) \
+        if s.treasure_deck_n > s.expedition_n else 0.0
+    lost_coin = (1.0 - chance) * r.invest_coins_placed
+    pirate = role_holder(s, PIRATE)
+    if pirate == p:
+        return treasure + lost_coin > 0.0  # their own Pirate takes the coin back
+    if pirate >= 0:
+        return treasure - lost_coin / max(1, s.n_players - 1) > 0.0
+    return treasure > 0.0
 
 
 @njit(cache=True)

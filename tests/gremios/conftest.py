@@ -33,6 +33,19 @@ def r(rules):
 
 
 @pytest.fixture
+def rules_with(ruleset):
+    """``rules_with(end_rule="finish_action")``: the rule numbers with those parameters changed."""
+    records = []  # keep the arrays alive as long as the test
+
+    def make(**settings):
+        record = ruleset.with_overrides(settings).as_record()
+        records.append(record)
+        return record[0]
+
+    return make
+
+
+@pytest.fixture
 def log():
     return new_log(1000)
 

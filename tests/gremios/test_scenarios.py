@@ -725,6 +725,43 @@ def test_stowaway_sneaks_on_when_the_expedition_event_is_revealed(blank, r, plan
     assert treasure_count(s, BRONZE) == 1 and treasure_count(s, GOLD) == 1
 
 
+def test_stowaway_boards_an_empty_ship_which_then_sails(blank, r, plans, rolling, log):
+    """Roles, Stowaway: "each time the Expedition event is revealed, and as long as they have not
+    invested, they may add an investment at no cost before it is resolved", an empty ship
+    included; with that lone stake the Expedition has "at least one investment" and sails on the
+    roll like any other."""
+    s = blank()
+    give_role(s, BRONZE, STOWAWAY)
+    s.player = GOLD
+    set_treasure_deck(s, [COMMON_TREASURE] * 4)
+    rng = rolling(7)
+    apply_event(s, r, plans, rng, log, EXPEDITION)
+    assert s.expedition_n == 1 and s.expedition[0] == BRONZE and s.pending == EXPEDITION
+    assert s.coins[BRONZE] == 0  # placed from the reserve
+    roll_phase(s, r, rng, log)
+    assert s.expeditions == 1 and s.expedition_n == 0
+    assert treasure_count(s, BRONZE) == 1
+    assert EXPEDITION in discard_pile(s)
+
+
+def test_stowaway_does_not_board_an_empty_ship_with_the_option_no(blank, rules_with, plans, rolling,
+                                                                  log):
+    """stowaway_boards_empty_ship = no (rules version 1): the Expedition event's "as long as
+    there is at least one investment" is checked first, so with nobody on board there is no ship
+    to sneak onto and the card is discarded unresolved."""
+    r = rules_with(stowaway_boards_empty_ship="no")
+    s = blank()
+    give_role(s, BRONZE, STOWAWAY)
+    s.player = GOLD
+    set_treasure_deck(s, [COMMON_TREASURE] * 4)
+    rng = rolling(7)
+    apply_event(s, r, plans, rng, log, EXPEDITION)
+    assert s.expedition_n == 0 and s.pending == -1
+    assert EXPEDITION in discard_pile(s)
+    roll_phase(s, r, rng, log)
+    assert s.expeditions == 0 and s.treasures.sum() == 0
+
+
 def test_stowaway_does_not_sneak_on_twice(blank, r, plans, rolling, log):
     """Roles, Stowaway: the free stake is only "as long as they have not invested"."""
     s = blank()

@@ -56,7 +56,34 @@ def test_decisions_ignore_rivals_hidden_treasures(strategy):
                 pick = players.choose_action(v, r, p, plans, rng.copy(), actions, n)
                 event = players.choose_event(v, r, p, plans, rng.copy(), board.TAX_COLLECTION,
                                              board.FOREIGN_INVASION)
-                picks.append((actions[:n].tolist(), pick, event))
+                sneaks = players.stowaway_sneaks(v, r, p, plans, rng.copy())
+                picks.append((actions[:n].tolist(), pick, event, sneaks))
             assert picks[0] == picks[1] == picks[2]
             checked += 1
     assert checked > 50  # the check ran on many positions with hidden treasures in play
+
+
+@pytest.mark.parametrize("strategy", HEURISTICS)
+@pytest.mark.parametrize("deck, pirate, boards", [
+    (4, "rival", True),    # a treasure is likely: worth far more than the coin the Pirate may get
+    (4, None, True),
+    (1, "rival", False),   # the one card left goes to the first stake: only the rival Pirate gains
+    (1, "own", True),      # the Stowaway is also the Pirate (Ultimate Duel): the coin comes back
+])
+def test_stowaway_takes_the_free_stake_when_it_can_gain(blank, r, strategy, deck, pirate, boards):
+    """Roles, Stowaway: they *may* add a free stake as the Expedition is revealed. Heuristic
+    players weigh it: a treasure (and the emblem) if the deck reaches their place in line,
+    against the coin a rival Pirate collects from a failed ship."""
+    s = blank()
+    s.roles[2, 0] = board.STOWAWAY
+    if pirate == "rival":
+        s.roles[1, 0] = board.PIRATE
+    elif pirate == "own":
+        s.roles[2, 1] = board.PIRATE
+    s.expedition[0] = 0
+    s.expedition_n = 1
+    s.treasure_deck[:deck] = board.COMMON_TREASURE
+    s.treasure_deck_n = deck
+    ids = np.full(board.MAX_PLAYERS, players.NAMES.index(strategy), dtype=np.int64)
+    plans = (ids, players.DEFAULT_WEIGHTS[ids].copy())
+    assert players.stowaway_sneaks(s, r, 2, plans, seed_stream(1, 0)) == boards

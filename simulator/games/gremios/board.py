@@ -205,6 +205,9 @@ def vp_emblem(s, r, p):
     return r.vp_emblem if s.emblem == p else 0
 
 
+AT_ONCE, FINISH_ACTION = 0, 1  # rules.end_rule
+
+
 @njit(cache=True)
 def victory_points(s, r, p):
     return vp_top_investor(s, r, p) + vp_inns(s, r, p) + vp_treasures(s, r, p) + vp_emblem(s, r, p)

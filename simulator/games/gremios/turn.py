@@ -12,7 +12,8 @@ from simulator.core.rng import roll_2d6, shuffle
 from simulator.core.trace import record
 from simulator.games.gremios import story as L
 from simulator.games.gremios.board import (
-    AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, CHURCH, CRAFTSMAN,
+    AGE_OF_PROSPERITY, ARCHBISHOP, AT_ONCE, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS,
+    BLOCKADE_OF_GUILD, CHURCH, CRAFTSMAN,
     DOCTOR, EXPEDITION, FAMINE, FARM, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, FROM_EVENTS,
     FROM_GUILDS, FROM_INNS, FROM_ROLES, FROM_TREASURES, FROM_TURN, GOOD_HARVEST, GOVERNOR,
     INNKEEPER, LAND_EXPROPRIATION, MASTER_BUILDER, MAX_EXPEDITION_SLOTS, MERCENARY, MONASTERY,
@@ -46,7 +47,10 @@ def gain(s, p, coins, source):
 def role_pays(s, log, role, coins, reason, except_player):
     """The holder of ``role`` (if any, and not ``except_player``) receives ``coins``."""
     p = role_holder(s, role)
-    if p < 0 or p == except_player or coins <= 0:
+    if p < 0 or p == except_player:
+        return
+    if coins <= 0:
+        record(log, L.ROLE_NO_COINS, p, reason)
         return
     gain(s, p, coins, FROM_ROLES)
     record(log, L.ROLE_COINS, p, coins, reason, s.coins[p])
@@ -60,14 +64,21 @@ def half(n, rounding):
 
 @njit(cache=True)
 def check_end(s, r, log):
-    """The game ends when someone has reached the target (told in the replay as points change)."""
+    """The game ends when someone has reached the target (told in the replay as points change).
+
+    Called once an action or a phase is over and, with ``end_rule`` at_once, after each treasure
+    of an expedition too: the only action made of several steps that can raise points.
+    """
+    was_over = s.over
     for p in range(s.n_players):
         points = victory_points(s, r, p)
-        if points >= r.victory_points_to_win:
-            s.over = 1
         if log.shape[0] > 0 and points != s.points_told[p]:
             record(log, L.POINTS, p, s.points_told[p], points)
             s.points_told[p] = points
+        if points >= r.victory_points_to_win:
+            s.over = 1
+            if not was_over:
+                record(log, L.TARGET_REACHED, p, points, r.victory_points_to_win, r.end_rule)
 
 
 # --- Game Setup -----------------------------------------------------------------------------
@@ -84,6 +95,7 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
     s.top_investor[:] = -1
     s.roles[:, :] = NO_ROLE
     s.role_not_chosen[:] = NO_ROLE
+    record(log, L.SETUP, n_players, mode, r.victory_points_to_win, r.starting_coins, r.end_rule)
 
     # 1-2. The expedition card, and as many guilds as players (3 in the two-player game).
     guilds = np.arange(N_GUILDS)
@@ -106,7 +118,7 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
             n += 1
     s.event_deck_n = n
     shuffle(rng, s.event_deck, n)
-    set_aside_events(s, r)
+    set_aside_events(s, r, log)
 
     # Resource decks.
     s.land_deck_n = r.land_cards
@@ -130,6 +142,7 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
             plots = min(r.innkeeper_starting_plots, s.land_deck_n)
             s.plots[p] += plots
             s.land_deck_n -= plots
+            record(log, L.STARTING_PLOTS, p, plots, s.land_deck_n)
     return table
 
 
@@ -169,14 +182,15 @@ def deal_roles(s, r, mode, fixed_roles, plans, rng, log):
 
 
 @njit(cache=True)
-def set_aside_events(s, r):
+def set_aside_events(s, r, log):
     """Move the top cards of the freshly shuffled deck to the discard pile (always keep one)."""
-    aside = min(r.events_set_aside, s.event_deck_n - 1)
-    for _ in range(max(aside, 0)):
+    aside = max(min(r.events_set_aside, s.event_deck_n - 1), 0)
+    for k in range(aside):
         s.event_deck_n -= 1
-        s.event_discard[s.event_discard_n] = s.event_deck[s.event_deck_n]
+        card = s.event_deck[s.event_deck_n]
+        s.event_discard[s.event_discard_n] = card
         s.event_discard_n += 1
-    return max(aside, 0)
+        record(log, L.SET_ASIDE, card, k + 1, aside, s.event_reshuffles)
 
 
 @njit(cache=True)
@@ -198,9 +212,9 @@ def reveal_event(s, r, rng, log):
         if s.event_deck_n == 0:
             return -1
         shuffle(rng, s.event_deck, s.event_deck_n)
-        aside = set_aside_events(s, r)
         s.event_reshuffles += 1
-        record(log, L.RESHUFFLE, s.event_deck_n + aside, aside)
+        record(log, L.RESHUFFLE, s.event_deck_n, s.event_reshuffles)
+        set_aside_events(s, r, log)
     s.event_deck_n -= 1
     s.events_revealed += 1
     return s.event_deck[s.event_deck_n]
@@ -249,13 +263,10 @@ def apply_event(s, r, plans, rng, log, card):
             s.pending = card
             record(log, L.PENDING, card)
         else:
+            record(log, L.EXPEDITION_NO_STAKES)
             discard_event(s, card)
     elif card == BAD_HARVEST:
-        for p in range(s.n_players):
-            if s.cultivated[p] > 0:
-                s.cultivated[p] -= 1
-                s.plots[p] += 1
-                record(log, L.CULTIVATION_LOST, p)
+        bad_harvest(s, r, log)
         discard_event(s, card)
     elif card == BANKRUPTCY or card == MUTINY:
         s.pending = card
@@ -271,7 +282,7 @@ def apply_event(s, r, plans, rng, log, card):
         discard_event(s, card)
     elif card == PLAGUE:
         s.plague += 1
-        record(log, L.PLAGUE_PLACED)
+        record(log, L.PLAGUE_PLACED, s.plague)
     else:
         place_blockade(s, r, log, card - FIRST_BLOCKADE_CARD)
     check_end(s, r, log)
@@ -286,29 +297,48 @@ def roll_phase(s, r, rng, log):
     s.rolls += 1
     record(log, L.ROLL, s.player, roll, 0)
     guild = guild_of_roll(r, roll)
-    # Apply the previous event if it depended on the roll.
+    # Apply the previous event if it depended on the roll (a Mutiny or a Bankruptcy needs a guild
+    # on the board; an Expedition is pending only with stakes on it).
     if s.pending >= 0:
-        if s.pending == MUTINY and guild >= 0 and s.guild_open[guild]:
-            mutiny(s, r, log, guild, BY_EVENT)
-        elif s.pending == BANKRUPTCY and guild >= 0 and s.guild_open[guild]:
-            bankruptcy(s, r, log, guild, BY_EVENT)
-        elif s.pending == EXPEDITION and s.expedition_n > 0:
+        if s.pending == EXPEDITION:
             sail(s, r, log, roll)
+        elif guild < 0 or not s.guild_open[guild]:
+            record(log, L.PENDING_NO_GUILD, s.pending, roll, guild)
+        elif s.pending == MUTINY:
+            mutiny(s, r, log, guild, BY_EVENT)
+        else:
+            bankruptcy(s, r, log, guild, BY_EVENT)
         discard_event(s, s.pending)
         s.pending = -1
+        if s.over:
+            return  # end_rule at_once: a treasure of that expedition ended the game
     if roll == 7:
         s.sevens += 1
         lift_temporary_events(s, r, log, BY_SEVEN)
-    elif s.guild_open[guild]:
+    elif not s.guild_open[guild]:
+        record(log, L.ROLL_PAYS_NOBODY, roll, guild, 0)
+    else:
+        invested = False
         for p in range(s.n_players):
             if s.investments[p, guild] == 0:
                 continue
+            invested = True
             if guild_blocked_for(s, p, guild):
-                record(log, L.BLOCKED, guild, p)
+                record(log, L.BLOCKED, guild, p, s.investments[p, guild], blocking_card(s, guild))
                 continue
             gain(s, p, s.investments[p, guild], FROM_GUILDS)
             record(log, L.INCOME, p, guild, s.investments[p, guild], s.coins[p])
+        if not invested:
+            record(log, L.ROLL_PAYS_NOBODY, roll, guild, 1)
     check_end(s, r, log)
+
+
+@njit(cache=True)
+def blocking_card(s, g):
+    """The temporary event that keeps guild ``g`` from paying (the Plague named first)."""
+    if s.plague > 0 and g != CHURCH and g != MONASTERY:
+        return PLAGUE
+    return FIRST_BLOCKADE_CARD + BLOCKADE_OF_GUILD[g]
 
 
 # --- 3. Collection Phase (the player's turn proper begins) --------------------------------------
@@ -320,15 +350,16 @@ def collection_phase(s, r, log):
     gain(s, p, r.inn_income * s.inns[p], FROM_INNS)
     record(log, L.COLLECTION, p, r.turn_income, r.inn_income * s.inns[p], s.coins[p])
     # Shopkeeper: one more coin for each active Famine, at the start of their turn.
-    if has_role(s, p, SHOPKEEPER) and s.blockades[FAMINE] > 0:
-        coins = r.shopkeeper_famine_coins * s.blockades[FAMINE]
-        gain(s, p, coins, FROM_ROLES)
-        record(log, L.ROLE_COINS, p, coins, L.R_SHOPKEEPER_FAMINE, s.coins[p])
+    if has_role(s, p, SHOPKEEPER):
+        role_pays(s, log, SHOPKEEPER, r.shopkeeper_famine_coins * s.blockades[FAMINE],
+                  L.R_SHOPKEEPER_FAMINE, -1)
     # Stowaway: three (four with two players) or more stakes between the Expedition and the Port.
-    if has_role(s, p, STOWAWAY) and \
-            expedition_stakes(s, p) + s.investments[p, PORT] >= stowaway_threshold(s, r):
-        gain(s, p, r.stowaway_coins, FROM_ROLES)
-        record(log, L.ROLE_COINS, p, r.stowaway_coins, L.R_STOWAWAY, s.coins[p])
+    if has_role(s, p, STOWAWAY):
+        stakes = expedition_stakes(s, p) + s.investments[p, PORT]
+        if stakes >= stowaway_threshold(s, r):
+            role_pays(s, log, STOWAWAY, r.stowaway_coins, L.R_STOWAWAY, -1)
+        else:
+            record(log, L.ROLE_NO_COINS, p, L.R_STOWAWAY, stakes, stowaway_threshold(s, r))
     # This turn's allowances.
     s.guild_investments_left = r.guild_investments_per_turn
     s.expedition_investments_left = r.expedition_investments_per_turn
@@ -405,8 +436,13 @@ def investment_phase(s, r, plans, rng, log):
     actions = np.zeros((64, 2), dtype=np.int64)
     for _ in range(MAX_ACTIONS_PER_TURN):
         n = legal_actions(s, r, p, actions)
+        if log.shape[0] > 0:
+            for i in range(n):
+                record(log, L.OPTION, p, actions[i, 0], actions[i, 1],
+                       action_price(s, r, p, actions[i, 0], actions[i, 1]), i)
         pick = players.choose_action(s, r, p, plans, rng, actions, n)
         if actions[pick, 0] == END_TURN:
+            record(log, L.ACTION, p, END_TURN, 0, 0, s.coins[p])
             return
         take_action(s, r, rng, log, p, actions[pick, 0], actions[pick, 1])
         check_end(s, r, log)
@@ -538,18 +574,22 @@ def buy_land(s, r, log, p):
 @njit(cache=True)
 def build_inn(s, r, log, p):
     """Build on a plot (bought now if the player has none), returning the plot to the land deck."""
+    plot = L.PLOT_UNCULTIVATED
     if s.plots[p] + s.cultivated[p] == 0:
         buy_land(s, r, log, p)
+        plot = L.PLOT_BOUGHT
     s.coins[p] -= inn_cost(s, r, p)
     # Build on an uncultivated plot when there is one: a cultivated plot still earns harvests.
     if s.plots[p] > 0:
         s.plots[p] -= 1
     else:
         s.cultivated[p] -= 1
+        plot = L.PLOT_CULTIVATED
     s.land_deck_n += 1
     s.inn_deck_n -= 1
     s.inns[p] += 1
     s.inns_built[p] += 1
+    record(log, L.INN_BUILT, p, plot, s.inns[p])
     role_pays(s, log, INNKEEPER, r.innkeeper_coins, L.R_INNKEEPER, p)
 
 
@@ -565,7 +605,7 @@ def take_treasure(s, r, log, p):
     kind = s.treasure_deck[s.treasure_deck_n]
     s.treasures[p, kind] += 1
     s.treasures_taken[p] += 1
-    record(log, L.TREASURE_TAKEN, p, kind)
+    record(log, L.TREASURE_TAKEN, p, kind, s.treasure_deck_n)
     update_emblem(s, r, log)
     return True
 
@@ -608,9 +648,10 @@ def update_emblem(s, r, log):
             new = -1
     elif best_count >= r.emblem_min_treasures and not tied:
         new = best
-    if new != holder:
-        s.emblem = new
-        record(log, L.EMBLEM, holder, new)
+    s.emblem = new
+    if log.shape[0] > 0:
+        record(log, L.EMBLEM, holder, new, treasure_count(s, 0), treasure_count(s, 1),
+               treasure_count(s, 2), treasure_count(s, 3))
 
 
 # --- Expeditions ----------------------------------------------------------------------------------
@@ -626,6 +667,12 @@ def sail(s, r, log, roll):
         for i in range(s.expedition_n):
             if not take_treasure(s, r, log, s.expedition[i]):
                 break
+            # At once: the treasure (and the emblem moving with it) that reaches the target ends
+            # the game; the investors after it take nothing.
+            if r.end_rule == AT_ONCE:
+                check_end(s, r, log)
+                if s.over:
+                    break
     else:
         # Pirate: receives every coin lost in a failed expedition, their own stakes included.
         role_pays(s, log, PIRATE, s.expedition_n * r.invest_coins_placed, L.R_PIRATE, -1)
@@ -635,27 +682,38 @@ def sail(s, r, log, roll):
 
 @njit(cache=True)
 def stowaways_sneak_on(s, r, plans, rng, log):
-    """Stowaway: when the Expedition event is revealed, a free stake if they have none there."""
+    """Stowaway: when the Expedition event is revealed, a free stake if they have none there.
+
+    The ship is never full here: it sails as soon as its last slot is filled.
+    """
     p = role_holder(s, STOWAWAY)
-    if p < 0 or expedition_stakes(s, p) > 0 or s.expedition_n >= r.expedition_slots:
+    if p < 0:
         return
-    if s.expedition_n == 0 and r.stowaway_boards_empty_ship == 0:
-        return
-    if players.stowaway_sneaks(s, r, p, plans, rng):
+    if expedition_stakes(s, p) > 0:
+        record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_HAS_STAKE, s.expedition_n)
+    elif s.expedition_n == 0 and r.stowaway_boards_empty_ship == 0:
+        record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_NO_SHIP, s.expedition_n)
+    elif players.stowaway_sneaks(s, r, p, plans, rng):
         s.expedition[s.expedition_n] = p
         s.expedition_n += 1
-        record(log, L.STOWAWAY_SNEAKS, p)
+        record(log, L.STOWAWAY_SNEAKS, p, s.expedition_n)
+    else:
+        record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_DECLINES, s.expedition_n)
 
 
 # --- Event cards ----------------------------------------------------------------------------------
 
 @njit(cache=True)
 def good_harvest(s, r, log):
+    harvested = False
     for p in range(s.n_players):
-        coins = r.harvest_coins_per_plot * s.cultivated[p]
-        if coins > 0:
+        if s.cultivated[p] > 0:
+            coins = r.harvest_coins_per_plot * s.cultivated[p]
             gain(s, p, coins, FROM_EVENTS)
             record(log, L.EVENT_COINS, p, coins, GOOD_HARVEST, s.coins[p])
+            harvested = True
+    if not harvested:
+        record(log, L.EVENT_NO_EFFECT, GOOD_HARVEST)
     # Peasant: more cultivated plots than all rivals together earns a coin per rival.
     p = role_holder(s, PEASANT)
     if p >= 0:
@@ -665,6 +723,22 @@ def good_harvest(s, r, log):
                 rivals += s.cultivated[q]
         if s.cultivated[p] > rivals:
             role_pays(s, log, PEASANT, r.peasant_harvest_bonus * (s.n_players - 1), L.R_PEASANT, -1)
+        else:
+            record(log, L.ROLE_NO_COINS, p, L.R_PEASANT, s.cultivated[p], rivals)
+
+
+@njit(cache=True)
+def bad_harvest(s, r, log):
+    """Everyone with a cultivated plot loses the cultivation of one; the plot stays."""
+    lost = False
+    for p in range(s.n_players):
+        if s.cultivated[p] > 0:
+            s.cultivated[p] -= 1
+            s.plots[p] += 1
+            record(log, L.CULTIVATION_LOST, p)
+            lost = True
+    if not lost:
+        record(log, L.EVENT_NO_EFFECT, BAD_HARVEST)
 
 
 @njit(cache=True)
@@ -682,9 +756,13 @@ def mutiny(s, r, log, g, cause):
     """Everyone with more than one investment in ``g`` loses one; the top investor stays."""
     s.mutinies += 1
     record(log, L.MUTINY, g, cause)
+    lost = False
     for p in range(s.n_players):
         if s.investments[p, g] > 1:
             lose_investments(s, r, log, p, g, 1)
+            lost = True
+    if not lost:
+        record(log, L.NOBODY_LOSES, g, MUTINY)
 
 
 @njit(cache=True)
@@ -692,9 +770,13 @@ def bankruptcy(s, r, log, g, cause):
     """All investments in ``g`` are lost, and with them the top investor; the guild stays open."""
     s.bankruptcies += 1
     record(log, L.BANKRUPTCY, g, cause)
+    lost = False
     for p in range(s.n_players):
         if s.investments[p, g] > 0:
             lose_investments(s, r, log, p, g, s.investments[p, g])
+            lost = True
+    if not lost:
+        record(log, L.NOBODY_LOSES, g, BANKRUPTCY)
     if s.top_investor[g] >= 0:
         set_top_investor(s, r, g, -1)
         record(log, L.TOP_INVESTOR, g, -1)
@@ -710,24 +792,29 @@ def place_blockade(s, r, log, kind):
             g = BLOCKADE_GUILDS[kind, i]
             if s.guild_open[g]:
                 bankruptcy(s, r, log, g, BY_THIRD_BLOCKADE)
+            else:
+                record(log, L.NOT_ON_BOARD, g, BANKRUPTCY, BY_THIRD_BLOCKADE)
         for _ in range(s.blockades[kind]):
             discard_event(s, FIRST_BLOCKADE_CARD + kind)
+        record(log, L.BLOCKADES_DISCARDED, kind, s.blockades[kind])
         s.blockades[kind] = 0
     elif s.blockades[kind] == r.blockades_for_mutiny:
         for i in range(2):
             g = BLOCKADE_GUILDS[kind, i]
             if s.guild_open[g]:
                 mutiny(s, r, log, g, BY_SECOND_BLOCKADE)
+            else:
+                record(log, L.NOT_ON_BOARD, g, MUTINY, BY_SECOND_BLOCKADE)
 
 
 @njit(cache=True)
 def lift_temporary_events(s, r, log, cause):
     """A 7 or the Age of Prosperity sends every temporary event to the discard pile."""
-    any_active = s.plague > 0
+    record(log, L.BLOCKADES_LIFTED, cause, s.blockades[0], s.blockades[1], s.blockades[2],
+           s.blockades[3], s.plague)
     for kind in range(N_BLOCKADES):
         for _ in range(s.blockades[kind]):
             discard_event(s, FIRST_BLOCKADE_CARD + kind)
-            any_active = True
         s.blockades[kind] = 0
     if s.plague > 0:
         # Doctor: 2 coins per guild they top, except the Church and the Monastery.
@@ -741,8 +828,6 @@ def lift_temporary_events(s, r, log, cause):
         for _ in range(s.plague):
             discard_event(s, PLAGUE)
         s.plague = 0
-    if any_active:
-        record(log, L.BLOCKADES_LIFTED, cause)
 
 
 @njit(cache=True)
@@ -758,6 +843,8 @@ def foreign_invasion(s, r, log):
             s.inns_lost[p] += lost
             destroyed[p] = lost
             record(log, L.INNS_DESTROYED, p, lost)
+    if destroyed.sum() == 0:
+        record(log, L.EVENT_NO_EFFECT, FOREIGN_INVASION)
     role_pays(s, log, DOCTOR, r.doctor_invasion_coins, L.R_DOCTOR_INVASION, -1)
     # Mercenary: a coin for each rival inn destroyed by this invasion.
     m = role_holder(s, MERCENARY)
@@ -772,16 +859,20 @@ def foreign_invasion(s, r, log):
 @njit(cache=True)
 def land_expropriation(s, r, plans, rng, log):
     """Each player loses half their plots (one more if odd), choosing which; inns are untouched."""
+    any_lost = False
     for p in range(s.n_players):
         lost = half(s.plots[p] + s.cultivated[p], r.expropriation_rounding)
         if lost == 0:
             continue
         cultivated = players.cultivated_plots_to_lose(s, r, p, plans, rng, lost)
         cultivated = min(max(cultivated, lost - s.plots[p]), s.cultivated[p], lost)
+        record(log, L.LANDS_LOST, p, cultivated, lost - cultivated, s.cultivated[p], s.plots[p])
         s.cultivated[p] -= cultivated
         s.plots[p] -= lost - cultivated
         s.land_deck_n += lost
-        record(log, L.LANDS_LOST, p, cultivated, lost - cultivated)
+        any_lost = True
+    if not any_lost:
+        record(log, L.EVENT_NO_EFFECT, LAND_EXPROPRIATION)
 
 
 @njit(cache=True)
@@ -795,6 +886,8 @@ def tax_collection(s, r, log):
             s.coins[p] -= tax
             collected += tax
             record(log, L.TAX_PAID, p, tax, s.coins[p])
+    if collected == 0:
+        record(log, L.EVENT_NO_EFFECT, TAX_COLLECTION, r.tax_threshold)
     role_pays(s, log, GOVERNOR, collected, L.R_GOVERNOR, -1)
 
 
@@ -834,5 +927,5 @@ def play_game(r, n_players, mode, fixed_roles, plans, rng, log):
     scores = np.zeros(4, dtype=np.int64)
     for p in range(n_players):
         scores[p] = victory_points(s, r, p)
-    record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3])
+    record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], s.truncated)
     return table
