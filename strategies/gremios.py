@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from simulator.core.rng import below, uniform
+from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
     EXPEDITION, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
@@ -22,13 +23,15 @@ from simulator.games.gremios.board import (
     success_probability, takes_top_investor, treasure_count, victory_points, vp_emblem, vp_inns,
     vp_top_investor, wealth_coins,
 )
+from simulator.games.gremios.search import searched_action, searched_event, searched_role
 from simulator.games.gremios.story import (
     BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, EXCHANGE_WEALTH,
     INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
 )
 
-RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED = range(6)
-NAMES = ("random", "greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced")
+RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED, LOOKAHEAD = range(7)
+NAMES = ("random", "greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced",
+         "lookahead")
 DESCRIPTIONS = (
     "uniform over the legal choices (ending the turn is one of them)",
     "most immediate victory points, then most coins; never invests for the long run",
@@ -36,6 +39,9 @@ DESCRIPTIONS = (
     "buys plots and saves for inns, repairs at once, likes land roles",
     "stakes every expedition, trades treasures, hunts the discoverer emblem",
     "weighs guilds, inns and expeditions evenly",
+    "searches: plays its role choice, each investment and each Governor's pick out to the end "
+    "(rollouts by greedy players, hidden cards re-dealt) and leaves greedy's choice only for a "
+    "surely better one",
 )
 
 # The weight vector: what each entry means (values are in coins).
@@ -49,19 +55,21 @@ WEIGHT_NAMES = (
     "reserve",           # coins to keep in hand after an optional purchase
     "save_for_inn",      # 1: do not spend below the price of the next inn
     "noise",             # random jitter on every value, so equal players do not mirror each other
-)
+) + SEARCH_WEIGHTS       # a search player's budget and rollout policy (simulator/core/search.py)
 (W_VICTORY_POINT, W_INCOME, W_GUILD, W_EXPEDITION, W_INN, W_LAND, W_RESERVE, W_SAVE_FOR_INN,
- W_NOISE) = range(len(WEIGHT_NAMES))
+ W_NOISE, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 DEFAULT_WEIGHTS = np.array([
-    # vp   income guild exped  inn  land reserve save noise
-    [0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0],   # random (unused)
-    [1000., 0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0],   # greedy: points first, then coins
-    [5.0,  7.0,  1.0,  0.3,  0.5,  -1.0, 0.0,  0.0,  0.3],   # guild_baron
-    [3.5,  5.0,  -0.5, 0.3,  2.0,  0.5,  0.0,  1.0,  0.3],   # inn_builder
-    [3.0,  6.0,  0.0,  1.6,  1.0,  -1.0, 0.0,  0.0,  0.3],   # expedition_gambler
-    [3.0,  7.0,  0.0,  1.0,  0.5,  0.0,  1.0,  0.0,  0.3],   # balanced
+    # vp   income guild exped  inn  land reserve save noise  rollouts turns policy confidence
+    [0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0, 0, 0, 0, 0],       # random (unused)
+    [1000., 0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0, 0, 0, 0, 0],       # greedy: points, then coins
+    [5.0,  7.0,  1.0,  0.3,  0.5,  -1.0, 0.0,  0.0,  0.3, 0, 0, 0, 0],       # guild_baron
+    [3.5,  5.0,  -0.5, 0.3,  2.0,  0.5,  0.0,  1.0,  0.3, 0, 0, 0, 0],       # inn_builder
+    [3.0,  6.0,  0.0,  1.6,  1.0,  -1.0, 0.0,  0.0,  0.3, 0, 0, 0, 0],       # expedition_gambler
+    [3.0,  7.0,  0.0,  1.0,  0.5,  0.0,  1.0,  0.0,  0.3, 0, 0, 0, 0],       # balanced
+    # lookahead: greedy's weights for its rollouts, 32 per option, 24 turns deep, greedy players
+    [1000., 0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0, 32, 24, GREEDY, 1.0],   # lookahead
 ])
 
 # Which roles suit a personality: affinity of each role with the guild, expedition, inn and
@@ -84,6 +92,14 @@ ROLE_STYLE = np.array([
 
 
 @njit(cache=True)
+def acting(plans, p):
+    """The strategy that makes ``p``'s decision: a search player decides what it does not search
+    (its role, the Stowaway's stake, expropriated plots) as its rollout policy would."""
+    sid = plans[0][p]
+    return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@njit(cache=True)
 def _noise(w, rng):
     if w[W_NOISE] == 0.0:
         return 0.0
@@ -95,7 +111,9 @@ def _noise(w, rng):
 @njit(cache=True)
 def choose_role(s, r, p, plans, rng, dealt, n_dealt):
     """Index of the role kept among the ``n_dealt`` dealt."""
-    sid = plans[0][p]
+    if plans[0][p] == LOOKAHEAD:
+        return searched_role(s, r, p, plans, rng, dealt, n_dealt)
+    sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM or sid == GREEDY:  # no role adds points by itself: nothing to prefer
         return below(rng, n_dealt)
@@ -168,7 +186,9 @@ def event_effect(s, r, p, card):
 @njit(cache=True)
 def choose_event(s, r, p, plans, rng, first, second):
     """The Governor's pick of the two revealed events: the one better for them than for rivals."""
-    if plans[0][p] == RANDOM:
+    if plans[0][p] == LOOKAHEAD:
+        return searched_event(s, r, p, plans, rng, first, second)
+    if acting(plans, p) == RANDOM:
         return first if below(rng, 2) == 0 else second
     best = first
     best_value = -1e18
@@ -193,7 +213,7 @@ def stowaway_sneaks(s, r, p, plans, rng):
     against the coin a rival Pirate collects if the ship fails (a rival's coin counted as a
     share of what it costs all the others, as when the Governor weighs events).
     """
-    if plans[0][p] == RANDOM:
+    if acting(plans, p) == RANDOM:
         return below(rng, 2) == 0
     w = plans[1][p]
     chance = success_probability(r)
@@ -211,7 +231,7 @@ def stowaway_sneaks(s, r, p, plans, rng):
 @njit(cache=True)
 def cultivated_plots_to_lose(s, r, p, plans, rng, lost):
     """Of ``lost`` plots expropriated, how many are cultivated ones (the rest uncultivated)."""
-    if plans[0][p] == RANDOM:
+    if acting(plans, p) == RANDOM:
         return below(rng, min(lost, s.cultivated[p]) + 1)
     return max(0, lost - s.plots[p])  # keep the cultivated plots: they earn harvests
 
@@ -378,6 +398,8 @@ def greedy_value(s, r, p, w, action, arg):
 def choose_action(s, r, p, plans, rng, actions, n):
     """Index (into ``actions[:n]``) of the action to take; index 0 ends the turn."""
     sid = plans[0][p]
+    if sid == LOOKAHEAD:
+        return searched_action(s, r, p, plans, rng, actions, n)
     w = plans[1][p]
     if sid == RANDOM:
         return below(rng, n)

@@ -25,6 +25,7 @@ class Setup:
     mix_ids: np.ndarray      # strategy id of each entry of the mix
     mix_weights: np.ndarray  # their weight vectors
     slot_roles: np.ndarray   # (mix entries, 2): the role(s) an entry always holds, -1 where dealt
+    has_search: bool = False  # a search player is in the mix (the kernel seats searching plans)
 
 
 @dataclass(frozen=True)
@@ -77,28 +78,38 @@ def make_config(game: str, players: int | None = None, mode: str = "standard",
     if not entries:
         raise UsageError("--strategies: give at least one strategy")
     labels, bases, mix_weights = _mix(spec, entries, tuned)
+    names = spec.strategies.weight_names
     for name, vector in (weights or {}).items():
         if name not in labels:
             spec.strategies.index(name)  # an unknown name: the usual message
             continue
+        rows = np.array(labels) == name
+        if isinstance(vector, dict):  # some weights by name, the others as they are
+            for key, value in vector.items():
+                if key not in names:
+                    raise UsageError(unknown_name("weight", key, names, f"of {name}"))
+                mix_weights[rows, names.index(key)] = float(value)
+            continue
         vector = np.asarray(vector, dtype=np.float64)
-        if vector.shape != (len(spec.strategies.weight_names),):
-            raise UsageError(f"weights for {name}: expected {len(spec.strategies.weight_names)} numbers "
-                             f"({', '.join(spec.strategies.weight_names)}), got {vector.size}")
-        mix_weights[np.array(labels) == name] = vector
+        if vector.shape != (len(names),):
+            raise UsageError(f"weights for {name}: expected {len(names)} numbers "
+                             f"({', '.join(names)}), got {vector.size}")
+        mix_weights[rows] = vector
     ids = np.array([spec.strategies.index(b) for b in bases], dtype=np.int64)
     request = {"game": game, "players": players, "mode": mode,
                "strategies": list(strategies) if strategies else None,
                "roles": list(roles) if roles else None,
                "settings": {k: v for k, v in (settings or {}).items()}, "seed": seed,
-               "weights": {k: [float(x) for x in v] for k, v in (weights or {}).items()},
+               "weights": {k: ({n: float(x) for n, x in v.items()} if isinstance(v, dict)
+                               else [float(x) for x in v]) for k, v in (weights or {}).items()},
                "tuned": tuned, "strategy_roles": dict(strategy_roles or {})}
 
     rules = spec.rules().with_overrides(settings or {})
     fixed, role_names = _fixed_roles(spec, mode_spec, players, roles)
     design = seat_design(len(entries), players)
     slot_roles = _slot_roles(spec, mode_spec, labels, design, fixed, strategy_roles or {})
-    setup = Setup(players, list(spec.modes).index(mode), fixed, design, ids, mix_weights, slot_roles)
+    setup = Setup(players, list(spec.modes).index(mode), fixed, design, ids, mix_weights, slot_roles,
+                  spec.strategies.search is not None and spec.strategies.search in bases)
     spec.check(rules.as_record(), setup)
     return RunConfig(spec, rules, players, mode, labels, mix_weights, role_names, seed, setup,
                      request, bases, dict(strategy_roles or {}))

@@ -42,6 +42,8 @@ class Strategies:
     # random) and the weights it tunes (not the noise, nor a search's budget).
     tunable: tuple[str, ...] = ()
     tuned_weights: tuple[str, ...] = ()
+    # The game's search player (its weights end with core/search.py's SEARCH_WEIGHTS), if any.
+    search: str | None = None
 
     def index(self, name: str) -> int:
         if name not in self.names:
@@ -80,6 +82,23 @@ class Game:
 
     def rules(self) -> RuleSet:
         return load_rules(self.rules_path, self.name)
+
+
+def kernel_calls(setup):
+    """How to call a game's kernel for ``setup``: (marker, warm_up) pairs, in order.
+
+    The marker is the last argument of every kernel: None seats heuristic plans; the searching
+    marker (``core/search.py``) seats searching plans, for a mix holding a search player. numba
+    treats a function re-entered while it is being compiled, with other argument types, as a
+    recursion, and a recursion's compiled code cannot be cached (it is left with an unresolved
+    symbol that breaks the next process). The rollouts of a search play the heuristic game loop
+    from inside the searching one, so that loop is compiled first: a warm-up call (on no games,
+    or with no log) with heuristic plans precedes the searching call.
+    """
+    from simulator.core.search import SEARCHING
+    if setup.has_search:
+        return [(None, True), (SEARCHING, False)]
+    return [(None, False)]
 
 
 def get_game(name: str) -> Game:

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from simulator.core.errors import UsageError
+from simulator.core.search import attach_marker
 
 MAX_ARRANGEMENTS = 1_000_000  # 5 seats from a mix of 14 strategies is 240,240
 
@@ -76,11 +77,12 @@ def describe_design(k: int, n: int) -> dict:
 
 
 @njit(cache=True)
-def seat_plans(game_index, n_players, max_players, seatings, mix_ids, mix_weights):
+def seat_plans(game_index, n_players, max_players, seatings, mix_ids, mix_weights, searching):
     """The strategies of game ``game_index``'s seats, from its row of the design.
 
-    Returns the seats' strategy ids and weight rows (``plans``, what every decision reads) and
-    each seat's position in the mix (for the dataset's ``strategy`` column).
+    Returns the seats' strategy ids and weight rows (``plans``, what every decision reads:
+    searching plans when ``searching`` is the marker of ``core/search.py``, heuristic plans when
+    it is None) and each seat's position in the mix (for the dataset's ``strategy`` column).
     """
     row = seatings[game_index % seatings.shape[0]]
     ids = np.zeros(max_players, dtype=np.int64)
@@ -91,7 +93,7 @@ def seat_plans(game_index, n_players, max_players, seatings, mix_ids, mix_weight
         mix_slot[seat] = j
         ids[seat] = mix_ids[j]
         weights[seat, :] = mix_weights[j, :]
-    return (ids, weights), mix_slot
+    return attach_marker(ids, weights, searching), mix_slot
 
 
 @njit(cache=True)

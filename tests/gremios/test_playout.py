@@ -6,10 +6,12 @@ import pytest
 
 from simulator.core.config import make_config
 from simulator.core.rng import seed_stream
+from simulator.core.search import SEARCHING
 from simulator.core.trace import no_log
 from simulator.games.gremios import board
 from simulator.games.gremios.turn import new_game, play_turn
 from strategies import gremios as players
+from tests.gremios.conftest import SMALL_SEARCH
 
 CONFIGS = [(n, "standard") for n in (2, 3, 4)] + [(2, "ultimate_duel")]
 GAMES_PER_CASE = 12
@@ -54,14 +56,17 @@ def check_invariants(s, r, n_cards):
 
 @pytest.mark.parametrize("n_players,mode", CONFIGS)
 @pytest.mark.parametrize("strategy", players.NAMES)
-def test_invariants_hold_every_turn(n_players, mode, strategy):
-    config = make_config("gremios", n_players, mode, [strategy], seed=123)
+def test_invariants_hold_every_turn(n_players, mode, strategy, heuristics_compiled):
+    weights = {"lookahead": SMALL_SEARCH} if strategy == "lookahead" else None
+    config = make_config("gremios", n_players, mode, [strategy], seed=123, weights=weights)
     rules = config.rules.as_record()
     r = rules[0]
     n_cards = sum(int(r[name]) for name in r.dtype.names if name.startswith("cards_")) + board.N_GUILDS
     setup = config.setup
     plans = (np.repeat(setup.mix_ids, board.MAX_PLAYERS), np.repeat(setup.mix_weights, board.MAX_PLAYERS, 0))
-    for game in range(GAMES_PER_CASE):
+    if setup.has_search:
+        plans = plans + (SEARCHING,)
+    for game in range(GAMES_PER_CASE if not setup.has_search else 3):
         rng = seed_stream(123, game)
         table = new_game(r, n_players, setup.mode, setup.fixed_roles, plans, rng, no_log()).view(np.recarray)
         s = table[0]
@@ -84,7 +89,8 @@ def test_invariants_hold_every_turn(n_players, mode, strategy):
 def test_dataset_invariants(tmp_path, n_players, mode):
     from simulator import api
     path = api.run("gremios", players=n_players, mode=mode, games=600, seed=5,
-                   strategies=list(players.NAMES), out=tmp_path / "run", progress=False)
+                   strategies=list(players.NAMES), weights={"lookahead": SMALL_SEARCH},
+                   out=tmp_path / "run", progress=False)
     data = api.load(path)
     seats, games = data.seats, data.games
     assert seats.height == 600 * n_players and games.height == 600

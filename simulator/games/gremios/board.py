@@ -70,7 +70,10 @@ STATE = np.dtype([
     ("n_players", np.int64),
     ("two_player_turns", np.int64),          # 1: two consecutive turns each (2-player rules)
     ("roles", np.int64, (MAX_PLAYERS, 2)),   # role ids held; second is NO_ROLE except in the duel
-    ("role_not_chosen", np.int64, (MAX_PLAYERS,)),
+    ("role_not_chosen", np.int64, (MAX_PLAYERS,)),  # the dealt card not kept (face down)
+    ("fixed_roles", np.int64, (MAX_PLAYERS, 2)),  # roles given by --roles (or a mix entry), or -1
+    ("role_deck", np.int64, (N_ROLES,)),     # the role cards still to deal (face down)
+    ("role_deck_n", np.int64),
     ("coins", np.int64, (MAX_PLAYERS,)),
     ("guild_open", np.int64, (N_GUILDS,)),   # 1 once founded (on the board)
     ("investments", np.int64, (MAX_PLAYERS, N_GUILDS)),
@@ -86,6 +89,8 @@ STATE = np.dtype([
     ("inns", np.int64, (MAX_PLAYERS,)),      # standing inns
     ("destroyed_inns", np.int64, (MAX_PLAYERS,)),
     ("treasures", np.int64, (MAX_PLAYERS, 4)),  # held, by treasure kind (hidden from rivals)
+    ("treasures_given_up", np.int64, (MAX_PLAYERS, 4)),  # exchanged or sold, by kind (own info)
+    ("treasures_shown", np.int64, (MAX_PLAYERS, 4)),  # of those, exchanged face up (public)
     ("emblem", np.int64),                    # holder of the discoverer emblem, or -1
     ("blockades", np.int64, (N_BLOCKADES,)), # active cards of each kind
     ("plague", np.int64),                    # active Plague cards
@@ -95,6 +100,8 @@ STATE = np.dtype([
     ("event_deck_n", np.int64),
     ("event_discard", np.int64, (MAX_EVENT_CARDS,)),
     ("event_discard_n", np.int64),
+    ("events_aside_n", np.int64),            # the unseen set-aside cards: event_discard[:n]
+    ("event_top_known", np.int64),           # 1: the deck's top card is the Governor's returned one
     ("treasure_deck", np.int64, (MAX_TREASURES,)),
     ("treasure_deck_n", np.int64),
     ("land_deck_n", np.int64),

@@ -41,10 +41,11 @@ N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 @njit(cache=True)
 def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, seatings, mix_ids,
-                mix_weights, slot_roles, log):
+                mix_weights, slot_roles, log, searching):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
-    plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights)
+    plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
+                          searching)
     roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
     return play_game(rules[0], n_players, mode, roles, plans, rng, log)
 
@@ -74,13 +75,13 @@ def write_seat(row, s, r, p, mix_slot, score, rank):
 
 @njit(cache=True, parallel=True, nogil=True)  # nogil: the next part plays while one is written
 def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, seatings,
-               mix_ids, mix_weights, slot_roles, seats, games):
+               mix_ids, mix_weights, slot_roles, seats, games, searching):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
-                                     mix_weights)
+                                     mix_weights, searching)
         roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
         table = play_game(rules[0], n_players, mode, roles, plans, rng, no_log())
         record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],

@@ -10,8 +10,9 @@ import numpy as np
 
 from simulator.core.dataset import names_column
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies
-from simulator.core.trace import new_log
+from simulator.core.search import SEARCH_WEIGHTS
+from simulator.core.game import Game, Mode, Strategies, kernel_calls
+from simulator.core.trace import new_log, no_log
 from simulator.games.gremios import board, kernel, story
 from strategies import gremios as players
 
@@ -56,17 +57,19 @@ def check_setup(rules, setup):
 
 def play(rules, run_seed, first_game, n_games, setup):
     seats, games = kernel.new_outputs(n_games, setup.n_players)
-    kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players, setup.mode,
-                      setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights,
-                      setup.slot_roles, seats, games)
+    for marker, warm_up in kernel_calls(setup):
+        kernel.play_games(rules, np.uint64(run_seed), first_game, 0 if warm_up else n_games,
+                          setup.n_players, setup.mode, setup.fixed_roles, setup.seatings,
+                          setup.mix_ids, setup.mix_weights, setup.slot_roles, seats, games, marker)
     return seats, games
 
 
 def replay(rules, run_seed, game_index, setup):
     log = new_log(REPLAY_LOG_ROWS)
-    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
-                       setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights,
-                       setup.slot_roles, log)
+    for marker, warm_up in kernel_calls(setup):
+        kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
+                           setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights,
+                           setup.slot_roles, no_log() if warm_up else log, marker)
     return story.tell(log, int(rules[0].famine_numbers))
 
 
@@ -105,7 +108,9 @@ GAME = Game(
                           default_mix=("greedy", "guild_baron", "inn_builder", "expedition_gambler",
                                        "balanced"),
                           tunable=("guild_baron", "inn_builder", "expedition_gambler", "balanced"),
-                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES if n != "noise")),
+                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES
+                                              if n != "noise" and n not in SEARCH_WEIGHTS),
+                          search="lookahead"),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,

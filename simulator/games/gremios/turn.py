@@ -134,8 +134,61 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
 
     # 4. Two role cards and three coins each; 5. roles chosen in turn order. Seats are numbered
     # from the starting player (the highest roll), so seat 0 always starts.
-    deal_roles(s, r, mode, fixed_roles, plans, rng, log)
+    s.fixed_roles[:, :] = fixed_roles
+    shuffle_role_deck(s, rng)
     for p in range(n_players):
+        deal_role(s, r, mode, plans, rng, log, p)
+    give_starting_coins(s, r, log)
+    return table
+
+
+@njit(cache=True)
+def shuffle_role_deck(s, rng):
+    """The role cards not fixed by ``--roles``, shuffled face down."""
+    n = 0
+    for role in range(N_ROLES):
+        fixed = False
+        for p in range(s.n_players):
+            if s.fixed_roles[p, 0] == role or s.fixed_roles[p, 1] == role:
+                fixed = True
+        if not fixed:
+            s.role_deck[n] = role
+            n += 1
+    s.role_deck_n = n
+    shuffle(rng, s.role_deck, n)
+
+
+@njit(cache=True)
+def deal_role(s, r, mode, plans, rng, log, p):
+    """Player ``p``'s role cards: they keep one (both in the duel), or take their fixed role."""
+    if s.fixed_roles[p, 0] != NO_ROLE:
+        s.roles[p, 0] = s.fixed_roles[p, 0]
+        s.roles[p, 1] = s.fixed_roles[p, 1]
+        record(log, L.ROLES_DEALT, p, -1, -1, -1, s.roles[p, 0], s.roles[p, 1])
+        return
+    dealt = np.full(3, NO_ROLE, dtype=np.int64)
+    for k in range(r.roles_dealt):
+        s.role_deck_n -= 1
+        dealt[k] = s.role_deck[s.role_deck_n]
+    if mode == ULTIMATE_DUEL:
+        s.roles[p, 0] = dealt[0]
+        s.roles[p, 1] = dealt[1]
+    else:
+        keep_role(s, p, dealt, players.choose_role(s, r, p, plans, rng, dealt, r.roles_dealt))
+    record(log, L.ROLES_DEALT, p, dealt[0], dealt[1], dealt[2], s.roles[p, 0], s.roles[p, 1])
+
+
+@njit(cache=True)
+def keep_role(s, p, dealt, pick):
+    s.roles[p, 0] = dealt[pick]
+    # The card not chosen (the first of them, if three were dealt) is recorded.
+    s.role_not_chosen[p] = dealt[1] if pick == 0 else dealt[0]
+
+
+@njit(cache=True)
+def give_starting_coins(s, r, log):
+    """Three coins each, once the roles are chosen; the Innkeeper's two plots."""
+    for p in range(s.n_players):
         s.coins[p] = r.starting_coins
         # Innkeeper: starts with two uncultivated plots.
         if has_role(s, p, INNKEEPER):
@@ -143,48 +196,13 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
             s.plots[p] += plots
             s.land_deck_n -= plots
             record(log, L.STARTING_PLOTS, p, plots, s.land_deck_n)
-    return table
-
-
-@njit(cache=True)
-def deal_roles(s, r, mode, fixed_roles, plans, rng, log):
-    """Deal from the role cards not fixed by ``--roles``; each seat keeps one (both in the duel)."""
-    deck = np.empty(N_ROLES, dtype=np.int64)
-    n = 0
-    for role in range(N_ROLES):
-        fixed = False
-        for p in range(s.n_players):
-            if fixed_roles[p, 0] == role or fixed_roles[p, 1] == role:
-                fixed = True
-        if not fixed:
-            deck[n] = role
-            n += 1
-    shuffle(rng, deck, n)
-    for p in range(s.n_players):
-        if fixed_roles[p, 0] != NO_ROLE:
-            s.roles[p, 0] = fixed_roles[p, 0]
-            s.roles[p, 1] = fixed_roles[p, 1]
-            record(log, L.ROLES_DEALT, p, -1, -1, -1, s.roles[p, 0], s.roles[p, 1])
-            continue
-        dealt = np.full(3, NO_ROLE, dtype=np.int64)
-        for k in range(r.roles_dealt):
-            n -= 1
-            dealt[k] = deck[n]
-        if mode == ULTIMATE_DUEL:
-            s.roles[p, 0] = dealt[0]
-            s.roles[p, 1] = dealt[1]
-        else:
-            pick = players.choose_role(s, r, p, plans, rng, dealt, r.roles_dealt)
-            s.roles[p, 0] = dealt[pick]
-            # The card not chosen (the first of them, if three were dealt) is recorded.
-            s.role_not_chosen[p] = dealt[1] if pick == 0 else dealt[0]
-        record(log, L.ROLES_DEALT, p, dealt[0], dealt[1], dealt[2], s.roles[p, 0], s.roles[p, 1])
 
 
 @njit(cache=True)
 def set_aside_events(s, r, log):
     """Move the top cards of the freshly shuffled deck to the discard pile (always keep one)."""
     aside = max(min(r.events_set_aside, s.event_deck_n - 1), 0)
+    s.events_aside_n = aside  # the discard pile is empty now: they lie at its bottom
     for k in range(aside):
         s.event_deck_n -= 1
         card = s.event_deck[s.event_deck_n]
@@ -217,6 +235,7 @@ def reveal_event(s, r, rng, log):
         set_aside_events(s, r, log)
     s.event_deck_n -= 1
     s.events_revealed += 1
+    s.event_top_known = 0
     return s.event_deck[s.event_deck_n]
 
 
@@ -234,13 +253,21 @@ def event_phase(s, r, plans, rng, log):
         second = reveal_event(s, r, rng, log)
         record(log, L.REVEAL, p, second)
         chosen = players.choose_event(s, r, p, plans, rng, card, second)
-        other = second if chosen == card else card
-        s.event_deck[s.event_deck_n] = other
-        s.event_deck_n += 1
-        s.events_revealed -= 1  # the returned card is revealed again next turn
-        record(log, L.GOVERNOR_CHOICE, p, chosen, other)
-        card = chosen
+        governor_applies(s, r, plans, rng, log, chosen, second if chosen == card else card)
+        return
     apply_event(s, r, plans, rng, log, card)
+
+
+@njit(cache=True)
+def governor_applies(s, r, plans, rng, log, chosen, other):
+    """The Governor applies ``chosen``; ``other`` goes back on top, seen by all, for next turn."""
+    p = s.player
+    s.event_deck[s.event_deck_n] = other
+    s.event_deck_n += 1
+    s.event_top_known = 1
+    s.events_revealed -= 1  # the returned card is revealed again next turn
+    record(log, L.GOVERNOR_CHOICE, p, chosen, other)
+    apply_event(s, r, plans, rng, log, chosen)
 
 
 @njit(cache=True)
@@ -475,7 +502,7 @@ def take_action(s, r, rng, log, p, action, arg):
         s.inns[p] += 1
         s.inns_repaired[p] += 1
     elif action == EXCHANGE_WEALTH:
-        give_up_treasure(s, r, log, p, arg)
+        give_up_treasure(s, r, log, p, arg, True)
         gain(s, p, wealth_coins(r, arg), FROM_TREASURES)
     elif action == CRAFTSMAN_BUY:
         s.craftsman_trade_left -= 1
@@ -484,7 +511,7 @@ def take_action(s, r, rng, log, p, action, arg):
         take_treasure(s, r, log, p)
     elif action == CRAFTSMAN_SELL:
         s.craftsman_trade_left -= 1
-        give_up_treasure(s, r, log, p, arg)
+        give_up_treasure(s, r, log, p, arg, False)
         gain(s, p, r.craftsman_treasure_price, FROM_TREASURES)
     elif action == MERCENARY_MUTINY:
         s.mercenary_mutiny_left -= 1
@@ -611,10 +638,14 @@ def take_treasure(s, r, log, p):
 
 
 @njit(cache=True)
-def give_up_treasure(s, r, log, p, kind):
-    """A wealth exchanged, or a treasure sold by the Craftsman: discarded, never reshuffled."""
+def give_up_treasure(s, r, log, p, kind, face_up):
+    """A wealth exchanged (its value shows: ``face_up``), or a treasure sold by the Craftsman
+    (discarded face down): out of the game, never reshuffled."""
     s.treasures[p, kind] -= 1
     s.treasures_cashed[p] += 1
+    s.treasures_given_up[p, kind] += 1
+    if face_up:
+        s.treasures_shown[p, kind] += 1
     update_emblem(s, r, log)
 
 
@@ -906,6 +937,12 @@ def play_turn(s, r, plans, rng, log):
     s.player = player_of_turn(s.n_players, s.two_player_turns, s.turn)
     record(log, L.TURN, s.player, s.turn)
     event_phase(s, r, plans, rng, log)
+    finish_turn(s, r, plans, rng, log)
+
+
+@njit(cache=True)
+def finish_turn(s, r, plans, rng, log):
+    """The turn after its event phase: the roll, the collection and the investments."""
     if not s.over:
         roll_phase(s, r, rng, log)
     if not s.over:
@@ -915,15 +952,22 @@ def play_turn(s, r, plans, rng, log):
 
 
 @njit(cache=True)
-def play_game(r, n_players, mode, fixed_roles, plans, rng, log):
-    """Set up and play one game to its end (or to ``max_turns``, marked truncated)."""
-    table = new_game(r, n_players, mode, fixed_roles, plans, rng, log)
-    s = table[0]
-    while not s.over:
+def play_on(s, r, plans, rng, log, until_turn):
+    """Play turns until the game ends, reaches ``max_turns`` (marked truncated) or turn
+    ``until_turn`` (a search's rollout stops there)."""
+    while not s.over and s.turn < until_turn:
         if s.turn >= r.max_turns:
             s.truncated = 1
             break
         play_turn(s, r, plans, rng, log)
+
+
+@njit(cache=True)
+def play_game(r, n_players, mode, fixed_roles, plans, rng, log):
+    """Set up and play one game to its end (or to ``max_turns``, marked truncated)."""
+    table = new_game(r, n_players, mode, fixed_roles, plans, rng, log)
+    s = table[0]
+    play_on(s, r, plans, rng, log, r.max_turns + 1)
     scores = np.zeros(4, dtype=np.int64)
     for p in range(n_players):
         scores[p] = victory_points(s, r, p)

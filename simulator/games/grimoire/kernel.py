@@ -37,10 +37,12 @@ N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
 @njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, seatings, mix_ids, mix_weights, log):
+def replay_game(rules, run_seed, game_index, n_players, seatings, mix_ids, mix_weights, log,
+                searching):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights)
+    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
+                          searching)
     return play_game(rules[0], n_players, plans, rng, log)
 
 
@@ -128,13 +130,13 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
 
 @njit(cache=True, parallel=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
-               seats, games):
+               seats, games, searching):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
-                                     mix_weights)
+                                     mix_weights, searching)
         r = rules[0]
         table = play_game(r, n_players, plans, rng, no_log())
         finish(table, r, n_players, mix_slot, seats, i * n_players, games[i])

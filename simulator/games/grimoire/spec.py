@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies
-from simulator.core.trace import new_log
+from simulator.core.game import Game, Mode, Strategies, kernel_calls
+from simulator.core.trace import new_log, no_log
 from simulator.games.grimoire import board, kernel, story
 from strategies import grimoire as players
 
@@ -38,15 +38,19 @@ def check_setup(rules, setup):
 
 def play(rules, run_seed, first_game, n_games, setup):
     seats, games = kernel.new_outputs(n_games, setup.n_players)
-    kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players,
-                      setup.seatings, setup.mix_ids, setup.mix_weights, seats, games)
+    for marker, warm_up in kernel_calls(setup):
+        kernel.play_games(rules, np.uint64(run_seed), first_game, 0 if warm_up else n_games,
+                          setup.n_players, setup.seatings, setup.mix_ids, setup.mix_weights,
+                          seats, games, marker)
     return seats, games
 
 
 def replay(rules, run_seed, game_index, setup):
     log = new_log(REPLAY_LOG_ROWS)
-    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.seatings, setup.mix_ids,
-                       setup.mix_weights, log)
+    for marker, warm_up in kernel_calls(setup):
+        kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players,
+                           setup.seatings, setup.mix_ids, setup.mix_weights,
+                           no_log() if warm_up else log, marker)
     return story.tell(log)
 
 

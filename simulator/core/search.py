@@ -1,0 +1,160 @@
+"""Search players: a decision judged by playing each option out, from what the player knows.
+
+The mechanism every game's search player (``lookahead``) shares:
+
+- **Its budget is in its weight vector.** A game with a search player ends its weight names
+  with ``SEARCH_WEIGHTS``: rollouts per option, how many turns (rounds) a rollout plays before
+  it is judged on the standings (0: to the end of the game), the strategy id of the heuristic
+  that plays every seat in the rollouts (with the searcher's own weights), and how sure the
+  rollouts must be before the searcher leaves that heuristic's own choice.
+- **Two kinds of plans.** A run whose mix holds no search player seats its strategies with
+  *heuristic plans* ``(ids, weights)``, as before; a run with one uses *searching plans*
+  ``(ids, weights, SEARCHING)``. They are different numba types, so the game loop is compiled
+  once for each; the search code is reached only from the searching one, and every rollout
+  plays with heuristic plans. That keeps the compiler's view free of recursion (a rollout can
+  never start a search), and runs without a search player compile nothing new.
+- **Common random numbers.** One draw from the game's own stream seeds a decision's rollouts:
+  rollout ``j`` of every option starts from the same stream (``rollout_stream``), so options
+  are compared on the same dice, deals and re-dealt hidden cards, and the game stays
+  reproducible like every other.
+- **Only what the player knows.** Before each rollout the game re-deals every hidden card: the
+  cards the player cannot place, shuffled (``shuffle_unseen``), back into the places the player
+  cannot see, so the real hidden arrangement never reaches the decision.
+- **The choice** (``best_option``): the rollout policy's own choice, unless another option wins
+  more on the same rollouts (win share, then score margin, own score minus the best rival's, as
+  a tie-break) by more than ``search_confidence`` standard errors; then the best such option.
+"""
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from simulator.core.rng import next_u64, seed_stream, shuffle
+
+SEARCH_WEIGHTS = ("rollouts", "rollout_turns", "rollout_policy", "search_confidence")
+SEARCHING = np.zeros(1, dtype=np.int8)  # the marker that makes plans "searching plans"
+
+
+def searching_plans(plans_type) -> bool:
+    """Whether a numba plans type is the searching kind (three members)."""
+    return isinstance(plans_type, types.BaseTuple) and len(plans_type) == 3
+
+
+def attach_marker(ids, weights, marker):
+    """(ids, weights), or (ids, weights, marker) when ``marker`` is not None (numba overload)."""
+    return (ids, weights) if marker is None else (ids, weights, marker)
+
+
+@overload(attach_marker, jit_options={"cache": True})
+def _attach_marker(ids, weights, marker):
+    if isinstance(marker, (types.NoneType, types.Omitted)):
+        return lambda ids, weights, marker: (ids, weights)
+    return lambda ids, weights, marker: (ids, weights, marker)
+
+
+@njit(cache=True)
+def budget(w):
+    """(rollouts per option, turns per rollout or 0 for the whole game, policy strategy id,
+    standard errors by which an option must beat the policy's own choice)."""
+    k = w.shape[0]
+    return max(1, int(w[k - 4])), max(0, int(w[k - 3])), int(w[k - 2]), w[k - 1]
+
+
+@njit(cache=True)
+def policy_plans(plans, p, max_players):
+    """Heuristic plans for a rollout: every seat plays ``p``'s rollout policy with ``p``'s
+    weights (the searcher models its rivals as players like itself)."""
+    w = plans[1][p]
+    policy = budget(w)[2]
+    ids = np.full(max_players, policy, dtype=np.int64)
+    weights = np.empty((max_players, w.shape[0]), dtype=np.float64)
+    for q in range(max_players):
+        weights[q, :] = w
+    return (ids, weights)
+
+
+@njit(cache=True)
+def decision_seed(rng):
+    """One draw from the game's stream: the seed of this decision's rollouts."""
+    return next_u64(rng)
+
+
+@njit(cache=True)
+def rollout_stream(seed, j):
+    """The random stream of rollout ``j`` (the same for every option of the decision)."""
+    return seed_stream(seed, np.uint64(j))
+
+
+@njit(cache=True)
+def new_tally(n_options, rollouts):
+    """Each rollout's result per option: the searcher's win share and score margin."""
+    return np.zeros((n_options, rollouts, 2), dtype=np.float64)
+
+
+@njit(cache=True)
+def outcome(scores, n_players, p):
+    """(win share, score margin) of ``p`` for final (or current) ``scores``."""
+    best = scores[p]
+    rival = -1e18
+    for q in range(n_players):
+        best = max(best, scores[q])
+        if q != p:
+            rival = max(rival, scores[q])
+    if scores[p] < best:
+        return 0.0, float(scores[p] - rival)
+    winners = 0
+    for q in range(n_players):
+        if scores[q] == best:
+            winners += 1
+    return 1.0 / winners, float(scores[p] - rival)
+
+
+@njit(cache=True)
+def add_outcome(tally, option, j, share, margin):
+    tally[option, j, 0] = share
+    tally[option, j, 1] = margin
+
+
+MARGIN_TIE_BREAK = 1e-4  # a point of margin is worth this much win share: a tie-break only
+
+
+@njit(cache=True)
+def best_option(tally, n_options, anchor, confidence):
+    """The option to take: ``anchor`` (the rollout policy's own choice) unless another option
+    beats it on the same rollouts, its mean paired advantage (win share, then score margin as a
+    tie-break) more than ``confidence`` standard errors above zero; of those, the best.
+
+    Anchoring on the policy's choice keeps a small budget from trading a good move for the
+    luckiest of many noisy estimates: the searcher plays at least as its policy would, and
+    better wherever its rollouts are sure."""
+    rollouts = tally.shape[1]
+    best = anchor
+    best_gain = 0.0
+    for o in range(n_options):
+        if o == anchor:
+            continue
+        total = 0.0
+        squares = 0.0
+        for j in range(rollouts):
+            d = (tally[o, j, 0] - tally[anchor, j, 0]) + \
+                MARGIN_TIE_BREAK * (tally[o, j, 1] - tally[anchor, j, 1])
+            total += d
+            squares += d * d
+        mean = total / rollouts
+        if mean <= best_gain:
+            continue
+        if rollouts > 1:
+            var = max(0.0, (squares - rollouts * mean * mean) / (rollouts - 1))
+            if mean <= confidence * np.sqrt(var / rollouts):
+                continue
+        best, best_gain = o, mean
+    return best
+
+
+@njit(cache=True)
+def shuffle_unseen(rng, pool, n):
+    """Shuffle the ``n`` cards a player cannot place, ``pool[:n]``, into a random order for
+    dealing back into the hidden places. Sorted first: the result depends only on which cards
+    they are, never on where they really lie."""
+    pool[:n] = np.sort(pool[:n])
+    shuffle(rng, pool, n)

@@ -1,0 +1,248 @@
+"""Gremios's search player: its role, each investment and each Governor's pick, played out.
+
+The shared mechanism (budget, searching plans, common random numbers, the choice) is in
+``simulator/core/search.py``. What is Gremios's own:
+
+- **What a player cannot see** (``redeal_hidden``): the order of the event deck and which cards
+  were set aside into the discard (the card the Governor put back on top is known), the order of
+  the treasure deck, the kinds of rivals' face-down treasures and of the treasures a rival sold
+  face down (the Craftsman), the role cards still to deal and the ones rivals did not keep. The unseen cards are what the rules' card counts leave once the
+  player takes away what they have seen; they are shuffled from a fixed order (so the real
+  arrangement never matters) and dealt back into those places.
+- **Playing an option out**: a role card, then the other players' choices and the game; an
+  investment action, then the rest of that investment phase and the game; the Governor's
+  event, then the rest of that turn and the game. Every seat of a rollout plays the searcher's
+  rollout policy (greedy by default).
+
+A search player decides the Stowaway's free stake and which plots it loses to a Land
+Expropriation as its rollout policy does (small choices, made inside another player's event).
+"""
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from simulator.core.search import (
+    add_outcome, best_option, budget, decision_seed, new_tally, outcome, policy_plans,
+    rollout_stream, searching_plans, shuffle_unseen,
+)
+from simulator.core.trace import no_log
+from simulator.games.gremios.board import (
+    MAX_EVENT_CARDS, MAX_PLAYERS, MAX_TREASURES, N_ROLES, STANDARD, new_table, treasure_count,
+    victory_points,
+)
+from simulator.games.gremios.story import END_TURN
+
+
+@njit(cache=True)
+def redeal_hidden(s, r, p, rng):
+    """Re-deal, in the state ``s``, every card whose place ``p`` cannot see."""
+    # The event deck (bar a top card known to all) and the cards set aside: what no one has seen.
+    unseen = s.event_deck_n - s.event_top_known
+    pool = np.empty(MAX_EVENT_CARDS, dtype=np.int64)
+    n = 0
+    for i in range(unseen):
+        pool[n] = s.event_deck[i]
+        n += 1
+    for i in range(s.events_aside_n):
+        pool[n] = s.event_discard[i]
+        n += 1
+    shuffle_unseen(rng, pool, n)
+    for i in range(unseen):
+        s.event_deck[i] = pool[i]
+    for i in range(s.events_aside_n):
+        s.event_discard[i] = pool[unseen + i]
+    # Treasures: of each kind, the cards ``p`` has not seen (not their own, not given up by them,
+    # not exchanged face up by a rival) lie in rivals' hands, in rivals' face-down sales and in
+    # the deck, in numbers everyone can count.
+    total = (r.wealth_low_cards, r.wealth_high_cards, r.common_treasure_cards,
+             r.rare_treasure_cards)
+    cards = np.empty(MAX_TREASURES, dtype=np.int64)
+    m = 0
+    for kind in range(4):
+        left = total[kind] - s.treasures[p, kind] - s.treasures_given_up[p, kind]
+        for q in range(s.n_players):
+            if q != p:
+                left -= s.treasures_shown[q, kind]
+        for _ in range(left):
+            cards[m] = kind
+            m += 1
+    shuffle_unseen(rng, cards, m)
+    k = 0
+    for q in range(s.n_players):
+        if q == p:
+            continue
+        held = treasure_count(s, q)
+        s.treasures[q, :] = 0
+        for _ in range(held):
+            s.treasures[q, cards[k]] += 1
+            k += 1
+        sold = 0
+        for kind in range(4):
+            sold += s.treasures_given_up[q, kind] - s.treasures_shown[q, kind]
+            s.treasures_given_up[q, kind] = s.treasures_shown[q, kind]
+        for _ in range(sold):
+            s.treasures_given_up[q, cards[k]] += 1
+            k += 1
+    for i in range(s.treasure_deck_n):
+        s.treasure_deck[i] = cards[k + i]
+    # Role cards: those still to deal and the ones rivals did not keep. (With roles_dealt = 3 a
+    # rival's second unkept card is out of play and left where it is: not in the deck.)
+    roles = np.empty(N_ROLES + MAX_PLAYERS, dtype=np.int64)
+    n = 0
+    for i in range(s.role_deck_n):
+        roles[n] = s.role_deck[i]
+        n += 1
+    for q in range(s.n_players):
+        if q != p and s.role_not_chosen[q] >= 0:
+            roles[n] = s.role_not_chosen[q]
+            n += 1
+    shuffle_unseen(rng, roles, n)
+    for i in range(s.role_deck_n):
+        s.role_deck[i] = roles[i]
+    k = s.role_deck_n
+    for q in range(s.n_players):
+        if q != p and s.role_not_chosen[q] >= 0:
+            s.role_not_chosen[q] = roles[k]
+            k += 1
+
+
+@njit(cache=True)
+def copy_of(s):
+    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
+    table = new_table()
+    table[0] = s
+    return table
+
+
+@njit(cache=True)
+def score_rollout(tally, option, j, table, r, p):
+    s = table[0]
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for q in range(s.n_players):
+        scores[q] = victory_points(s, r, q)
+    share, margin = outcome(scores, s.n_players, p)
+    add_outcome(tally, option, j, share, margin)
+
+
+@njit(cache=True)
+def last_turn(s, r, turns):
+    """The turn a rollout stops at: ``turns`` turns on, or the game's end (0)."""
+    return s.turn + turns if turns > 0 else r.max_turns + 1
+
+
+def searched_action(s, r, p, plans, rng, actions, n):
+    """The investment-phase action a search player takes (index into ``actions[:n]``)."""
+    raise NotImplementedError("compiled only")
+
+
+def searched_event(s, r, p, plans, rng, first, second):
+    """The event a search player holding the Governor applies, of the two revealed."""
+    raise NotImplementedError("compiled only")
+
+
+def searched_role(s, r, p, plans, rng, dealt, n_dealt):
+    """The index of the role a search player keeps among the ``n_dealt`` dealt."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(searched_role, jit_options={"cache": True})
+def _searched_role(s, r, p, plans, rng, dealt, n_dealt):
+    if not searching_plans(plans):
+        def unreachable(s, r, p, plans, rng, dealt, n_dealt):
+            if p >= 0:  # always: a search player is never seated with heuristic plans
+                raise RuntimeError("a search player was seated with heuristic plans")
+            return 0
+        return unreachable
+    from simulator.games.gremios import turn
+    from strategies import gremios as players
+
+    def impl(s, r, p, plans, rng, dealt, n_dealt):
+        rollouts, turns, _, confidence = budget(plans[1][p])
+        policy = policy_plans(plans, p, MAX_PLAYERS)
+        seed = decision_seed(rng)
+        anchor = players.choose_role(s, r, p, policy, rollout_stream(seed, rollouts), dealt, n_dealt)
+        tally = new_tally(n_dealt, rollouts)
+        for o in range(n_dealt):
+            for j in range(rollouts):
+                rr = rollout_stream(seed, j)
+                table = copy_of(s)
+                x = table[0]
+                redeal_hidden(x, r, p, rr)
+                turn.keep_role(x, p, dealt, o)
+                for q in range(p + 1, x.n_players):  # the others choose in turn order
+                    turn.deal_role(x, r, STANDARD, policy, rr, no_log(), q)
+                turn.give_starting_coins(x, r, no_log())
+                turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
+                score_rollout(tally, o, j, table, r, p)
+        return best_option(tally, n_dealt, anchor, confidence)
+    return impl
+
+
+@overload(searched_action, jit_options={"cache": True})
+def _searched_action(s, r, p, plans, rng, actions, n):
+    if not searching_plans(plans):
+        def unreachable(s, r, p, plans, rng, actions, n):
+            if n >= 0:  # always: a search player is never seated with heuristic plans
+                raise RuntimeError("a search player was seated with heuristic plans")
+            return 0
+        return unreachable
+    # The rules play the options out and the players choose in them: imported late, as the
+    # rules import the players, who import this module.
+    from simulator.games.gremios import turn
+    from strategies import gremios as players
+
+    def impl(s, r, p, plans, rng, actions, n):
+        rollouts, turns, _, confidence = budget(plans[1][p])
+        policy = policy_plans(plans, p, MAX_PLAYERS)
+        seed = decision_seed(rng)
+        anchor = players.choose_action(s, r, p, policy, rollout_stream(seed, rollouts), actions, n)
+        tally = new_tally(n, rollouts)
+        for o in range(n):
+            for j in range(rollouts):
+                rr = rollout_stream(seed, j)
+                table = copy_of(s)
+                x = table[0]
+                redeal_hidden(x, r, p, rr)
+                if actions[o, 0] != END_TURN:
+                    turn.take_action(x, r, rr, no_log(), p, actions[o, 0], actions[o, 1])
+                    turn.check_end(x, r, no_log())
+                    if not x.over:
+                        turn.investment_phase(x, r, policy, rr, no_log())
+                x.turn += 1
+                turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
+                score_rollout(tally, o, j, table, r, p)
+        return best_option(tally, n, anchor, confidence)
+    return impl
+
+
+@overload(searched_event, jit_options={"cache": True})
+def _searched_event(s, r, p, plans, rng, first, second):
+    if not searching_plans(plans):
+        def unreachable(s, r, p, plans, rng, first, second):
+            if p >= 0:  # always: a search player is never seated with heuristic plans
+                raise RuntimeError("a search player was seated with heuristic plans")
+            return first
+        return unreachable
+    from simulator.games.gremios import turn
+    from strategies import gremios as players
+
+    def impl(s, r, p, plans, rng, first, second):
+        rollouts, turns, _, confidence = budget(plans[1][p])
+        policy = policy_plans(plans, p, MAX_PLAYERS)
+        seed = decision_seed(rng)
+        pick = players.choose_event(s, r, p, policy, rollout_stream(seed, rollouts), first, second)
+        tally = new_tally(2, rollouts)
+        for o in range(2):
+            chosen, other = (first, second) if o == 0 else (second, first)
+            for j in range(rollouts):
+                rr = rollout_stream(seed, j)
+                table = copy_of(s)
+                x = table[0]
+                redeal_hidden(x, r, p, rr)
+                turn.governor_applies(x, r, policy, rr, no_log(), chosen, other)
+                turn.finish_turn(x, r, policy, rr, no_log())
+                turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
+                score_rollout(tally, o, j, table, r, p)
+        return first if best_option(tally, 2, 0 if pick == first else 1, confidence) == 0 else second
+    return impl
