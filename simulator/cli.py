@@ -319,6 +319,38 @@ def tournament(game, strategies, players, mode, n_games, settings, seed, out, co
 
 
 @main.command()
+@click.argument("game")
+@click.option("--against", "-a", required=True, help="The heuristic the search player meets.")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the game's largest).")
+@click.option("--rollouts", default="2,4,8,16,32", show_default=True,
+              help="Comma-separated budgets: rollouts per option.")
+@click.option("--games", "-n", "n_games", type=int, default=400, show_default=True,
+              help="Games per budget.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (default: a fresh folder under runs/).")
+@click.option("--threads", "-t", type=int, default=None)
+def strength(game, against, players, rollouts, n_games, seed, out, threads):
+    """The search player's win rate and speed against a heuristic, by rollouts per option."""
+    import datetime
+    from pathlib import Path
+
+    from simulator.strength import measure, write
+
+    try:
+        budgets = [int(x) for x in _split(rollouts) or []]
+    except ValueError:
+        raise UsageError(f"--rollouts {rollouts}: give whole numbers, e.g. 4,8,16") from None
+    result = measure(game, against, budgets, n_games, players, seed, threads,
+                     log=lambda m: click.echo(m, err=True))
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder = write(result, Path(out) if out else Path("runs") / f"strength-{game}-{stamp}")
+    click.echo((folder / "strength.md").read_text().strip())
+    click.echo(str(folder))
+
+
+@main.command()
 @click.argument("games", nargs=-1)
 @click.option("--repeats", "-r", type=int, default=5, show_default=True, help="Runs per figure.")
 @click.option("--engine-games", type=int, default=200_000, show_default=True)

@@ -2,8 +2,9 @@
 
 numba keys a cached function on its own file's timestamp, so an edit to a helper in another
 module can leave a caller's stale machine code in use. Naming the cache folder after a hash of
-every engine and strategy source file makes any edit start from a clean cache, and lets several
-checkouts or installed versions share one machine without mixing their code. This runs before
+the compiled sources (``compiled_sources``) makes any edit of compiled code start from a clean
+cache, and lets several checkouts or installed versions share one machine without mixing their
+code. This runs before
 any kernel is defined; an explicit NUMBA_CACHE_DIR from the user wins.
 """
 
@@ -15,19 +16,30 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("simulator", "strategies")
 KEEP_OLD_CACHES_DAYS = 7
 
 
 @functools.cache
 def source_hash() -> str:
-    """Hash of the engine and strategy sources as loaded by this process (computed once)."""
+    """Hash of the compiled sources as loaded by this process (computed once): every game and
+    strategy module (kernels, and the constants they compile in, such as log codes) and the core
+    modules that use numba. The command line, the API and the reports do not count: editing them
+    does not throw the compiled code away."""
     digest = hashlib.sha256()
-    for package in SOURCES:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            digest.update(str(path.relative_to(ROOT)).encode())
-            digest.update(path.read_bytes())
+    for path in compiled_sources():
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def compiled_sources() -> list[Path]:
+    files = sorted((ROOT / "simulator" / "games").rglob("*.py")) + \
+        sorted((ROOT / "strategies").rglob("*.py"))
+    for path in sorted((ROOT / "simulator" / "core").rglob("*.py")):
+        text = path.read_bytes()
+        if b"\nfrom numba" in text or b"\nimport numba" in text:
+            files.append(path)
+    return files
 
 
 def cache_root() -> Path:

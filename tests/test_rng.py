@@ -55,3 +55,11 @@ def test_shuffle_is_a_permutation():
     shuffle(rng, cards, 44)
     assert sorted(cards.tolist()) == list(range(44))
     assert cards.tolist() != list(range(44))
+
+
+def test_the_compiled_code_cache_counts_every_game_module_and_no_command_line():
+    from simulator import jitcache
+    names = {str(p.relative_to(jitcache.ROOT)) for p in jitcache.compiled_sources()}
+    assert "simulator/games/gremios/story.py" in names  # log codes compiled into the kernels
+    assert "simulator/core/rng.py" in names and "strategies/gremios.py" in names
+    assert not names & {"simulator/cli.py", "simulator/api.py", "simulator/core/config.py"}
