@@ -30,7 +30,7 @@ import polars as pl
 from matplotlib.lines import Line2D
 
 from reports import charts, metrics
-from reports.build import Bullets, Heading, Image, Para, Table, _html, _md
+from reports.build import Bullets, Heading, Image, Para, Table, _html, _md, _replace
 from reports.charts import level, pretty, seat_label
 from reports.stats import check_confidence
 from simulator.core.dataset import require_verified
@@ -255,9 +255,7 @@ def build_verdicts(sets: list[PlayerSet], out: Path | None = None,
         nav = [("flags", "What changes"), ("players", "Players")] + \
             [(f, f.capitalize() + "s") for f in result["families"]]
         (tmp / "verdicts.html").write_text(_html(title, blocks, images, intro, nav))
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
+        _replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

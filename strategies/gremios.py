@@ -23,7 +23,7 @@ from simulator.games.gremios.board import (
     success_probability, takes_top_investor, treasure_count, victory_points, vp_emblem, vp_inns,
     vp_top_investor, wealth_coins,
 )
-from simulator.games.gremios.search import searched_action, searched_event, searched_role
+from simulator.games.gremios.search import ACTION, EVENT, ROLE, searched
 from simulator.games.gremios.story import (
     BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, EXCHANGE_WEALTH,
     INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
@@ -112,7 +112,9 @@ def _noise(w, rng):
 def choose_role(s, r, p, plans, rng, dealt, n_dealt):
     """Index of the role kept among the ``n_dealt`` dealt."""
     if plans[0][p] == LOOKAHEAD:
-        return searched_role(s, r, p, plans, rng, dealt, n_dealt)
+        options = np.zeros((3, 2), dtype=np.int64)
+        options[:, 0] = dealt
+        return searched(ROLE, s, r, p, plans, rng, options, n_dealt)
     sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM or sid == GREEDY:  # no role adds points by itself: nothing to prefer
@@ -187,7 +189,9 @@ def event_effect(s, r, p, card):
 def choose_event(s, r, p, plans, rng, first, second):
     """The Governor's pick of the two revealed events: the one better for them than for rivals."""
     if plans[0][p] == LOOKAHEAD:
-        return searched_event(s, r, p, plans, rng, first, second)
+        options = np.zeros((2, 2), dtype=np.int64)
+        options[0, 0], options[1, 0] = first, second
+        return options[searched(EVENT, s, r, p, plans, rng, options, 2), 0]
     if acting(plans, p) == RANDOM:
         return first if below(rng, 2) == 0 else second
     best = first
@@ -399,7 +403,7 @@ def choose_action(s, r, p, plans, rng, actions, n):
     """Index (into ``actions[:n]``) of the action to take; index 0 ends the turn."""
     sid = plans[0][p]
     if sid == LOOKAHEAD:
-        return searched_action(s, r, p, plans, rng, actions, n)
+        return searched(ACTION, s, r, p, plans, rng, actions, n)
     w = plans[1][p]
     if sid == RANDOM:
         return below(rng, n)

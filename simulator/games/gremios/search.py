@@ -131,58 +131,21 @@ def last_turn(s, r, turns):
     return s.turn + turns if turns > 0 else r.max_turns + 1
 
 
-def searched_action(s, r, p, plans, rng, actions, n):
-    """The investment-phase action a search player takes (index into ``actions[:n]``)."""
+# The decisions a search player searches (``searched``'s ``decision``) and what the first
+# column of its options holds: the dealt role cards, the legal investment actions (rows of
+# action, argument), the Governor's two revealed events.
+ROLE, ACTION, EVENT = range(3)
+
+
+def searched(decision, s, r, p, plans, rng, options, n):
+    """Which of the ``n`` options (``options[:n]``) a search player takes."""
     raise NotImplementedError("compiled only")
 
 
-def searched_event(s, r, p, plans, rng, first, second):
-    """The event a search player holding the Governor applies, of the two revealed."""
-    raise NotImplementedError("compiled only")
-
-
-def searched_role(s, r, p, plans, rng, dealt, n_dealt):
-    """The index of the role a search player keeps among the ``n_dealt`` dealt."""
-    raise NotImplementedError("compiled only")
-
-
-@overload(searched_role, jit_options={"cache": True})
-def _searched_role(s, r, p, plans, rng, dealt, n_dealt):
+@overload(searched, jit_options={"cache": True})
+def _searched(decision, s, r, p, plans, rng, options, n):
     if not searching_plans(plans):
-        def unreachable(s, r, p, plans, rng, dealt, n_dealt):
-            if p >= 0:  # always: a search player is never seated with heuristic plans
-                raise RuntimeError("a search player was seated with heuristic plans")
-            return 0
-        return unreachable
-    from simulator.games.gremios import turn
-    from strategies import gremios as players
-
-    def impl(s, r, p, plans, rng, dealt, n_dealt):
-        rollouts, turns, _, confidence = budget(plans[1][p])
-        policy = policy_plans(plans, p, MAX_PLAYERS)
-        seed = decision_seed(rng)
-        anchor = players.choose_role(s, r, p, policy, rollout_stream(seed, rollouts), dealt, n_dealt)
-        tally = new_tally(n_dealt, rollouts)
-        for o in range(n_dealt):
-            for j in range(rollouts):
-                rr = rollout_stream(seed, j)
-                table = copy_of(s)
-                x = table[0]
-                redeal_hidden(x, r, p, rr)
-                turn.keep_role(x, p, dealt, o)
-                for q in range(p + 1, x.n_players):  # the others choose in turn order
-                    turn.deal_role(x, r, STANDARD, policy, rr, no_log(), q)
-                turn.give_starting_coins(x, r, no_log())
-                turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
-                score_rollout(tally, o, j, table, r, p)
-        return best_option(tally, n_dealt, anchor, confidence)
-    return impl
-
-
-@overload(searched_action, jit_options={"cache": True})
-def _searched_action(s, r, p, plans, rng, actions, n):
-    if not searching_plans(plans):
-        def unreachable(s, r, p, plans, rng, actions, n):
+        def unreachable(decision, s, r, p, plans, rng, options, n):
             if n >= 0:  # always: a search player is never seated with heuristic plans
                 raise RuntimeError("a search player was seated with heuristic plans")
             return 0
@@ -192,11 +155,20 @@ def _searched_action(s, r, p, plans, rng, actions, n):
     from simulator.games.gremios import turn
     from strategies import gremios as players
 
-    def impl(s, r, p, plans, rng, actions, n):
+    def impl(decision, s, r, p, plans, rng, options, n):
         rollouts, turns, _, confidence = budget(plans[1][p])
         policy = policy_plans(plans, p, MAX_PLAYERS)
         seed = decision_seed(rng)
-        anchor = players.choose_action(s, r, p, policy, rollout_stream(seed, rollouts), actions, n)
+        dealt = options[:, 0].copy()
+        # the search starts from the option its rollout policy would take itself
+        own = rollout_stream(seed, rollouts)
+        if decision == ROLE:
+            anchor = players.choose_role(s, r, p, policy, own, dealt, n)
+        elif decision == ACTION:
+            anchor = players.choose_action(s, r, p, policy, own, options, n)
+        else:
+            anchor = 0 if players.choose_event(s, r, p, policy, own, dealt[0], dealt[1]) == dealt[0] \
+                else 1
         tally = new_tally(n, rollouts)
         for o in range(n):
             for j in range(rollouts):
@@ -204,45 +176,22 @@ def _searched_action(s, r, p, plans, rng, actions, n):
                 table = copy_of(s)
                 x = table[0]
                 redeal_hidden(x, r, p, rr)
-                if actions[o, 0] != END_TURN:
-                    turn.take_action(x, r, rr, no_log(), p, actions[o, 0], actions[o, 1])
-                    turn.check_end(x, r, no_log())
-                    if not x.over:
-                        turn.investment_phase(x, r, policy, rr, no_log())
-                x.turn += 1
+                if decision == ROLE:  # then the others choose in turn order, and the game
+                    turn.keep_role(x, p, dealt, o)
+                    for q in range(p + 1, x.n_players):
+                        turn.deal_role(x, r, STANDARD, policy, rr, no_log(), q)
+                    turn.give_starting_coins(x, r, no_log())
+                elif decision == ACTION:  # then the rest of the investment phase
+                    if options[o, 0] != END_TURN:
+                        turn.take_action(x, r, rr, no_log(), p, options[o, 0], options[o, 1])
+                        turn.check_end(x, r, no_log())
+                        if not x.over:
+                            turn.investment_phase(x, r, policy, rr, no_log())
+                    x.turn += 1
+                else:  # the Governor's event, then the rest of the turn
+                    turn.governor_applies(x, r, policy, rr, no_log(), dealt[o], dealt[1 - o])
+                    turn.finish_turn(x, r, policy, rr, no_log())
                 turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
                 score_rollout(tally, o, j, table, r, p)
         return best_option(tally, n, anchor, confidence)
-    return impl
-
-
-@overload(searched_event, jit_options={"cache": True})
-def _searched_event(s, r, p, plans, rng, first, second):
-    if not searching_plans(plans):
-        def unreachable(s, r, p, plans, rng, first, second):
-            if p >= 0:  # always: a search player is never seated with heuristic plans
-                raise RuntimeError("a search player was seated with heuristic plans")
-            return first
-        return unreachable
-    from simulator.games.gremios import turn
-    from strategies import gremios as players
-
-    def impl(s, r, p, plans, rng, first, second):
-        rollouts, turns, _, confidence = budget(plans[1][p])
-        policy = policy_plans(plans, p, MAX_PLAYERS)
-        seed = decision_seed(rng)
-        pick = players.choose_event(s, r, p, policy, rollout_stream(seed, rollouts), first, second)
-        tally = new_tally(2, rollouts)
-        for o in range(2):
-            chosen, other = (first, second) if o == 0 else (second, first)
-            for j in range(rollouts):
-                rr = rollout_stream(seed, j)
-                table = copy_of(s)
-                x = table[0]
-                redeal_hidden(x, r, p, rr)
-                turn.governor_applies(x, r, policy, rr, no_log(), chosen, other)
-                turn.finish_turn(x, r, policy, rr, no_log())
-                turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
-                score_rollout(tally, o, j, table, r, p)
-        return first if best_option(tally, 2, 0 if pick == first else 1, confidence) == 0 else second
     return impl
