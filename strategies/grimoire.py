@@ -19,7 +19,7 @@ from simulator.games.grimoire.board import (
     KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS,
     POLYMORPH, PRINCE,
     QUEEN, RESISTANCE, ROGUE, ROUND_DOWN, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL, THIEF,
-    THUNDERSTORM, TIME_STOP, WISH, YES, YES_FLAG,
+    THUNDERSTORM, TIME_STOP, WISH, YES,
     can_see, companion_count, is_forbidden, mean_item_vp, quest_card_count, quest_card_counts,
     rogue_vp, royals_vp, treasure_count, treasure_vp, visible_score, zone_cards_left,
 )
@@ -558,7 +558,7 @@ def choose_spell(s, r, p, plans, rng, memo):
         if level == SILENCE:
             v += w[W_ATTACK] * denied + 0.5 * danger * w[W_DEFENSE]
         if level == RESISTANCE or (level == TIME_STOP and r.time_stop_defends == YES) or \
-                (level == THUNDERSTORM and r.thunderstorm_defensive == YES_FLAG):
+                (level == THUNDERSTORM and r.thunderstorm_defensive == YES):
             v += danger * w[W_DEFENSE]
         if is_forbidden(r, level):
             v *= 1.0 - min(0.9, 0.4 * silencers)

@@ -49,8 +49,7 @@ NOT_ENDED, BY_COMPANIONS, BY_TREASURES, BY_CARDS_OUT, BY_MAX_ROUNDS = -1, 0, 1, 
 END_TRIGGER_NAMES = ("companions", "treasures", "cards_out", "max_rounds")
 
 # rules choices (index into the ``choices`` list of rules.toml)
-YES, NO = 0, 1                       # luck_peeks, time_stop_defends: yes, no
-NO_FLAG, YES_FLAG = 0, 1             # forbidden_*, thunderstorm_defensive: no, yes
+NO, YES = 0, 1                       # every yes/no parameter lists its choices as ["no", "yes"]
 BY_TARGET, BY_CASTER = 0, 1          # charm_chooser: target, caster
 CASTER_CHOOSES, TARGET_CHOOSES = 0, 1  # domination_chooser: caster, target
 ACCELERATION_FIRST, TIME_STOP_FIRST = 0, 1
@@ -153,7 +152,7 @@ def is_forbidden(r, level):
              r.forbidden_thunderstorm, r.forbidden_charm, r.forbidden_summon_elemental,
              r.forbidden_time_stop, r.forbidden_polymorph, r.forbidden_fortune,
              r.forbidden_domination, r.forbidden_wish)
-    return flags[level] == YES_FLAG
+    return flags[level] == YES
 
 
 @njit(cache=True)
@@ -164,7 +163,7 @@ def is_defensive_spell(r, level):
         return True
     if level == TIME_STOP:
         return r.time_stop_defends == YES
-    return level == THUNDERSTORM and r.thunderstorm_defensive == YES_FLAG
+    return level == THUNDERSTORM and r.thunderstorm_defensive == YES
 
 
 @njit(cache=True)
