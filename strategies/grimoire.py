@@ -17,11 +17,10 @@ from simulator.core.rng import below, uniform
 from simulator.games.grimoire.board import (
     ACCELERATION, CHARM, CREATION, CURE, DOMINATION, FIREBALL, FIRST_COMPANION, FORTUNE, KING,
     KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS,
-    POLYMORPH, PRINCE,
-    QUEEN, RESISTANCE, ROGUE, ROUND_DOWN, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL, THIEF,
-    THUNDERSTORM, TIME_STOP, WISH, YES,
-    can_see, companion_count, is_forbidden, mean_item_vp, quest_card_count, quest_card_counts,
-    rogue_vp, royals_vp, treasure_count, treasure_vp, visible_score, zone_cards_left,
+    POLYMORPH, PRINCE, QUEEN, RESISTANCE, ROGUE, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL, THIEF,
+    THUNDERSTORM, TIME_STOP, WISH, YES, can_see, companion_count, is_forbidden, mean_item_vp,
+    polymorph_amount, quest_card_count, quest_card_counts, rogue_vp, royals_vp, treasure_count,
+    treasure_vp, visible_score, zone_cards_left,
 )
 
 RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED = range(6)
@@ -35,7 +34,8 @@ DESCRIPTIONS = (
     "weighs every source of points evenly, with some care for turn order",
 )
 
-# The weight vector: what each entry means (values are in victory points).
+# The weight vector: what each entry means. The first entries are a player's style, in victory
+# points; the rest are the judgement behind their guesses (chances and shares), once constants.
 WEIGHT_NAMES = (
     "victory_point",     # worth of one victory point (1: the unit)
     "companion",         # bias for each companion taken or won
@@ -46,21 +46,49 @@ WEIGHT_NAMES = (
     "duplicate",         # penalty for a spell a rival will likely choose too
     "attack",            # worth of each VP a targeting spell takes from the leader
     "defense",           # share of the expected loss to Charm, Polymorph, Domination to avoid
+    "race_behind",       # share of ``race`` that counts against closing on the end while behind
+    "spy",               # bias for a Spy: its owner sees the face-down zone cards
+    "luck",              # bias for Luck: its caster sees the face-down card and may swap it
+    "threat_odds",       # chance that a player who is a rival's likely target is hit this round
+    "pick_doubt",        # chance a rival does not choose the spell worth most to them now
+    "repeat_doubt",      # chance a rival does not repeat last round's spell
+    "silence_reach",     # share of rivals' likely Forbidden gains one Silence denies
+    "silence_defense",   # share of the threat to oneself a Silence averts (attacks are Forbidden)
+    "silence_fear",      # cut in a Forbidden Spell's worth per rival who cast Silence last round
+    "silence_fear_max",  # the largest such cut
+    "attack_leading",    # share of ``attack`` that counts while oneself leads the table
+    "unique_spread",     # place (share of the last) a unique spell of the top level leads to
+    "shared_place",      # place (share of the last) a shared spell leads to
     "noise",             # random jitter on every value, so equal players do not mirror each other
 )
 (W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE,
- W_NOISE) = range(len(WEIGHT_NAMES))
+ W_RACE_BEHIND, W_SPY, W_LUCK, W_THREAT_ODDS, W_PICK_DOUBT, W_REPEAT_DOUBT, W_SILENCE_REACH,
+ W_SILENCE_DEFENSE, W_SILENCE_FEAR, W_SILENCE_FEAR_MAX, W_ATTACK_LEADING, W_UNIQUE_SPREAD,
+ W_SHARED_PLACE, W_NOISE) = range(len(WEIGHT_NAMES))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
-DEFAULT_WEIGHTS = np.array([
-    # vp  comp  treas race item early dup  attack defense noise
-    [0.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # random (unused)
-    [1.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # greedy
-    [1.0, 0.6,  0.0,  2.0, 0.0, 0.8,  0.3, 0.6,   1.2,    0.3],   # companion_collector
-    [1.0, -0.3, 1.2,  2.0, 0.2, 0.8,  0.3, 0.3,   0.6,    0.3],   # treasure_hoarder
-    [1.0, 0.2,  0.2,  1.0, 0.2, 1.5,  2.0, 1.0,   1.0,    0.3],   # spell_timer
-    [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   0.6,    0.3],   # balanced
+# One row per strategy: the style table, then the judgement table (``random`` reads neither,
+# ``greedy`` only ``victory_point``).
+_STYLE = np.array([
+    # vp  comp  treas race item early dup  attack defense
+    [0.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0],    # random
+    [1.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0],    # greedy
+    [1.0, 0.6,  0.0,  2.0, 0.0, 0.8,  0.3, 0.6,   1.2],    # companion_collector
+    [1.0, -0.3, 1.2,  2.0, 0.2, 0.8,  0.3, 0.3,   0.6],    # treasure_hoarder
+    [1.0, 0.2,  0.2,  1.0, 0.2, 1.5,  2.0, 1.0,   1.0],    # spell_timer
+    [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   0.6],    # balanced
 ])
+_JUDGEMENT = np.array([
+    # behind spy luck odds pick rep  reach sdef fear fmax lead spread shared noise
+    [0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, 0.0, 0.0, 0.0,  0.0,  0.0],  # random
+    [0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, 0.0, 0.0, 0.0,  0.0,  0.0],  # greedy
+    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # companion_collector
+    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # treasure_hoarder
+    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # spell_timer
+    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # balanced
+])
+DEFAULT_WEIGHTS = np.hstack([_STYLE, _JUDGEMENT])
+assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 
 @njit(cache=True)
@@ -131,7 +159,7 @@ def leading(s, r, p):
 @njit(cache=True)
 def race_weight(s, r, p, w):
     """Closing on the end trigger is worth ``race`` while leading, and costs half that behind."""
-    return w[W_RACE] if leading(s, r, p) >= 0.0 else -0.5 * w[W_RACE]
+    return w[W_RACE] if leading(s, r, p) >= 0.0 else -w[W_RACE_BEHIND] * w[W_RACE]
 
 
 @njit(cache=True)
@@ -154,7 +182,7 @@ def card_value(s, r, p, w, kind, bonuses, turns_left):
     if kind == THIEF:
         value += r.thief_tokens * turns_left * w[W_VP]
     elif kind == SPY:
-        value += 0.3
+        value += w[W_SPY]
     return value
 
 
@@ -353,8 +381,9 @@ def best_companions_gain(s, r, taker, victim, count, attack):
 
 
 @njit(cache=True)
-def threat(s, r, p):
-    """VP ``p`` may lose to targeting spells this round (most companions or most tokens)."""
+def threat(s, r, p, w):
+    """VP ``p`` may lose to targeting spells this round (most companions or most tokens), times
+    the chance of being hit."""
     loss = 0.0
     if s.level >= CHARM and companion_count(s, p) > 0:
         top = True
@@ -366,15 +395,15 @@ def threat(s, r, p):
             for k in range(FIRST_COMPANION, N_QUEST_KINDS):
                 if s.quest[p, k] > 0:
                     worst = max(worst, -marginal_vp(s, r, p, k, -1))
-            loss += worst * (2.0 if s.level >= DOMINATION else 1.0)
+            loss += worst * (r.domination_companions if s.level >= DOMINATION else r.charm_companions)
     if s.level >= POLYMORPH and s.tokens[p] > 0:
         top = True
         for q in range(s.n_players):
             if q != p and s.tokens[q] > s.tokens[p]:
                 top = False
         if top:
-            loss += s.tokens[p] // 2
-    return 0.5 * loss
+            loss += polymorph_amount(r, s.tokens[p])
+    return w[W_THREAT_ODDS] * loss
 
 
 @njit(cache=True)
@@ -413,8 +442,7 @@ def immediate_gain(s, r, p, level, unknown, attack):
         t = token_target(s, p)
         if t < 0:
             return 0.0
-        amount = s.tokens[t] // 2 if r.polymorph_rounding == ROUND_DOWN else (s.tokens[t] + 1) // 2
-        return amount * (1.0 + attack)
+        return polymorph_amount(r, s.tokens[t]) * (1.0 + attack)
     return 0.0
 
 
@@ -444,7 +472,7 @@ def likely_spell(s, r, q, memo):
 
 
 @njit(cache=True)
-def predicted_picks(s, r, p, probs, memo):
+def predicted_picks(s, r, p, w, probs, memo):
     """``probs[level]``: the chance that at least one rival picks ``level`` this round, as ``p``
     guesses from the table: a rival takes the spell worth most to them now (``likely_spell``),
     or repeats last round's."""
@@ -455,9 +483,9 @@ def predicted_picks(s, r, p, probs, memo):
         if q == p:
             continue
         likely_spell(s, r, q, memo)
-        none[int(memo[0, q])] *= 0.45
+        none[int(memo[0, q])] *= w[W_PICK_DOUBT]
         if s.prev_spell[q] >= 1 and s.prev_spell[q] <= s.level:
-            none[s.prev_spell[q]] *= 0.8
+            none[s.prev_spell[q]] *= w[W_REPEAT_DOUBT]
     for level in range(N_SPELLS + 1):
         probs[level] = 1.0 - none[level]
 
@@ -517,7 +545,7 @@ def choose_spell(s, r, p, plans, rng, memo):
         return 1 + below(rng, s.level)
     greedy = sid == GREEDY
     lead = 0.0 if greedy else leading(s, r, p)
-    race = w[W_RACE] if lead >= 0.0 else -0.5 * w[W_RACE]
+    race = w[W_RACE] if lead >= 0.0 else -w[W_RACE_BEHIND] * w[W_RACE]
     turns_left = 0.0 if greedy else rounds_left(s, r)
     bonuses = card_bonuses(s, r, p, w, race)
     unknown = unknown_card_value(s, r, p, w, greedy, bonuses, turns_left)
@@ -531,12 +559,12 @@ def choose_spell(s, r, p, plans, rng, memo):
         return best
     probs = np.zeros(N_SPELLS + 1, dtype=np.float64)
     if w[W_DUPLICATE] != 0.0:
-        predicted_picks(s, r, p, probs, memo)
+        predicted_picks(s, r, p, w, probs, memo)
     # Silence denies rivals their Forbidden Spells: worth it to a player who punishes others
-    # (each rival makes the likely pick about half the time)
-    denied = 0.45 * forbidden_gains(s, r, p, memo) / max(1, s.n_players - 1) \
+    # (a rival makes the likely pick, and after the Silence, only some of the time)
+    denied = w[W_SILENCE_REACH] * forbidden_gains(s, r, p, memo) / max(1, s.n_players - 1) \
         if w[W_ATTACK] != 0.0 else 0.0
-    danger = threat(s, r, p)
+    danger = threat(s, r, p, w)
     # a rival's Silence last round hints at another one
     silencers = 0.0
     for q in range(s.n_players):
@@ -549,23 +577,24 @@ def choose_spell(s, r, p, plans, rng, memo):
     best_value = -1e18
     for level in range(1, s.level + 1):
         # hurting the leader is worth more when the target leads the table
-        attack = w[W_ATTACK] * (1.0 if lead < 0.0 else 0.3)
+        attack = w[W_ATTACK] * (1.0 if lead < 0.0 else w[W_ATTACK_LEADING])
         v = immediate_gain(s, r, p, level, unknown, attack) * w[W_VP]
         if level == CREATION and s.item_deck_n > 0:
             v += w[W_ITEM] * r.creation_items
         if level == LUCK:
-            v += 0.2
+            v += w[W_LUCK]
         if level == SILENCE:
-            v += w[W_ATTACK] * denied + 0.5 * danger * w[W_DEFENSE]
+            v += w[W_ATTACK] * denied + w[W_SILENCE_DEFENSE] * danger * w[W_DEFENSE]
         if level == RESISTANCE or (level == TIME_STOP and r.time_stop_defends == YES) or \
                 (level == THUNDERSTORM and r.thunderstorm_defensive == YES):
             v += danger * w[W_DEFENSE]
         if is_forbidden(r, level):
-            v *= 1.0 - min(0.9, 0.4 * silencers)
+            v *= 1.0 - min(w[W_SILENCE_FEAR_MAX], w[W_SILENCE_FEAR] * silencers)
         # turn order: a unique spell goes early, a low one earlier; a shared one goes late;
         # going later leaves a worse card
         dup = probs[level]
-        position = (1.0 - dup) * last * 0.8 * (level - 1.0) / (N_SPELLS - 1.0) + dup * last * 0.85
+        position = (1.0 - dup) * last * w[W_UNIQUE_SPREAD] * (level - 1.0) / (N_SPELLS - 1.0) + \
+            dup * last * w[W_SHARED_PLACE]
         if level == ACCELERATION:
             position = dup
         elif level == TIME_STOP:

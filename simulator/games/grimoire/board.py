@@ -183,6 +183,12 @@ def is_protected(s, r, p):
     return is_defensive_spell(r, s.spell[p]) and not is_negated(s, r, p)
 
 
+@njit(cache=True)
+def polymorph_amount(r, tokens):
+    """The VP tokens Polymorph takes from a target holding ``tokens``: half, rounded by the rules."""
+    return tokens // 2 if r.polymorph_rounding == ROUND_DOWN else (tokens + 1) // 2
+
+
 # --- counts (all public) -----------------------------------------------------------------------
 
 @njit(cache=True)

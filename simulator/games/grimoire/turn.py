@@ -15,9 +15,9 @@ from simulator.games.grimoire.board import (
     ACCELERATION, ACCELERATION_FIRST, BLESSED_SHOES, BY_CARDS_OUT, BY_CASTER, BY_COMPANIONS,
     BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, DOMINATION, FIREBALL,
     FIRST_ORDER_RANDOM, FORTUNE, LUCK, MAX_PLAYERS, MAX_ZONE, MEASURE_QUEST_CARDS, NO_SPELL,
-    NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, POLYMORPH, ROUND_DOWN, SILENCE, SPY, SUMMON_ELEMENTAL,
+    NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, POLYMORPH, SILENCE, SPY, SUMMON_ELEMENTAL,
     TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH, YES, companion_count, is_negated,
-    is_protected, item_card_counts, new_table, quest_card_count, quest_card_counts, score,
+    is_protected, item_card_counts, new_table, polymorph_amount, quest_card_count, quest_card_counts, score,
     treasure_count, zone_cards_left,
 )
 from strategies import grimoire as players
@@ -509,7 +509,7 @@ def polymorph(s, r, plans, rng, log, p):
     if n > 1:
         t = candidates[players.choose_target(s, r, p, plans, rng, POLYMORPH, candidates, n)]
     record(log, L.TARGET, p, POLYMORPH, t)
-    amount = s.tokens[t] // 2 if r.polymorph_rounding == ROUND_DOWN else (s.tokens[t] + 1) // 2
+    amount = polymorph_amount(r, s.tokens[t])
     s.tokens[t] -= amount
     s.tokens[p] += amount
     s.tokens_lost[t] += amount
