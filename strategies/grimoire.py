@@ -15,12 +15,13 @@ from numba import njit
 
 from simulator.core.rng import below, uniform
 from simulator.games.grimoire.board import (
-    ACCELERATION, CHARM, CREATION, CURE, DOMINATION, FIREBALL, FIRST_COMPANION, FORTUNE, KING,
-    KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS,
-    POLYMORPH, PRINCE, QUEEN, RESISTANCE, ROGUE, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL, THIEF,
-    THUNDERSTORM, TIME_STOP, WISH, YES, can_see, companion_count, is_forbidden, mean_item_vp,
-    polymorph_amount, quest_card_count, quest_card_counts, rogue_vp, royals_vp, treasure_count,
-    treasure_vp, visible_score, zone_cards_left,
+    ACCELERATION, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION, FIREBALL, FIRST_COMPANION,
+    FORTUNE, KING, KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS,
+    N_TREASURE_KINDS, POLYMORPH, PRINCE, QUEEN, ROGUE, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL,
+    TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH, can_see,
+    caster_is_compared, companion_count, is_defensive_spell, is_forbidden, mean_item_vp,
+    polymorph_amount, public_vp, quest_card_count, quest_card_counts, rogue_vp, royals_vp,
+    target_floor, treasure_count, treasure_vp, visible_score, zone_cards_left,
 )
 
 RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED = range(6)
@@ -195,9 +196,9 @@ def greedy_card_value(s, r, p, kind):
 
 
 @njit(cache=True)
-def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
-    """Worth of an unseen quest card on average, from the deck's make-up."""
-    counts = quest_card_counts(r)
+def average_card_value(s, r, p, w, greedy, bonuses, turns_left, counts):
+    """Worth to ``p`` of a card drawn at random from cards of these ``counts`` (by kind); 0 if
+    there are none. ``w`` is not read by the greedy valuation."""
     total = 0.0
     n = 0
     for k in range(N_QUEST_KINDS):
@@ -207,6 +208,22 @@ def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
         total += counts[k] * v
         n += counts[k]
     return total / n if n > 0 else 0.0
+
+
+@njit(cache=True)
+def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
+    """Worth of an unseen quest card on average, from the deck's make-up."""
+    return average_card_value(s, r, p, w, greedy, bonuses, turns_left, quest_card_counts(r))
+
+
+@njit(cache=True)
+def discard_card_value(s, r, p, w, greedy, bonuses, turns_left):
+    """Worth of a card drawn at random from the Discard Area, which lies face up, so its make-up
+    is public; 0 when it is empty."""
+    counts = np.zeros(N_QUEST_KINDS, dtype=np.int64)
+    for i in range(s.quest_discard_n):
+        counts[s.quest_discard[i]] += 1
+    return average_card_value(s, r, p, w, greedy, bonuses, turns_left, counts)
 
 
 # --- the Quest Phase -------------------------------------------------------------------------------
@@ -281,14 +298,23 @@ def use_shoes(s, r, p, plans, rng):
 
 
 @njit(cache=True)
+def target_preference(s, r, viewer, level, q):
+    """How much a caster, as ``viewer`` sees the table, would rather hit ``q`` among tied rivals:
+    the most VP tokens for Polymorph (it takes half of them), the table's leader otherwise."""
+    if level == POLYMORPH:
+        return float(s.tokens[q])
+    return visible_score(s, r, viewer, q)
+
+
+@njit(cache=True)
 def choose_target(s, r, p, plans, rng, level, candidates, n):
-    """Index into ``candidates[:n]`` (tied rivals) of the one ``p``'s spell targets: the leader."""
+    """Index into ``candidates[:n]`` (tied rivals) of the one ``p``'s spell targets."""
     if plans[0][p] == RANDOM:
         return below(rng, n)
     best = 0
     best_value = -1e18
     for i in range(n):
-        v = visible_score(s, r, p, candidates[i])
+        v = target_preference(s, r, p, level, candidates[i])
         if v > best_value:
             best, best_value = i, v
     return best
@@ -339,23 +365,48 @@ def _random_companion(s, p, rng):
 # --- the Book Phase -----------------------------------------------------------------------------
 
 @njit(cache=True)
-def companion_target(s, p):
-    """The rival a Charm of ``p`` would hit if nobody defended: most companions (at least one)."""
-    best = -1
-    most = 0
-    for q in range(s.n_players):
-        if q != p and companion_count(s, q) > most:
-            best, most = q, companion_count(s, q)
-    return best
+def target_measure_seen(s, r, viewer, level, q):
+    """What a targeting spell compares for ``q``, as ``viewer`` can work it out (-1: anyone at
+    the table): companions, or Polymorph's total VP by polymorph_target. The visible total and
+    the tokens are public; a true total counts face-down cards at their average (one's own
+    exactly)."""
+    if level != POLYMORPH:
+        return float(companion_count(s, q))
+    if r.polymorph_target == TARGET_VISIBLE_TOTAL:
+        return float(public_vp(s, r, q))
+    if r.polymorph_target == TARGET_VP_TOKENS:
+        return float(s.tokens[q])
+    return visible_score(s, r, viewer, q)
 
 
 @njit(cache=True)
-def token_target(s, p):
+def is_likely_target(s, r, viewer, caster, level, q):
+    """Whether ``caster``'s targeting spell of ``level`` would hit ``q`` (alone or tied), as
+    ``viewer`` works it out; nobody's Defensive Spell of this round is known yet."""
+    if q == caster:
+        return False
+    mine = target_measure_seen(s, r, viewer, level, q)
+    if mine < target_floor(r, level):
+        return False
+    for x in range(s.n_players):
+        if x == q or (x == caster and not caster_is_compared(r, level)):
+            continue
+        if target_measure_seen(s, r, viewer, level, x) > mine:
+            return False
+    return True
+
+
+@njit(cache=True)
+def likely_target(s, r, viewer, caster, level):
+    """The player ``caster``'s targeting spell would hit, as ``viewer`` works it out: -1 if
+    nobody, or if the caster would be its own target."""
     best = -1
-    most = 0
+    best_value = -1e18
     for q in range(s.n_players):
-        if q != p and s.tokens[q] > most:
-            best, most = q, s.tokens[q]
+        if is_likely_target(s, r, viewer, caster, level, q):
+            v = target_preference(s, r, viewer, level, q)
+            if v > best_value:
+                best, best_value = q, v
     return best
 
 
@@ -381,35 +432,52 @@ def best_companions_gain(s, r, taker, victim, count, attack):
 
 
 @njit(cache=True)
+def hit_by_a_rival(s, r, p, level):
+    """Whether some rival's spell of ``level`` would target ``p`` as ``p`` sees the table."""
+    for q in range(s.n_players):
+        if q != p and is_likely_target(s, r, p, q, level, p):
+            return True
+    return False
+
+
+@njit(cache=True)
 def threat(s, r, p, w):
-    """VP ``p`` may lose to targeting spells this round (most companions or most tokens), times
-    the chance of being hit."""
+    """VP ``p`` may lose to targeting spells this round (as a likely target of Charm,
+    Domination or Polymorph), times the chance of being hit."""
     loss = 0.0
     if s.level >= CHARM and companion_count(s, p) > 0:
-        top = True
-        for q in range(s.n_players):
-            if q != p and companion_count(s, q) > companion_count(s, p):
-                top = False
-        if top:
+        count = 0
+        if hit_by_a_rival(s, r, p, CHARM):
+            count = r.charm_companions
+        if s.level >= DOMINATION and hit_by_a_rival(s, r, p, DOMINATION):
+            count = r.domination_companions
+        if count > 0:
             worst = 0.0
             for k in range(FIRST_COMPANION, N_QUEST_KINDS):
                 if s.quest[p, k] > 0:
                     worst = max(worst, -marginal_vp(s, r, p, k, -1))
-            loss += worst * (r.domination_companions if s.level >= DOMINATION else r.charm_companions)
-    if s.level >= POLYMORPH and s.tokens[p] > 0:
-        top = True
-        for q in range(s.n_players):
-            if q != p and s.tokens[q] > s.tokens[p]:
-                top = False
-        if top:
-            loss += polymorph_amount(r, s.tokens[p])
+            loss += worst * count
+    if s.level >= POLYMORPH and s.tokens[p] > 0 and hit_by_a_rival(s, r, p, POLYMORPH):
+        loss += polymorph_amount(r, s.tokens[p])
     return w[W_THREAT_ODDS] * loss
 
 
 @njit(cache=True)
-def immediate_gain(s, r, p, level, unknown, attack):
-    """VP ``p``'s spell of ``level`` brings this turn (on average), seen from the table;
-    ``unknown`` is the worth of a blind quest card and ``attack`` the worth of a VP taken away."""
+def draw_value(s, n_cards, then_deck, discard_card, unknown):
+    """Worth of ``n_cards`` drawn at random from the discards (``discard_card`` each on average)
+    and, once they run out, from the quest deck (``unknown`` each) if ``then_deck``."""
+    from_discards = min(n_cards, s.quest_discard_n)
+    value = from_discards * discard_card
+    if then_deck:
+        value += min(n_cards - from_discards, s.quest_deck_n) * unknown
+    return value
+
+
+@njit(cache=True)
+def immediate_gain(s, r, p, viewer, level, unknown, discard_card, attack):
+    """VP ``p``'s spell of ``level`` brings this turn (on average), as ``viewer`` (``p``, or -1
+    for anyone at the table) works it out; ``unknown`` is the worth of a blind quest card,
+    ``discard_card`` of a card drawn from the face-up discards, ``attack`` of a VP taken away."""
     if level == FIREBALL:
         return float(min(r.fireball_vp, s.vp_supply))
     if level == THUNDERSTORM:
@@ -417,9 +485,10 @@ def immediate_gain(s, r, p, level, unknown, attack):
     if level == FORTUNE:
         return float(min(r.fortune_vp, s.vp_supply))
     if level == CURE:
-        return r.cure_cards * unknown
+        return draw_value(s, r.cure_cards, r.cure_when_discards_empty == CURE_QUEST_DECK,
+                          discard_card, unknown)
     if level == WISH:
-        return r.wish_cards * unknown
+        return draw_value(s, r.wish_cards, True, discard_card, unknown)
     if level == CREATION:
         return r.creation_items * mean_item_vp(r) if s.item_deck_n > 0 else 0.0
     if level == SUMMON_ELEMENTAL:
@@ -432,17 +501,14 @@ def immediate_gain(s, r, p, level, unknown, attack):
             elif s.tokens[q] < s.tokens[p]:
                 return 0.0
         return r.elemental_cards * unknown
-    if level == CHARM or level == DOMINATION:
-        t = companion_target(s, p)
+    if level == CHARM or level == DOMINATION or level == POLYMORPH:
+        t = likely_target(s, r, viewer, p, level)
         if t < 0:
             return 0.0
+        if level == POLYMORPH:
+            return polymorph_amount(r, s.tokens[t]) * (1.0 + attack)
         count = r.charm_companions if level == CHARM else r.domination_companions
         return best_companions_gain(s, r, p, t, count, attack)
-    if level == POLYMORPH:
-        t = token_target(s, p)
-        if t < 0:
-            return 0.0
-        return polymorph_amount(r, s.tokens[t]) * (1.0 + attack)
     return 0.0
 
 
@@ -454,17 +520,13 @@ def likely_spell(s, r, q, memo):
     so the table is read once per round, not once per player."""
     if memo[0, q] >= 0:
         return
-    counts = quest_card_counts(r)
-    unknown = 0.0
-    n = 0
-    for k in range(N_QUEST_KINDS):
-        unknown += counts[k] * greedy_card_value(s, r, q, k)
-        n += counts[k]
-    unknown = unknown / n if n > 0 else 0.0
+    unread = np.zeros(N_WEIGHTS)  # the greedy valuation reads no weights
+    unknown = unknown_card_value(s, r, q, unread, True, (0.0, 0.0), 0.0)
+    discard_card = discard_card_value(s, r, q, unread, True, (0.0, 0.0), 0.0)
     best = 1
     best_value = -1e18
     for level in range(1, s.level + 1):
-        v = immediate_gain(s, r, q, level, unknown, 0.0)
+        v = immediate_gain(s, r, q, -1, level, unknown, discard_card, 0.0)
         if v >= best_value:
             best, best_value = level, v
     memo[0, q] = best
@@ -535,28 +597,19 @@ def card_at(values, m, position):
 
 
 @njit(cache=True)
-def choose_spell(s, r, p, plans, rng, memo):
-    """The spell (its level, from 1 to the marker) ``p`` chooses in secret. ``memo`` is the Book
-    Phase's record of what each player will likely choose (see ``likely_spell``): public
-    reasoning shared by every player, never this round's actual choices."""
-    sid = plans[0][p]
-    w = plans[1][p]
-    if sid == RANDOM:
-        return 1 + below(rng, s.level)
-    greedy = sid == GREEDY
+def spell_values(s, r, p, w, greedy, rng, memo, worth):
+    """``worth[level]``: what each spell from 1 to the marker is worth to the heuristic player
+    ``p`` this round (see ``choose_spell``)."""
     lead = 0.0 if greedy else leading(s, r, p)
     race = w[W_RACE] if lead >= 0.0 else -w[W_RACE_BEHIND] * w[W_RACE]
     turns_left = 0.0 if greedy else rounds_left(s, r)
     bonuses = card_bonuses(s, r, p, w, race)
     unknown = unknown_card_value(s, r, p, w, greedy, bonuses, turns_left)
+    discard_card = discard_card_value(s, r, p, w, greedy, bonuses, turns_left)
     if greedy:
-        best = 1
-        best_value = -1e18
         for level in range(1, s.level + 1):
-            v = immediate_gain(s, r, p, level, unknown, 0.0)
-            if v > best_value:
-                best, best_value = level, v
-        return best
+            worth[level] = immediate_gain(s, r, p, p, level, unknown, discard_card, 0.0)
+        return
     probs = np.zeros(N_SPELLS + 1, dtype=np.float64)
     if w[W_DUPLICATE] != 0.0:
         predicted_picks(s, r, p, w, probs, memo)
@@ -573,20 +626,17 @@ def choose_spell(s, r, p, plans, rng, memo):
     values = np.zeros(MAX_ZONE, dtype=np.float64)
     m = zone_values(s, r, p, w, bonuses, turns_left, unknown, values)
     last = s.n_players - 1.0
-    best = 1
-    best_value = -1e18
     for level in range(1, s.level + 1):
         # hurting the leader is worth more when the target leads the table
         attack = w[W_ATTACK] * (1.0 if lead < 0.0 else w[W_ATTACK_LEADING])
-        v = immediate_gain(s, r, p, level, unknown, attack) * w[W_VP]
+        v = immediate_gain(s, r, p, p, level, unknown, discard_card, attack) * w[W_VP]
         if level == CREATION and s.item_deck_n > 0:
             v += w[W_ITEM] * r.creation_items
         if level == LUCK:
             v += w[W_LUCK]
         if level == SILENCE:
             v += w[W_ATTACK] * denied + w[W_SILENCE_DEFENSE] * danger * w[W_DEFENSE]
-        if level == RESISTANCE or (level == TIME_STOP and r.time_stop_defends == YES) or \
-                (level == THUNDERSTORM and r.thunderstorm_defensive == YES):
+        if is_defensive_spell(r, level):
             v += danger * w[W_DEFENSE]
         if is_forbidden(r, level):
             v *= 1.0 - min(w[W_SILENCE_FEAR_MAX], w[W_SILENCE_FEAR] * silencers)
@@ -601,7 +651,22 @@ def choose_spell(s, r, p, plans, rng, memo):
             position = last - position
         v -= w[W_EARLY] * (values[0] - card_at(values, m, position))
         v -= w[W_DUPLICATE] * dup
-        v += _noise(w, rng)
-        if v > best_value:
-            best, best_value = level, v
+        worth[level] = v + _noise(w, rng)
+
+
+@njit(cache=True)
+def choose_spell(s, r, p, plans, rng, memo):
+    """The spell (its level, from 1 to the marker) ``p`` chooses in secret: ``random`` any,
+    the others the one worth most (the lowest of equals). ``memo`` is the Book Phase's record
+    of what each player will likely choose (see ``likely_spell``): public reasoning shared by
+    every player, never this round's actual choices."""
+    sid = plans[0][p]
+    if sid == RANDOM:
+        return 1 + below(rng, s.level)
+    worth = np.zeros(N_SPELLS + 1, dtype=np.float64)
+    spell_values(s, r, p, plans[1][p], sid == GREEDY, rng, memo, worth)
+    best = 1
+    for level in range(2, s.level + 1):
+        if worth[level] > worth[best]:
+            best = level
     return best
