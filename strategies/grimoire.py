@@ -15,13 +15,13 @@ from numba import njit
 
 from simulator.core.rng import below, uniform
 from simulator.games.grimoire.board import (
-    ACCELERATION, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION, FIREBALL, FIRST_COMPANION,
-    FORTUNE, KING, KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS,
-    N_TREASURE_KINDS, POLYMORPH, PRINCE, QUEEN, ROGUE, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL,
-    TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH, can_see,
-    caster_is_compared, companion_count, is_defensive_spell, is_forbidden, mean_item_vp,
-    polymorph_amount, public_vp, quest_card_count, quest_card_counts, rogue_vp, royals_vp,
-    target_floor, treasure_count, treasure_vp, visible_score, zone_cards_left,
+    ACCELERATION, BY_CASTER, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION,
+    FIREBALL, FIRST_COMPANION, FORTUNE, KING, KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS,
+    N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS, POLYMORPH, PRINCE, QUEEN, ROGUE, SILENCE, SPY,
+    SQUIRE, SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM,
+    TIME_STOP, WISH, can_see, caster_is_compared, companion_count, is_defensive_spell, is_forbidden,
+    mean_item_vp, polymorph_amount, public_vp, quest_card_count, quest_card_counts, rogue_vp,
+    royals_vp, target_floor, treasure_count, treasure_vp, visible_score, zone_cards_left,
 )
 
 RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED = range(6)
@@ -35,9 +35,8 @@ DESCRIPTIONS = (
     "weighs every source of points evenly, with some care for turn order",
 )
 
-# The weight vector: what each entry means. The first entries are a player's style, in victory
-# points; the rest are the judgement behind their guesses (chances and shares), once constants.
-WEIGHT_NAMES = (
+# The weight vector: what each entry means. First a player's style, in victory points...
+STYLE_NAMES = (
     "victory_point",     # worth of one victory point (1: the unit)
     "companion",         # bias for each companion taken or won
     "treasure",          # bias for each treasure taken
@@ -46,49 +45,51 @@ WEIGHT_NAMES = (
     "early",             # worth of going first in the Quest Phase rather than last
     "duplicate",         # penalty for a spell a rival will likely choose too
     "attack",            # worth of each VP a targeting spell takes from the leader
-    "defense",           # share of the expected loss to Charm, Polymorph, Domination to avoid
+    "defense",           # share of the VP expected to be lost to Charm, Polymorph, Domination
+                         # that a Defensive Spell is worth
+    "noise",             # random jitter on every value, so equal players do not mirror each other
+)
+# ... then the judgement behind their guesses: chances, shares and small biases, the same for
+# every heuristic player (``greedy`` and ``random`` read none of them).
+JUDGEMENT_NAMES = (
     "race_behind",       # share of ``race`` that counts against closing on the end while behind
     "spy",               # bias for a Spy: its owner sees the face-down zone cards
     "luck",              # bias for Luck: its caster sees the face-down card and may swap it
-    "threat_odds",       # chance that a player who is a rival's likely target is hit this round
     "pick_doubt",        # chance a rival does not choose the spell worth most to them now
     "repeat_doubt",      # chance a rival does not repeat last round's spell
+    "hit_top",           # chance a rival's Charm, Domination or Polymorph hits the player with
+                         # the most of what it compares (measured on the default table: 0.45)
+    "hit_next",          # ... the next in line (0.26: the first defends, or companions move)
+    "hit_other",         # ... anyone else (0.12)
+    "silence_odds",      # chance a rival casts Silence, negating one's Forbidden Spell
+    "silence_again",     # the same for a rival who cast Silence last round
     "silence_reach",     # share of rivals' likely Forbidden gains one Silence denies
     "silence_defense",   # share of the threat to oneself a Silence averts (attacks are Forbidden)
-    "silence_fear",      # cut in a Forbidden Spell's worth per rival who cast Silence last round
-    "silence_fear_max",  # the largest such cut
     "attack_leading",    # share of ``attack`` that counts while oneself leads the table
-    "unique_spread",     # place (share of the last) a unique spell of the top level leads to
-    "shared_place",      # place (share of the last) a shared spell leads to
-    "noise",             # random jitter on every value, so equal players do not mirror each other
+    "unique_spread",     # place (share of the unique rivals) a unique spell of the top level gets
+    "shared_place",      # place (share of the last) a shared spell gets
 )
-(W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE,
- W_RACE_BEHIND, W_SPY, W_LUCK, W_THREAT_ODDS, W_PICK_DOUBT, W_REPEAT_DOUBT, W_SILENCE_REACH,
- W_SILENCE_DEFENSE, W_SILENCE_FEAR, W_SILENCE_FEAR_MAX, W_ATTACK_LEADING, W_UNIQUE_SPREAD,
- W_SHARED_PLACE, W_NOISE) = range(len(WEIGHT_NAMES))
+WEIGHT_NAMES = STYLE_NAMES + JUDGEMENT_NAMES
+(W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE, W_NOISE,
+ W_RACE_BEHIND, W_SPY, W_LUCK, W_PICK_DOUBT, W_REPEAT_DOUBT, W_HIT_TOP, W_HIT_NEXT, W_HIT_OTHER,
+ W_SILENCE_ODDS, W_SILENCE_AGAIN, W_SILENCE_REACH, W_SILENCE_DEFENSE, W_ATTACK_LEADING,
+ W_UNIQUE_SPREAD, W_SHARED_PLACE) = range(len(WEIGHT_NAMES))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
-# One row per strategy: the style table, then the judgement table (``random`` reads neither,
-# ``greedy`` only ``victory_point``).
 _STYLE = np.array([
-    # vp  comp  treas race item early dup  attack defense
-    [0.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0],    # random
-    [1.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0],    # greedy
-    [1.0, 0.6,  0.0,  2.0, 0.0, 0.8,  0.3, 0.6,   1.2],    # companion_collector
-    [1.0, -0.3, 1.2,  2.0, 0.2, 0.8,  0.3, 0.3,   0.6],    # treasure_hoarder
-    [1.0, 0.2,  0.2,  1.0, 0.2, 1.5,  2.0, 1.0,   1.0],    # spell_timer
-    [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   0.6],    # balanced
+    # vp  comp  treas race item early dup  attack defense noise
+    [0.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # random (unused)
+    [1.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # greedy
+    [1.0, 0.6,  0.0,  2.0, 0.0, 0.8,  0.3, 0.6,   1.2,    0.3],   # companion_collector
+    [1.0, -0.3, 1.2,  2.0, 0.2, 0.8,  0.3, 0.3,   0.6,    0.3],   # treasure_hoarder
+    [1.0, 0.2,  0.2,  1.0, 0.2, 1.5,  2.0, 1.0,   1.0,    0.3],   # spell_timer
+    [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   1.0,    0.3],   # balanced
 ])
-_JUDGEMENT = np.array([
-    # behind spy luck odds pick rep  reach sdef fear fmax lead spread shared noise
-    [0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, 0.0, 0.0, 0.0,  0.0,  0.0],  # random
-    [0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0, 0.0, 0.0, 0.0, 0.0,  0.0,  0.0],  # greedy
-    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # companion_collector
-    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # treasure_hoarder
-    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # spell_timer
-    [0.5,  0.3, 0.2, 0.5, 0.45, 0.8, 0.45, 0.5, 0.4, 0.9, 0.3, 0.8, 0.85, 0.3],  # balanced
-])
-DEFAULT_WEIGHTS = np.hstack([_STYLE, _JUDGEMENT])
+_JUDGEMENT = (
+    # behind spy luck pick  repeat top   next  other odds  again reach sdef lead spread shared
+    0.5,     0.3, 0.2, 0.45, 0.8,   0.45, 0.26, 0.12, 0.05, 0.4,  0.45, 0.5, 0.3, 0.8,   0.85)
+DEFAULT_WEIGHTS = np.hstack([
+    _STYLE, np.array([[0.0] * len(_JUDGEMENT)] * 2 + [list(_JUDGEMENT)] * (len(NAMES) - 2))])
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 
@@ -432,37 +433,6 @@ def best_companions_gain(s, r, taker, victim, count, attack):
 
 
 @njit(cache=True)
-def hit_by_a_rival(s, r, p, level):
-    """Whether some rival's spell of ``level`` would target ``p`` as ``p`` sees the table."""
-    for q in range(s.n_players):
-        if q != p and is_likely_target(s, r, p, q, level, p):
-            return True
-    return False
-
-
-@njit(cache=True)
-def threat(s, r, p, w):
-    """VP ``p`` may lose to targeting spells this round (as a likely target of Charm,
-    Domination or Polymorph), times the chance of being hit."""
-    loss = 0.0
-    if s.level >= CHARM and companion_count(s, p) > 0:
-        count = 0
-        if hit_by_a_rival(s, r, p, CHARM):
-            count = r.charm_companions
-        if s.level >= DOMINATION and hit_by_a_rival(s, r, p, DOMINATION):
-            count = r.domination_companions
-        if count > 0:
-            worst = 0.0
-            for k in range(FIRST_COMPANION, N_QUEST_KINDS):
-                if s.quest[p, k] > 0:
-                    worst = max(worst, -marginal_vp(s, r, p, k, -1))
-            loss += worst * count
-    if s.level >= POLYMORPH and s.tokens[p] > 0 and hit_by_a_rival(s, r, p, POLYMORPH):
-        loss += polymorph_amount(r, s.tokens[p])
-    return w[W_THREAT_ODDS] * loss
-
-
-@njit(cache=True)
 def draw_value(s, n_cards, then_deck, discard_card, unknown):
     """Worth of ``n_cards`` drawn at random from the discards (``discard_card`` each on average)
     and, once they run out, from the quest deck (``unknown`` each) if ``then_deck``."""
@@ -538,18 +508,120 @@ def predicted_picks(s, r, p, w, probs, memo):
     """``probs[level]``: the chance that at least one rival picks ``level`` this round, as ``p``
     guesses from the table: a rival takes the spell worth most to them now (``likely_spell``),
     or repeats last round's."""
-    none = probs  # first the chance that no rival picks each level
-    for level in range(N_SPELLS + 1):
-        none[level] = 1.0
+    for level in range(1, s.level + 1):
+        none = 1.0  # the chance that no rival picks it
+        for q in range(s.n_players):
+            if q != p:
+                none *= 1.0 - pick_chance(s, r, w, q, level, memo)
+        probs[level] = 1.0 - none
+
+
+@njit(cache=True)
+def pick_chance(s, r, w, q, level, memo):
+    """The chance that ``q`` picks ``level`` this round, as the table can guess it: the spell
+    worth most to them now (``likely_spell``), or last round's again."""
+    likely_spell(s, r, q, memo)
+    doubt = w[W_PICK_DOUBT] if int(memo[0, q]) == level else 1.0
+    if s.prev_spell[q] == level:
+        doubt *= w[W_REPEAT_DOUBT]
+    return 1.0 - doubt
+
+
+@njit(cache=True)
+def companions_loss(s, r, p, count, most_valuable):
+    """VP ``p`` loses when ``count`` companions are taken, one kind after another: the most
+    valuable ones if the caster chooses, the least valuable if ``p`` does."""
+    total = 0.0
+    taken = np.zeros(N_QUEST_KINDS, dtype=np.int64)
+    for _ in range(count):
+        pick = -1
+        pick_loss = 0.0
+        for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+            if s.quest[p, k] > taken[k]:
+                loss = -marginal_vp(s, r, p, k, -1)
+                if pick < 0 or (loss > pick_loss if most_valuable else loss < pick_loss):
+                    pick, pick_loss = k, loss
+        if pick < 0:
+            break
+        taken[pick] += 1
+        total += pick_loss
+    return total
+
+
+@njit(cache=True)
+def loss_to_spell(s, r, p, level):
+    """VP ``p`` loses as the target of a rival's Charm, Domination or Polymorph."""
+    if level == POLYMORPH:
+        return float(polymorph_amount(r, s.tokens[p]))
+    if level == CHARM:
+        return companions_loss(s, r, p, r.charm_companions, r.charm_chooser == BY_CASTER)
+    return companions_loss(s, r, p, r.domination_companions, r.domination_chooser == CASTER_CHOOSES)
+
+
+@njit(cache=True)
+def hit_chance(s, r, w, caster, level, q):
+    """The chance that ``caster``'s targeting spell of ``level`` hits ``q``, as ``q`` sees the
+    table, by ``q``'s rank among the caster's rivals in what the spell compares: the one it
+    would hit now, the next in line, or anyone else. The target's own defence and the spells
+    cast before it (companions move during the round) make every rank a possible target."""
+    if q == caster:
+        return 0.0
+    mine = target_measure_seen(s, r, q, level, q)
+    if mine < target_floor(r, level):
+        return 0.0
+    higher = 0
+    most = -1e18
+    for x in range(s.n_players):
+        if x == caster:
+            continue
+        v = target_measure_seen(s, r, q, level, x)
+        most = max(most, v)
+        if x != q and v > mine:
+            higher += 1
+    if caster_is_compared(r, level) and target_measure_seen(s, r, q, level, caster) > most:
+        return 0.0  # the caster would be its own target
+    if higher == 0:
+        return w[W_HIT_TOP]
+    return w[W_HIT_NEXT] if higher == 1 else w[W_HIT_OTHER]
+
+
+@njit(cache=True)
+def threat(s, r, p, w, memo):
+    """VP ``p`` expects to lose this round to rivals' Charm, Domination and Polymorph: for each
+    rival, the chance they cast it (``pick_chance``) and that it hits ``p`` (``hit_chance``),
+    times what ``p`` would lose."""
+    danger = 0.0
+    for level in (CHARM, POLYMORPH, DOMINATION):
+        if level > s.level:
+            continue
+        loss = loss_to_spell(s, r, p, level)
+        if loss <= 0.0:
+            continue
+        for q in range(s.n_players):
+            if q != p:
+                danger += pick_chance(s, r, w, q, level, memo) * hit_chance(s, r, w, q, level, p) * loss
+    return danger
+
+
+@njit(cache=True)
+def unique_rivals(s, r, p, memo):
+    """How many rivals ``p`` expects to choose a spell nobody else chooses (group A): those whose
+    likeliest spell (``likely_spell``) is no other rival's likeliest. Rivals sharing a spell go
+    after every unique one, whatever the levels."""
+    n = 0
     for q in range(s.n_players):
         if q == p:
             continue
         likely_spell(s, r, q, memo)
-        none[int(memo[0, q])] *= w[W_PICK_DOUBT]
-        if s.prev_spell[q] >= 1 and s.prev_spell[q] <= s.level:
-            none[s.prev_spell[q]] *= w[W_REPEAT_DOUBT]
-    for level in range(N_SPELLS + 1):
-        probs[level] = 1.0 - none[level]
+        shared = False
+        for x in range(s.n_players):
+            if x != p and x != q:
+                likely_spell(s, r, x, memo)
+                if memo[0, x] == memo[0, q]:
+                    shared = True
+        if not shared:
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -617,15 +689,17 @@ def spell_values(s, r, p, w, greedy, rng, memo, worth):
     # (a rival makes the likely pick, and after the Silence, only some of the time)
     denied = w[W_SILENCE_REACH] * forbidden_gains(s, r, p, memo) / max(1, s.n_players - 1) \
         if w[W_ATTACK] != 0.0 else 0.0
-    danger = threat(s, r, p, w)
-    # a rival's Silence last round hints at another one
-    silencers = 0.0
+    danger = threat(s, r, p, w, memo)
+    # the chance that no rival casts Silence, which would negate a Forbidden Spell: likelier
+    # from one who cast it last round
+    unsilenced = 1.0
     for q in range(s.n_players):
-        if q != p and s.prev_spell[q] == SILENCE:
-            silencers += 1.0
+        if q != p:
+            unsilenced *= 1.0 - (w[W_SILENCE_AGAIN] if s.prev_spell[q] == SILENCE else w[W_SILENCE_ODDS])
     values = np.zeros(MAX_ZONE, dtype=np.float64)
     m = zone_values(s, r, p, w, bonuses, turns_left, unknown, values)
     last = s.n_players - 1.0
+    ahead = float(unique_rivals(s, r, p, memo))
     for level in range(1, s.level + 1):
         # hurting the leader is worth more when the target leads the table
         attack = w[W_ATTACK] * (1.0 if lead < 0.0 else w[W_ATTACK_LEADING])
@@ -639,11 +713,11 @@ def spell_values(s, r, p, w, greedy, rng, memo, worth):
         if is_defensive_spell(r, level):
             v += danger * w[W_DEFENSE]
         if is_forbidden(r, level):
-            v *= 1.0 - min(w[W_SILENCE_FEAR_MAX], w[W_SILENCE_FEAR] * silencers)
-        # turn order: a unique spell goes early, a low one earlier; a shared one goes late;
-        # going later leaves a worse card
+            v *= unsilenced
+        # turn order: a unique spell goes among the other unique ones, a low one earlier; a
+        # shared one goes late; going later leaves a worse card
         dup = probs[level]
-        position = (1.0 - dup) * last * w[W_UNIQUE_SPREAD] * (level - 1.0) / (N_SPELLS - 1.0) + \
+        position = (1.0 - dup) * ahead * w[W_UNIQUE_SPREAD] * (level - 1.0) / (N_SPELLS - 1.0) + \
             dup * last * w[W_SHARED_PLACE]
         if level == ACCELERATION:
             position = dup

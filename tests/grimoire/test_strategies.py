@@ -193,3 +193,43 @@ def test_polymorph_is_valued_by_the_visible_totals(blank, rules_with):
     polymorph_table(s)
     s.tokens[0] = 30
     assert greedy_worth(s, r)[board.POLYMORPH] == 0.0
+
+
+def test_threat_is_the_loss_expected_from_rivals_likely_attacks(blank, r):
+    """A player's threat is, for each rival, the chance they cast a targeting spell (their
+    likeliest spell, or last round's again) times the chance it hits them (by rank) times what
+    they would lose: here a rival who charmed last round and whose best spell now is Charm, and
+    the Sage the target would hand over."""
+    w = players.DEFAULT_WEIGHTS[players.BALANCED]
+    W = players.WEIGHT_NAMES.index
+    s = blank(2)
+    s.level = board.CHARM
+    give(s, 0, board.SAGE, 2)
+    give(s, 1, board.COPPER, 3)   # not the lowest: no Summon Elemental for P1
+    s.prev_spell[1] = board.CHARM
+    memo = np.full((2, 5), -1.0)
+    expected = (1 - w[W("pick_doubt")] * w[W("repeat_doubt")]) * w[W("hit_top")] * r.sage_vp
+    assert players.threat(s, r, 0, w, memo) == pytest.approx(expected)
+    assert memo[0, 1] == board.CHARM
+    s.level = board.CHARM - 1     # no attack open yet
+    assert players.threat(s, r, 0, w, np.full((2, 5), -1.0)) == 0.0
+
+
+def test_the_target_gives_its_least_valuable_companion_the_caster_takes_the_best(blank, r):
+    s = blank(2)
+    give(s, 0, board.SQUIRE)
+    give(s, 0, board.SAGE)
+    assert players.loss_to_spell(s, r, 0, board.CHARM) == r.squire_vp            # charm_chooser = target
+    assert players.loss_to_spell(s, r, 0, board.DOMINATION) == r.sage_vp + r.squire_vp
+
+
+def test_a_rivals_silence_last_round_makes_forbidden_spells_worth_less(blank, r):
+    plans = (np.full(board.MAX_PLAYERS, players.BALANCED), players.DEFAULT_WEIGHTS[[players.BALANCED] * 5])
+    s = blank(3)
+    s.level = 15
+    set_deck(s, [board.SQUIRE] * 30)
+    calm = spell_worth(s, r, 0, plans, 3)
+    s.prev_spell[1] = board.SILENCE
+    wary = spell_worth(s, r, 0, plans, 3)
+    assert wary[board.FORTUNE] < calm[board.FORTUNE]
+    assert wary[board.FIREBALL] == calm[board.FIREBALL]   # not a Forbidden Spell

@@ -170,11 +170,6 @@ def is_defensive_spell(r, level):
 
 
 @njit(cache=True)
-def is_targeting_spell(level):
-    return level == CHARM or level == POLYMORPH or level == DOMINATION
-
-
-@njit(cache=True)
 def is_negated(s, r, p):
     """Whether ``p``'s spell effect is negated now: a Forbidden Spell after a rival's Silence."""
     return s.silenced[p] == 1 and is_forbidden(r, s.spell[p])
