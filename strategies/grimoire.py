@@ -16,7 +16,8 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.games.grimoire.board import (
     ACCELERATION, BY_CASTER, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION,
-    FIREBALL, FIRST_COMPANION, FORTUNE, KING, KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS,
+    FIREBALL, FIRST_COMPANION, FORTUNE, KING, KNIGHT, LUCK, MAX_PLAYERS, MAX_ZONE,
+    MEASURE_QUEST_CARDS,
     N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS, POLYMORPH, PRINCE, QUEEN, ROGUE, SILENCE, SPY,
     SQUIRE, SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM,
     TIME_STOP, WISH, can_see, caster_is_compared, companion_count, is_defensive_spell, is_forbidden,
@@ -381,30 +382,30 @@ def target_measure_seen(s, r, viewer, level, q):
 
 
 @njit(cache=True)
-def is_likely_target(s, r, viewer, caster, level, q):
-    """Whether ``caster``'s targeting spell of ``level`` would hit ``q`` (alone or tied), as
-    ``viewer`` works it out; nobody's Defensive Spell of this round is known yet."""
-    if q == caster:
-        return False
-    mine = target_measure_seen(s, r, viewer, level, q)
-    if mine < target_floor(r, level):
-        return False
-    for x in range(s.n_players):
-        if x == q or (x == caster and not caster_is_compared(r, level)):
-            continue
-        if target_measure_seen(s, r, viewer, level, x) > mine:
-            return False
-    return True
+def target_measures(s, r, viewer, level):
+    """``target_measure_seen`` of every player, by seat."""
+    measures = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    for q in range(s.n_players):
+        measures[q] = target_measure_seen(s, r, viewer, level, q)
+    return measures
 
 
 @njit(cache=True)
 def likely_target(s, r, viewer, caster, level):
-    """The player ``caster``'s targeting spell would hit, as ``viewer`` works it out: -1 if
-    nobody, or if the caster would be its own target."""
+    """The player ``caster``'s targeting spell would hit, as ``viewer`` works it out (nobody's
+    Defensive Spell of this round is known yet): among the rivals with the most, the one the
+    caster prefers; -1 if nobody has enough, or if the caster would be its own target."""
+    measures = target_measures(s, r, viewer, level)
+    most = -1e18
+    for q in range(s.n_players):
+        if q != caster:
+            most = max(most, measures[q])
+    if most < target_floor(r, level) or (caster_is_compared(r, level) and measures[caster] > most):
+        return -1
     best = -1
     best_value = -1e18
     for q in range(s.n_players):
-        if is_likely_target(s, r, viewer, caster, level, q):
+        if q != caster and measures[q] == most:
             v = target_preference(s, r, viewer, level, q)
             if v > best_value:
                 best, best_value = q, v
@@ -508,18 +509,23 @@ def predicted_picks(s, r, p, w, probs, memo):
     """``probs[level]``: the chance that at least one rival picks ``level`` this round, as ``p``
     guesses from the table: a rival takes the spell worth most to them now (``likely_spell``),
     or repeats last round's."""
-    for level in range(1, s.level + 1):
-        none = 1.0  # the chance that no rival picks it
-        for q in range(s.n_players):
-            if q != p:
-                none *= 1.0 - pick_chance(s, r, w, q, level, memo)
-        probs[level] = 1.0 - none
+    none = probs  # first the chance that no rival picks each level
+    for level in range(N_SPELLS + 1):
+        none[level] = 1.0
+    for q in range(s.n_players):
+        if q == p:
+            continue
+        likely_spell(s, r, q, memo)
+        none[int(memo[0, q])] *= w[W_PICK_DOUBT]
+        if s.prev_spell[q] >= 1 and s.prev_spell[q] <= s.level:
+            none[s.prev_spell[q]] *= w[W_REPEAT_DOUBT]
+    for level in range(N_SPELLS + 1):
+        probs[level] = 1.0 - none[level]
 
 
 @njit(cache=True)
 def pick_chance(s, r, w, q, level, memo):
-    """The chance that ``q`` picks ``level`` this round, as the table can guess it: the spell
-    worth most to them now (``likely_spell``), or last round's again."""
+    """The chance that ``q`` picks ``level`` this round, guessed as in ``predicted_picks``."""
     likely_spell(s, r, q, memo)
     doubt = w[W_PICK_DOUBT] if int(memo[0, q]) == level else 1.0
     if s.prev_spell[q] == level:
@@ -559,26 +565,22 @@ def loss_to_spell(s, r, p, level):
 
 
 @njit(cache=True)
-def hit_chance(s, r, w, caster, level, q):
-    """The chance that ``caster``'s targeting spell of ``level`` hits ``q``, as ``q`` sees the
-    table, by ``q``'s rank among the caster's rivals in what the spell compares: the one it
-    would hit now, the next in line, or anyone else. The target's own defence and the spells
-    cast before it (companions move during the round) make every rank a possible target."""
-    if q == caster:
-        return 0.0
-    mine = target_measure_seen(s, r, q, level, q)
-    if mine < target_floor(r, level):
+def hit_chance(s, r, w, caster, level, q, measures):
+    """The chance that ``caster``'s targeting spell of ``level`` hits ``q``, by ``q``'s rank
+    among the caster's rivals in what the spell compares (``measures``, as ``q`` sees them): the
+    one it would hit now, the next in line, or anyone else. The target's own defence and the
+    spells cast before it (companions move during the round) make every rank a possible target."""
+    if q == caster or measures[q] < target_floor(r, level):
         return 0.0
     higher = 0
     most = -1e18
     for x in range(s.n_players):
         if x == caster:
             continue
-        v = target_measure_seen(s, r, q, level, x)
-        most = max(most, v)
-        if x != q and v > mine:
+        most = max(most, measures[x])
+        if x != q and measures[x] > measures[q]:
             higher += 1
-    if caster_is_compared(r, level) and target_measure_seen(s, r, q, level, caster) > most:
+    if caster_is_compared(r, level) and measures[caster] > most:
         return 0.0  # the caster would be its own target
     if higher == 0:
         return w[W_HIT_TOP]
@@ -594,12 +596,19 @@ def threat(s, r, p, w, memo):
     for level in (CHARM, POLYMORPH, DOMINATION):
         if level > s.level:
             continue
-        loss = loss_to_spell(s, r, p, level)
-        if loss <= 0.0:
-            continue
+        chances = np.zeros(MAX_PLAYERS, dtype=np.float64)
         for q in range(s.n_players):
             if q != p:
-                danger += pick_chance(s, r, w, q, level, memo) * hit_chance(s, r, w, q, level, p) * loss
+                chances[q] = pick_chance(s, r, w, q, level, memo)
+        if chances.max() == 0.0:
+            continue
+        measures = target_measures(s, r, p, level)
+        expected = 0.0  # rivals' casts of it expected to hit p
+        for q in range(s.n_players):
+            if chances[q] > 0.0:
+                expected += chances[q] * hit_chance(s, r, w, q, level, p, measures)
+        if expected > 0.0:
+            danger += expected * loss_to_spell(s, r, p, level)
     return danger
 
 
