@@ -15,13 +15,14 @@ from numba import njit
 
 from simulator.core.rng import below, uniform
 from simulator.games.grimoire.board import (
-    ACCELERATION, CHARM, CREATION, CURE, DOMINATION, FIREBALL, FIRST_COMPANION, FORTUNE, KING,
-    KNIGHT, LUCK, MAX_ZONE, MEASURE_QUEST_CARDS, N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS,
-    POLYMORPH, PRINCE,
-    QUEEN, RESISTANCE, ROGUE, ROUND_DOWN, SILENCE, SPY, SQUIRE, SUMMON_ELEMENTAL, THIEF,
-    THUNDERSTORM, TIME_STOP, WISH, YES, YES_FLAG,
-    can_see, companion_count, is_forbidden, mean_item_vp, quest_card_count, quest_card_counts,
-    rogue_vp, royals_vp, treasure_count, treasure_vp, visible_score, zone_cards_left,
+    ACCELERATION, BY_CASTER, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION,
+    FIREBALL, FIRST_COMPANION, FORTUNE, KING, KNIGHT, LUCK, MAX_PLAYERS, MAX_ZONE,
+    MEASURE_QUEST_CARDS,
+    N_QUEST_KINDS, N_SPELLS, N_TREASURE_KINDS, POLYMORPH, PRINCE, QUEEN, ROGUE, SILENCE, SPY,
+    SQUIRE, SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM,
+    TIME_STOP, WISH, can_see, caster_is_compared, companion_count, is_defensive_spell, is_forbidden,
+    mean_item_vp, polymorph_amount, public_vp, quest_card_count, quest_card_counts, rogue_vp,
+    royals_vp, target_floor, treasure_count, treasure_vp, visible_score, zone_cards_left,
 )
 
 RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED = range(6)
@@ -35,8 +36,8 @@ DESCRIPTIONS = (
     "weighs every source of points evenly, with some care for turn order",
 )
 
-# The weight vector: what each entry means (values are in victory points).
-WEIGHT_NAMES = (
+# The weight vector: what each entry means. First a player's style, in victory points...
+STYLE_NAMES = (
     "victory_point",     # worth of one victory point (1: the unit)
     "companion",         # bias for each companion taken or won
     "treasure",          # bias for each treasure taken
@@ -45,22 +46,52 @@ WEIGHT_NAMES = (
     "early",             # worth of going first in the Quest Phase rather than last
     "duplicate",         # penalty for a spell a rival will likely choose too
     "attack",            # worth of each VP a targeting spell takes from the leader
-    "defense",           # share of the expected loss to Charm, Polymorph, Domination to avoid
+    "defense",           # share of the VP expected to be lost to Charm, Polymorph, Domination
+                         # that a Defensive Spell is worth
     "noise",             # random jitter on every value, so equal players do not mirror each other
 )
-(W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE,
- W_NOISE) = range(len(WEIGHT_NAMES))
+# ... then the judgement behind their guesses: chances, shares and small biases, the same for
+# every heuristic player (``greedy`` and ``random`` read none of them).
+JUDGEMENT_NAMES = (
+    "race_behind",       # share of ``race`` that counts against closing on the end while behind
+    "spy",               # bias for a Spy: its owner sees the face-down zone cards
+    "luck",              # bias for Luck: its caster sees the face-down card and may swap it
+    "pick_doubt",        # chance a rival does not choose the spell worth most to them now
+    "repeat_doubt",      # chance a rival does not repeat last round's spell
+    "hit_top",           # chance a rival's Charm, Domination or Polymorph hits the player with
+                         # the most of what it compares (measured on the default table: 0.45)
+    "hit_next",          # ... the next in line (0.26: the first defends, or companions move)
+    "hit_other",         # ... anyone else (0.12)
+    "silence_odds",      # chance a rival casts Silence, negating one's Forbidden Spell
+    "silence_again",     # the same for a rival who cast Silence last round
+    "silence_reach",     # share of rivals' likely Forbidden gains one Silence denies
+    "silence_defense",   # share of the threat to oneself a Silence averts (attacks are Forbidden)
+    "attack_leading",    # share of ``attack`` that counts while oneself leads the table
+    "unique_spread",     # place (share of the unique rivals) a unique spell of the top level gets
+    "shared_place",      # place (share of the last) a shared spell gets
+)
+WEIGHT_NAMES = STYLE_NAMES + JUDGEMENT_NAMES
+(W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE, W_NOISE,
+ W_RACE_BEHIND, W_SPY, W_LUCK, W_PICK_DOUBT, W_REPEAT_DOUBT, W_HIT_TOP, W_HIT_NEXT, W_HIT_OTHER,
+ W_SILENCE_ODDS, W_SILENCE_AGAIN, W_SILENCE_REACH, W_SILENCE_DEFENSE, W_ATTACK_LEADING,
+ W_UNIQUE_SPREAD, W_SHARED_PLACE) = range(len(WEIGHT_NAMES))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
-DEFAULT_WEIGHTS = np.array([
+_STYLE = np.array([
     # vp  comp  treas race item early dup  attack defense noise
     [0.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # random (unused)
     [1.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # greedy
     [1.0, 0.6,  0.0,  2.0, 0.0, 0.8,  0.3, 0.6,   1.2,    0.3],   # companion_collector
     [1.0, -0.3, 1.2,  2.0, 0.2, 0.8,  0.3, 0.3,   0.6,    0.3],   # treasure_hoarder
     [1.0, 0.2,  0.2,  1.0, 0.2, 1.5,  2.0, 1.0,   1.0,    0.3],   # spell_timer
-    [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   0.6,    0.3],   # balanced
+    [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   1.0,    0.3],   # balanced
 ])
+_JUDGEMENT = (
+    # behind spy luck pick  repeat top   next  other odds  again reach sdef lead spread shared
+    0.5,     0.3, 0.2, 0.45, 0.8,   0.45, 0.26, 0.12, 0.05, 0.4,  0.45, 0.5, 0.3, 0.8,   0.85)
+DEFAULT_WEIGHTS = np.hstack([
+    _STYLE, np.array([[0.0] * len(_JUDGEMENT)] * 2 + [list(_JUDGEMENT)] * (len(NAMES) - 2))])
+assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 
 @njit(cache=True)
@@ -131,7 +162,7 @@ def leading(s, r, p):
 @njit(cache=True)
 def race_weight(s, r, p, w):
     """Closing on the end trigger is worth ``race`` while leading, and costs half that behind."""
-    return w[W_RACE] if leading(s, r, p) >= 0.0 else -0.5 * w[W_RACE]
+    return w[W_RACE] if leading(s, r, p) >= 0.0 else -w[W_RACE_BEHIND] * w[W_RACE]
 
 
 @njit(cache=True)
@@ -154,7 +185,7 @@ def card_value(s, r, p, w, kind, bonuses, turns_left):
     if kind == THIEF:
         value += r.thief_tokens * turns_left * w[W_VP]
     elif kind == SPY:
-        value += 0.3
+        value += w[W_SPY]
     return value
 
 
@@ -167,9 +198,9 @@ def greedy_card_value(s, r, p, kind):
 
 
 @njit(cache=True)
-def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
-    """Worth of an unseen quest card on average, from the deck's make-up."""
-    counts = quest_card_counts(r)
+def average_card_value(s, r, p, w, greedy, bonuses, turns_left, counts):
+    """Worth to ``p`` of a card drawn at random from cards of these ``counts`` (by kind); 0 if
+    there are none. ``w`` is not read by the greedy valuation."""
     total = 0.0
     n = 0
     for k in range(N_QUEST_KINDS):
@@ -179,6 +210,22 @@ def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
         total += counts[k] * v
         n += counts[k]
     return total / n if n > 0 else 0.0
+
+
+@njit(cache=True)
+def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
+    """Worth of an unseen quest card on average, from the deck's make-up."""
+    return average_card_value(s, r, p, w, greedy, bonuses, turns_left, quest_card_counts(r))
+
+
+@njit(cache=True)
+def discard_card_value(s, r, p, w, greedy, bonuses, turns_left):
+    """Worth of a card drawn at random from the Discard Area, which lies face up, so its make-up
+    is public; 0 when it is empty."""
+    counts = np.zeros(N_QUEST_KINDS, dtype=np.int64)
+    for i in range(s.quest_discard_n):
+        counts[s.quest_discard[i]] += 1
+    return average_card_value(s, r, p, w, greedy, bonuses, turns_left, counts)
 
 
 # --- the Quest Phase -------------------------------------------------------------------------------
@@ -253,14 +300,23 @@ def use_shoes(s, r, p, plans, rng):
 
 
 @njit(cache=True)
+def target_preference(s, r, viewer, level, q):
+    """How much a caster, as ``viewer`` sees the table, would rather hit ``q`` among tied rivals:
+    the most VP tokens for Polymorph (it takes half of them), the table's leader otherwise."""
+    if level == POLYMORPH:
+        return float(s.tokens[q])
+    return visible_score(s, r, viewer, q)
+
+
+@njit(cache=True)
 def choose_target(s, r, p, plans, rng, level, candidates, n):
-    """Index into ``candidates[:n]`` (tied rivals) of the one ``p``'s spell targets: the leader."""
+    """Index into ``candidates[:n]`` (tied rivals) of the one ``p``'s spell targets."""
     if plans[0][p] == RANDOM:
         return below(rng, n)
     best = 0
     best_value = -1e18
     for i in range(n):
-        v = visible_score(s, r, p, candidates[i])
+        v = target_preference(s, r, p, level, candidates[i])
         if v > best_value:
             best, best_value = i, v
     return best
@@ -311,23 +367,48 @@ def _random_companion(s, p, rng):
 # --- the Book Phase -----------------------------------------------------------------------------
 
 @njit(cache=True)
-def companion_target(s, p):
-    """The rival a Charm of ``p`` would hit if nobody defended: most companions (at least one)."""
-    best = -1
-    most = 0
-    for q in range(s.n_players):
-        if q != p and companion_count(s, q) > most:
-            best, most = q, companion_count(s, q)
-    return best
+def target_measure_seen(s, r, viewer, level, q):
+    """What a targeting spell compares for ``q``, as ``viewer`` can work it out (-1: anyone at
+    the table): companions, or Polymorph's total VP by polymorph_target. The visible total and
+    the tokens are public; a true total counts face-down cards at their average (one's own
+    exactly)."""
+    if level != POLYMORPH:
+        return float(companion_count(s, q))
+    if r.polymorph_target == TARGET_VISIBLE_TOTAL:
+        return float(public_vp(s, r, q))
+    if r.polymorph_target == TARGET_VP_TOKENS:
+        return float(s.tokens[q])
+    return visible_score(s, r, viewer, q)
 
 
 @njit(cache=True)
-def token_target(s, p):
-    best = -1
-    most = 0
+def target_measures(s, r, viewer, level):
+    """``target_measure_seen`` of every player, by seat."""
+    measures = np.zeros(MAX_PLAYERS, dtype=np.float64)
     for q in range(s.n_players):
-        if q != p and s.tokens[q] > most:
-            best, most = q, s.tokens[q]
+        measures[q] = target_measure_seen(s, r, viewer, level, q)
+    return measures
+
+
+@njit(cache=True)
+def likely_target(s, r, viewer, caster, level):
+    """The player ``caster``'s targeting spell would hit, as ``viewer`` works it out (nobody's
+    Defensive Spell of this round is known yet): among the rivals with the most, the one the
+    caster prefers; -1 if nobody has enough, or if the caster would be its own target."""
+    measures = target_measures(s, r, viewer, level)
+    most = -1e18
+    for q in range(s.n_players):
+        if q != caster:
+            most = max(most, measures[q])
+    if most < target_floor(r, level) or (caster_is_compared(r, level) and measures[caster] > most):
+        return -1
+    best = -1
+    best_value = -1e18
+    for q in range(s.n_players):
+        if q != caster and measures[q] == most:
+            v = target_preference(s, r, viewer, level, q)
+            if v > best_value:
+                best, best_value = q, v
     return best
 
 
@@ -353,34 +434,21 @@ def best_companions_gain(s, r, taker, victim, count, attack):
 
 
 @njit(cache=True)
-def threat(s, r, p):
-    """VP ``p`` may lose to targeting spells this round (most companions or most tokens)."""
-    loss = 0.0
-    if s.level >= CHARM and companion_count(s, p) > 0:
-        top = True
-        for q in range(s.n_players):
-            if q != p and companion_count(s, q) > companion_count(s, p):
-                top = False
-        if top:
-            worst = 0.0
-            for k in range(FIRST_COMPANION, N_QUEST_KINDS):
-                if s.quest[p, k] > 0:
-                    worst = max(worst, -marginal_vp(s, r, p, k, -1))
-            loss += worst * (2.0 if s.level >= DOMINATION else 1.0)
-    if s.level >= POLYMORPH and s.tokens[p] > 0:
-        top = True
-        for q in range(s.n_players):
-            if q != p and s.tokens[q] > s.tokens[p]:
-                top = False
-        if top:
-            loss += s.tokens[p] // 2
-    return 0.5 * loss
+def draw_value(s, n_cards, then_deck, discard_card, unknown):
+    """Worth of ``n_cards`` drawn at random from the discards (``discard_card`` each on average)
+    and, once they run out, from the quest deck (``unknown`` each) if ``then_deck``."""
+    from_discards = min(n_cards, s.quest_discard_n)
+    value = from_discards * discard_card
+    if then_deck:
+        value += min(n_cards - from_discards, s.quest_deck_n) * unknown
+    return value
 
 
 @njit(cache=True)
-def immediate_gain(s, r, p, level, unknown, attack):
-    """VP ``p``'s spell of ``level`` brings this turn (on average), seen from the table;
-    ``unknown`` is the worth of a blind quest card and ``attack`` the worth of a VP taken away."""
+def immediate_gain(s, r, p, viewer, level, unknown, discard_card, attack):
+    """VP ``p``'s spell of ``level`` brings this turn (on average), as ``viewer`` (``p``, or -1
+    for anyone at the table) works it out; ``unknown`` is the worth of a blind quest card,
+    ``discard_card`` of a card drawn from the face-up discards, ``attack`` of a VP taken away."""
     if level == FIREBALL:
         return float(min(r.fireball_vp, s.vp_supply))
     if level == THUNDERSTORM:
@@ -388,9 +456,10 @@ def immediate_gain(s, r, p, level, unknown, attack):
     if level == FORTUNE:
         return float(min(r.fortune_vp, s.vp_supply))
     if level == CURE:
-        return r.cure_cards * unknown
+        return draw_value(s, r.cure_cards, r.cure_when_discards_empty == CURE_QUEST_DECK,
+                          discard_card, unknown)
     if level == WISH:
-        return r.wish_cards * unknown
+        return draw_value(s, r.wish_cards, True, discard_card, unknown)
     if level == CREATION:
         return r.creation_items * mean_item_vp(r) if s.item_deck_n > 0 else 0.0
     if level == SUMMON_ELEMENTAL:
@@ -403,18 +472,14 @@ def immediate_gain(s, r, p, level, unknown, attack):
             elif s.tokens[q] < s.tokens[p]:
                 return 0.0
         return r.elemental_cards * unknown
-    if level == CHARM or level == DOMINATION:
-        t = companion_target(s, p)
+    if level == CHARM or level == DOMINATION or level == POLYMORPH:
+        t = likely_target(s, r, viewer, p, level)
         if t < 0:
             return 0.0
+        if level == POLYMORPH:
+            return polymorph_amount(r, s.tokens[t]) * (1.0 + attack)
         count = r.charm_companions if level == CHARM else r.domination_companions
         return best_companions_gain(s, r, p, t, count, attack)
-    if level == POLYMORPH:
-        t = token_target(s, p)
-        if t < 0:
-            return 0.0
-        amount = s.tokens[t] // 2 if r.polymorph_rounding == ROUND_DOWN else (s.tokens[t] + 1) // 2
-        return amount * (1.0 + attack)
     return 0.0
 
 
@@ -426,17 +491,13 @@ def likely_spell(s, r, q, memo):
     so the table is read once per round, not once per player."""
     if memo[0, q] >= 0:
         return
-    counts = quest_card_counts(r)
-    unknown = 0.0
-    n = 0
-    for k in range(N_QUEST_KINDS):
-        unknown += counts[k] * greedy_card_value(s, r, q, k)
-        n += counts[k]
-    unknown = unknown / n if n > 0 else 0.0
+    unread = np.zeros(N_WEIGHTS)  # the greedy valuation reads no weights
+    unknown = unknown_card_value(s, r, q, unread, True, (0.0, 0.0), 0.0)
+    discard_card = discard_card_value(s, r, q, unread, True, (0.0, 0.0), 0.0)
     best = 1
     best_value = -1e18
     for level in range(1, s.level + 1):
-        v = immediate_gain(s, r, q, level, unknown, 0.0)
+        v = immediate_gain(s, r, q, -1, level, unknown, discard_card, 0.0)
         if v >= best_value:
             best, best_value = level, v
     memo[0, q] = best
@@ -444,7 +505,7 @@ def likely_spell(s, r, q, memo):
 
 
 @njit(cache=True)
-def predicted_picks(s, r, p, probs, memo):
+def predicted_picks(s, r, p, w, probs, memo):
     """``probs[level]``: the chance that at least one rival picks ``level`` this round, as ``p``
     guesses from the table: a rival takes the spell worth most to them now (``likely_spell``),
     or repeats last round's."""
@@ -455,11 +516,121 @@ def predicted_picks(s, r, p, probs, memo):
         if q == p:
             continue
         likely_spell(s, r, q, memo)
-        none[int(memo[0, q])] *= 0.45
+        none[int(memo[0, q])] *= w[W_PICK_DOUBT]
         if s.prev_spell[q] >= 1 and s.prev_spell[q] <= s.level:
-            none[s.prev_spell[q]] *= 0.8
+            none[s.prev_spell[q]] *= w[W_REPEAT_DOUBT]
     for level in range(N_SPELLS + 1):
         probs[level] = 1.0 - none[level]
+
+
+@njit(cache=True)
+def pick_chance(s, r, w, q, level, memo):
+    """The chance that ``q`` picks ``level`` this round, guessed as in ``predicted_picks``."""
+    likely_spell(s, r, q, memo)
+    doubt = w[W_PICK_DOUBT] if int(memo[0, q]) == level else 1.0
+    if s.prev_spell[q] == level:
+        doubt *= w[W_REPEAT_DOUBT]
+    return 1.0 - doubt
+
+
+@njit(cache=True)
+def companions_loss(s, r, p, count, most_valuable):
+    """VP ``p`` loses when ``count`` companions are taken, one kind after another: the most
+    valuable ones if the caster chooses, the least valuable if ``p`` does."""
+    total = 0.0
+    taken = np.zeros(N_QUEST_KINDS, dtype=np.int64)
+    for _ in range(count):
+        pick = -1
+        pick_loss = 0.0
+        for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+            if s.quest[p, k] > taken[k]:
+                loss = -marginal_vp(s, r, p, k, -1)
+                if pick < 0 or (loss > pick_loss if most_valuable else loss < pick_loss):
+                    pick, pick_loss = k, loss
+        if pick < 0:
+            break
+        taken[pick] += 1
+        total += pick_loss
+    return total
+
+
+@njit(cache=True)
+def loss_to_spell(s, r, p, level):
+    """VP ``p`` loses as the target of a rival's Charm, Domination or Polymorph."""
+    if level == POLYMORPH:
+        return float(polymorph_amount(r, s.tokens[p]))
+    if level == CHARM:
+        return companions_loss(s, r, p, r.charm_companions, r.charm_chooser == BY_CASTER)
+    return companions_loss(s, r, p, r.domination_companions, r.domination_chooser == CASTER_CHOOSES)
+
+
+@njit(cache=True)
+def hit_chance(s, r, w, caster, level, q, measures):
+    """The chance that ``caster``'s targeting spell of ``level`` hits ``q``, by ``q``'s rank
+    among the caster's rivals in what the spell compares (``measures``, as ``q`` sees them): the
+    one it would hit now, the next in line, or anyone else. The target's own defence and the
+    spells cast before it (companions move during the round) make every rank a possible target."""
+    if q == caster or measures[q] < target_floor(r, level):
+        return 0.0
+    higher = 0
+    most = -1e18
+    for x in range(s.n_players):
+        if x == caster:
+            continue
+        most = max(most, measures[x])
+        if x != q and measures[x] > measures[q]:
+            higher += 1
+    if caster_is_compared(r, level) and measures[caster] > most:
+        return 0.0  # the caster would be its own target
+    if higher == 0:
+        return w[W_HIT_TOP]
+    return w[W_HIT_NEXT] if higher == 1 else w[W_HIT_OTHER]
+
+
+@njit(cache=True)
+def threat(s, r, p, w, memo):
+    """VP ``p`` expects to lose this round to rivals' Charm, Domination and Polymorph: for each
+    rival, the chance they cast it (``pick_chance``) and that it hits ``p`` (``hit_chance``),
+    times what ``p`` would lose."""
+    danger = 0.0
+    for level in (CHARM, POLYMORPH, DOMINATION):
+        if level > s.level:
+            continue
+        chances = np.zeros(MAX_PLAYERS, dtype=np.float64)
+        for q in range(s.n_players):
+            if q != p:
+                chances[q] = pick_chance(s, r, w, q, level, memo)
+        if chances.max() == 0.0:
+            continue
+        measures = target_measures(s, r, p, level)
+        expected = 0.0  # rivals' casts of it expected to hit p
+        for q in range(s.n_players):
+            if chances[q] > 0.0:
+                expected += chances[q] * hit_chance(s, r, w, q, level, p, measures)
+        if expected > 0.0:
+            danger += expected * loss_to_spell(s, r, p, level)
+    return danger
+
+
+@njit(cache=True)
+def unique_rivals(s, r, p, memo):
+    """How many rivals ``p`` expects to choose a spell nobody else chooses (group A): those whose
+    likeliest spell (``likely_spell``) is no other rival's likeliest. Rivals sharing a spell go
+    after every unique one, whatever the levels."""
+    n = 0
+    for q in range(s.n_players):
+        if q == p:
+            continue
+        likely_spell(s, r, q, memo)
+        shared = False
+        for x in range(s.n_players):
+            if x != p and x != q:
+                likely_spell(s, r, x, memo)
+                if memo[0, x] == memo[0, q]:
+                    shared = True
+        if not shared:
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -507,72 +678,78 @@ def card_at(values, m, position):
 
 
 @njit(cache=True)
-def choose_spell(s, r, p, plans, rng, memo):
-    """The spell (its level, from 1 to the marker) ``p`` chooses in secret. ``memo`` is the Book
-    Phase's record of what each player will likely choose (see ``likely_spell``): public
-    reasoning shared by every player, never this round's actual choices."""
-    sid = plans[0][p]
-    w = plans[1][p]
-    if sid == RANDOM:
-        return 1 + below(rng, s.level)
-    greedy = sid == GREEDY
+def spell_values(s, r, p, w, greedy, rng, memo, worth):
+    """``worth[level]``: what each spell from 1 to the marker is worth to the heuristic player
+    ``p`` this round (see ``choose_spell``)."""
     lead = 0.0 if greedy else leading(s, r, p)
-    race = w[W_RACE] if lead >= 0.0 else -0.5 * w[W_RACE]
+    race = w[W_RACE] if lead >= 0.0 else -w[W_RACE_BEHIND] * w[W_RACE]
     turns_left = 0.0 if greedy else rounds_left(s, r)
     bonuses = card_bonuses(s, r, p, w, race)
     unknown = unknown_card_value(s, r, p, w, greedy, bonuses, turns_left)
+    discard_card = discard_card_value(s, r, p, w, greedy, bonuses, turns_left)
     if greedy:
-        best = 1
-        best_value = -1e18
         for level in range(1, s.level + 1):
-            v = immediate_gain(s, r, p, level, unknown, 0.0)
-            if v > best_value:
-                best, best_value = level, v
-        return best
+            worth[level] = immediate_gain(s, r, p, p, level, unknown, discard_card, 0.0)
+        return
     probs = np.zeros(N_SPELLS + 1, dtype=np.float64)
     if w[W_DUPLICATE] != 0.0:
-        predicted_picks(s, r, p, probs, memo)
+        predicted_picks(s, r, p, w, probs, memo)
     # Silence denies rivals their Forbidden Spells: worth it to a player who punishes others
-    # (each rival makes the likely pick about half the time)
-    denied = 0.45 * forbidden_gains(s, r, p, memo) / max(1, s.n_players - 1) \
+    # (a rival makes the likely pick, and after the Silence, only some of the time)
+    denied = w[W_SILENCE_REACH] * forbidden_gains(s, r, p, memo) / max(1, s.n_players - 1) \
         if w[W_ATTACK] != 0.0 else 0.0
-    danger = threat(s, r, p)
-    # a rival's Silence last round hints at another one
-    silencers = 0.0
+    danger = threat(s, r, p, w, memo)
+    # the chance that no rival casts Silence, which would negate a Forbidden Spell: likelier
+    # from one who cast it last round
+    unsilenced = 1.0
     for q in range(s.n_players):
-        if q != p and s.prev_spell[q] == SILENCE:
-            silencers += 1.0
+        if q != p:
+            unsilenced *= 1.0 - (w[W_SILENCE_AGAIN] if s.prev_spell[q] == SILENCE else w[W_SILENCE_ODDS])
     values = np.zeros(MAX_ZONE, dtype=np.float64)
     m = zone_values(s, r, p, w, bonuses, turns_left, unknown, values)
     last = s.n_players - 1.0
-    best = 1
-    best_value = -1e18
+    ahead = float(unique_rivals(s, r, p, memo))
     for level in range(1, s.level + 1):
         # hurting the leader is worth more when the target leads the table
-        attack = w[W_ATTACK] * (1.0 if lead < 0.0 else 0.3)
-        v = immediate_gain(s, r, p, level, unknown, attack) * w[W_VP]
+        attack = w[W_ATTACK] * (1.0 if lead < 0.0 else w[W_ATTACK_LEADING])
+        v = immediate_gain(s, r, p, p, level, unknown, discard_card, attack) * w[W_VP]
         if level == CREATION and s.item_deck_n > 0:
             v += w[W_ITEM] * r.creation_items
         if level == LUCK:
-            v += 0.2
+            v += w[W_LUCK]
         if level == SILENCE:
-            v += w[W_ATTACK] * denied + 0.5 * danger * w[W_DEFENSE]
-        if level == RESISTANCE or (level == TIME_STOP and r.time_stop_defends == YES) or \
-                (level == THUNDERSTORM and r.thunderstorm_defensive == YES_FLAG):
+            v += w[W_ATTACK] * denied + w[W_SILENCE_DEFENSE] * danger * w[W_DEFENSE]
+        if is_defensive_spell(r, level):
             v += danger * w[W_DEFENSE]
         if is_forbidden(r, level):
-            v *= 1.0 - min(0.9, 0.4 * silencers)
-        # turn order: a unique spell goes early, a low one earlier; a shared one goes late;
-        # going later leaves a worse card
+            v *= unsilenced
+        # turn order: a unique spell goes among the other unique ones, a low one earlier; a
+        # shared one goes late; going later leaves a worse card
         dup = probs[level]
-        position = (1.0 - dup) * last * 0.8 * (level - 1.0) / (N_SPELLS - 1.0) + dup * last * 0.85
+        position = (1.0 - dup) * ahead * w[W_UNIQUE_SPREAD] * (level - 1.0) / (N_SPELLS - 1.0) + \
+            dup * last * w[W_SHARED_PLACE]
         if level == ACCELERATION:
             position = dup
         elif level == TIME_STOP:
             position = last - position
         v -= w[W_EARLY] * (values[0] - card_at(values, m, position))
         v -= w[W_DUPLICATE] * dup
-        v += _noise(w, rng)
-        if v > best_value:
-            best, best_value = level, v
+        worth[level] = v + _noise(w, rng)
+
+
+@njit(cache=True)
+def choose_spell(s, r, p, plans, rng, memo):
+    """The spell (its level, from 1 to the marker) ``p`` chooses in secret: ``random`` any,
+    the others the one worth most (the lowest of equals). ``memo`` is the Book Phase's record
+    of what each player will likely choose (see ``likely_spell``): public reasoning shared by
+    every player, never this round's actual choices."""
+    sid = plans[0][p]
+    if sid == RANDOM:
+        return 1 + below(rng, s.level)
+    worth = np.zeros(N_SPELLS + 1, dtype=np.float64)
+    spell_values(s, r, p, plans[1][p], sid == GREEDY, rng, memo, worth)
+    best = 1
+    for level in range(2, s.level + 1):
+        if worth[level] > worth[best]:
+            best = level
     return best

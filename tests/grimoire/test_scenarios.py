@@ -11,12 +11,13 @@ import pytest
 from simulator.core.rng import seed_stream
 from simulator.core.trace import entries, no_log
 from simulator.games.grimoire import story as L
+from simulator.games.grimoire.story import tell
 from simulator.games.grimoire.board import (
     ACCELERATION, BLESSED_SHOES, BY_CARDS_OUT, BY_COMPANIONS, BY_TREASURES, CHARM, COPPER, CREATION,
     CURE, DOMINATION, FIREBALL, FORTUNE, GOLD, JEWEL, JUNK, KING, KNIGHT, LUCK,
     POLYMORPH, PRINCE, QUEEN, RELIC, RESISTANCE, ROGUE, SAGE, SILENCE, SILVER, SPY, SQUIRE,
-    SUMMON_ELEMENTAL, THIEF, THUNDERSTORM, TIME_STOP, TRINKET, WISH, companion_count, score,
-    vp_companions, vp_junk,
+    SUMMON_ELEMENTAL, THIEF, THUNDERSTORM, TIME_STOP, TRINKET, WISH, companion_count, public_vp,
+    score, vp_companions, vp_junk,
 )
 from simulator.games.grimoire.turn import (
     apply_time_spells, cast_spell, determine_order, new_game, play_round,
@@ -300,15 +301,82 @@ def test_thunderstorm_defends_only_when_the_rules_say_so(blank, rules_with, plan
         assert logged(log, L.TARGET)[0][2] == target
 
 
-def test_caster_is_never_their_own_target(blank, r, plans, log):
-    """Assumption: the target is the rival with the most companions, even if the caster has more."""
+@pytest.mark.parametrize("level", [CHARM, DOMINATION])
+def test_a_caster_with_the_most_companions_alone_charms_nobody(blank, r, plans, log, level):
+    """Charm, Domination: 'Target the player with the most Companions (caster chooses if tied)'
+    does not leave the caster out (charm_caster_counts, domination_caster_counts = yes): a caster
+    who alone has the most would target themselves, so the spell does nothing, and the replay
+    says so."""
     s = blank(3)
     give(s, 0, SQUIRE, 6)
     give(s, 2, KNIGHT, 1)
-    s.spell[:3] = [CHARM, LUCK, LUCK]
+    s.spell[:3] = [level, LUCK, LUCK]
     cast_spell(s, r, plans, rng(), log, 0)
-    assert logged(log, L.TARGET) == [(0, CHARM, 2, 0, 0, 0)]
-    assert companion_count(s, 0) == 7
+    assert logged(log, L.CASTER_IS_TARGET) == [(0, level, 0, 0, 0, 0)]
+    assert not logged(log, L.TARGET) and not logged(log, L.NO_TARGET)
+    assert companion_count(s, 0) == 6 and companion_count(s, 2) == 1
+    event = [e for e in tell(log) if e["kind"] == "caster_is_target"][0]
+    assert event["player"] == 0 and "does nothing" in event["text"]
+
+
+@pytest.mark.parametrize("level,option", [(CHARM, "charm_caster_counts"),
+                                          (DOMINATION, "domination_caster_counts")])
+def test_a_caster_left_out_hits_the_rival_with_the_most(blank, rules_with, plans, log, level, option):
+    """The other reading (option = no): the target is the rival with the most companions, even
+    if the caster has more."""
+    r = rules_with(**{option: "no"})[0]
+    s = blank(3)
+    give(s, 0, SQUIRE, 6)
+    give(s, 2, KNIGHT, 1)
+    s.spell[:3] = [level, LUCK, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert logged(log, L.TARGET) == [(0, level, 2, 0, 0, 0)]
+    assert companion_count(s, 0) == 7 and companion_count(s, 2) == 0
+
+
+@pytest.mark.parametrize("level", [CHARM, DOMINATION])
+def test_a_caster_tied_for_the_most_chooses_a_tied_rival(blank, r, plans, log, level):
+    """'caster chooses if tied': tied with the caster, a rival is the target (the greedy caster
+    picks the tied rival who leads the table), never the caster."""
+    s = blank(4)
+    give(s, 0, SQUIRE, 3)
+    give(s, 1, SQUIRE, 3)
+    give(s, 2, SQUIRE, 3)
+    give(s, 3, SQUIRE, 2)
+    s.tokens[2] = 5
+    s.spell[:4] = [level, LUCK, LUCK, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert logged(log, L.TARGET) == [(0, level, 2, 0, 0, 0)]
+    assert companion_count(s, 0) > 3
+
+
+def test_polymorph_never_targets_its_caster(blank, r, plans, log):
+    """Polymorph 'affects other players' VP Tokens only' (polymorph_caster_counts = no): a caster
+    with the highest total still hits the rival with the highest."""
+    s = blank(3)
+    s.tokens[:3] = [20, 4, 6]
+    s.spell[:3] = [POLYMORPH, LUCK, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert logged(log, L.TARGET) == [(0, POLYMORPH, 2, 0, 0, 0)]
+    assert list(s.tokens[:3]) == [23, 4, 3]
+
+
+def test_polymorph_comparing_its_caster_too_does_nothing_for_the_leader(blank, rules_with, plans, log):
+    """The other reading (polymorph_caster_counts = yes): a caster who alone has the highest
+    total would be its own target: nothing moves, and the replay says so."""
+    r = rules_with(polymorph_caster_counts="yes")[0]
+    s = blank(3)
+    s.tokens[:3] = [20, 4, 6]
+    s.spell[:3] = [POLYMORPH, LUCK, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert logged(log, L.CASTER_IS_TARGET) == [(0, POLYMORPH, 0, 0, 0, 0)]
+    assert list(s.tokens[:3]) == [20, 4, 6]
+    event = [e for e in tell(log) if e["kind"] == "caster_is_target"][0]
+    assert "highest total VP" in event["text"] and "does nothing" in event["text"]
+    s.tokens[:3] = [6, 4, 6]   # tied with a rival: the rival is the target
+    log2 = np.zeros((100, 7), dtype=np.int64)
+    cast_spell(s, r, plans, rng(), log2, 0)
+    assert logged(log2, L.TARGET) == [(0, POLYMORPH, 2, 0, 0, 0)]
 
 
 def test_charm_without_any_companion_to_take_does_nothing(blank, r, plans, log):
@@ -365,14 +433,47 @@ def test_polymorph_takes_half_the_tokens_of_the_richest_undefended_rival(blank, 
     assert s.quest[2, SAGE] == 5
 
 
-def test_polymorph_total_vp_option_compares_true_totals(blank, rules_with, plans, log):
-    r = rules_with(polymorph_target="total_vp")[0]
+def polymorph_table(s):
+    """Three rivals, each with the highest total by one reading of 'highest total VP':
+    P1 the most VP tokens (6); P2 the highest total the table can see (tokens 2, a Knight 2 and
+    a Rogue worth 4 beside 4 face-down treasures: 8); P3 the highest true total (tokens 4 and four
+    face-down Gold Crowns: 16)."""
+    s.tokens[:4] = [0, 6, 2, 4]
+    give(s, 2, ROGUE)
+    give(s, 2, KNIGHT)
+    give(s, 2, COPPER, 4)
+    give(s, 3, GOLD, 4)
+    s.spell[:4] = [POLYMORPH, LUCK, LUCK, LUCK]
+
+
+@pytest.mark.parametrize("target_rule,target", [("visible_total", 2), ("vp_tokens", 1),
+                                                ("true_total", 3)])
+def test_polymorph_target_by_each_reading_of_highest_total(blank, rules_with, plans, log,
+                                                            target_rule, target):
+    """Assumption (polymorph_target): by default the highest total a player at the table can see,
+    the face-up companions valued as scored (the Rogue by its owner's number of treasures) plus
+    VP tokens; or the VP tokens only; or the true total, face-down cards included."""
+    r = rules_with(polymorph_target=target_rule)[0]
+    s = blank(4)
+    polymorph_table(s)
+    assert public_vp(s, r, 1) == 6 and public_vp(s, r, 2) == 8 and public_vp(s, r, 3) == 4
+    before = s.tokens[target]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert logged(log, L.TARGET) == [(0, POLYMORPH, target, 0, 0, 0)]
+    assert s.tokens[0] == before // 2 and s.tokens[target] == before - before // 2
+
+
+def test_polymorph_of_a_target_without_tokens_takes_nothing(blank, r, plans, log):
+    """The visible total may point at a player holding no VP tokens: Polymorph 'affects VP
+    Tokens only', so nothing moves (the replay says so)."""
     s = blank(3)
-    s.tokens[:3] = [0, 6, 2]
-    give(s, 2, GOLD, 4)   # 12 VP face down: P2 has the highest total
+    give(s, 1, SAGE, 3)
+    s.tokens[2] = 4
     s.spell[:3] = [POLYMORPH, LUCK, LUCK]
     cast_spell(s, r, plans, rng(), log, 0)
-    assert list(s.tokens[:3]) == [1, 6, 1]
+    assert logged(log, L.TARGET) == [(0, POLYMORPH, 1, 0, 0, 0)]
+    assert logged(log, L.TOKENS_MOVED) == [(1, 0, 0, 0, 0, 0)] and s.tokens[0] == 0
+    assert "takes no VP tokens" in [e for e in tell(log) if e["kind"] == "tokens_moved"][0]["text"]
 
 
 # --- Silence and Forbidden Spells --------------------------------------------------------------------
@@ -448,6 +549,54 @@ def test_cure_draws_one_card_from_the_discards(blank, r, plans, log):
     cast_spell(s, r, plans, rng(), log, 0)
     assert s.quest[0, SAGE] == 1 and s.quest_discard_n == 2 and s.quest_deck_n == 5
     assert logged(log, L.DRAW) == [(0, SAGE, L.FROM_DISCARD, CURE, 0, 0)]
+
+
+def test_cure_with_no_discards_draws_nothing(blank, r, plans, log):
+    """Cure: 'Shuffle discards face down and randomly draw one': with no discards there is nothing
+    to draw (cure_when_discards_empty = nothing); the quest deck is not touched and the replay
+    records the Cure that found nothing."""
+    s = blank(2)
+    set_deck(s, [SAGE] * 3)
+    s.spell[:2] = [CURE, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert s.quest[0].sum() == 0 and s.quest_deck_n == 3 and s.cards_drawn[0] == 0
+    assert logged(log, L.DISCARDS_EMPTY) == [(0, CURE, 0, 0, 0, 0)] and not logged(log, L.DRAW)
+    event = [e for e in tell(log) if e["kind"] == "discards_empty"][0]
+    assert event["player"] == 0 and "nothing is drawn" in event["text"]
+
+
+def test_cure_with_no_discards_and_no_deck_does_not_end_the_game(blank, r, plans, log):
+    s = blank(2)
+    s.spell[:2] = [CURE, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert s.over == 0 and logged(log, L.DISCARDS_EMPTY)
+
+
+def test_cure_borrowing_wishs_rule_draws_from_the_deck(blank, rules_with, plans, log):
+    """cure_when_discards_empty = quest_deck: Cure goes on with the quest deck as Wish does, and
+    with both empty the game ends at once."""
+    r = rules_with(cure_when_discards_empty="quest_deck")[0]
+    s = blank(2)
+    set_deck(s, [COPPER, SAGE])
+    s.spell[:2] = [CURE, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert s.quest[0, SAGE] == 1 and s.quest_deck_n == 1
+    assert logged(log, L.DRAW) == [(0, SAGE, L.FROM_DECK, CURE, 0, 0)]
+    s2 = blank(2)
+    s2.spell[:2] = [CURE, LUCK]
+    cast_spell(s2, r, plans, rng(), log, 0)
+    assert s2.over == 1 and s2.end_trigger == BY_CARDS_OUT
+
+
+def test_cure_with_more_cards_than_discards_stops_when_they_run_out(blank, rules_with, plans, log):
+    r = rules_with(cure_cards=3)[0]
+    s = blank(2)
+    set_discard(s, [KNIGHT])
+    set_deck(s, [SAGE] * 3)
+    s.spell[:2] = [CURE, LUCK]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert s.quest[0, KNIGHT] == 1 and s.quest[0, SAGE] == 0 and s.quest_deck_n == 3
+    assert logged(log, L.DISCARDS_EMPTY) == [(0, CURE, 1, 0, 0, 0)]
 
 
 def test_wish_draws_three_and_the_game_ends_if_cards_run_out_mid_wish(blank, r, plans, log):

@@ -6,9 +6,11 @@ their level (1-15), so a spell id is its level. Quest cards and item cards are k
 below); a player's Territory is a count per kind. Everything here only reads the state, except
 ``new_table``; the rules that change it are in ``turn.py``.
 
-Hidden information: treasures and items lie face down. A player may read every field of their
-own, but of a rival only what the table shows: the number of treasure cards and of items, the
-companions (face up) and the VP tokens. ``visible_score`` is a rival's score as a player sees it.
+Hidden information: treasures and items lie face down, and so do the quest and item decks. A
+player may read every field of their own, but of a rival only what the table shows: the number of
+treasure cards and of items, the companions (face up) and the VP tokens; and the Discard Area,
+which lies face up (``quest_discard``). ``visible_score`` is a rival's score as a player sees it,
+``public_vp`` the part of it everyone sees exactly.
 """
 
 import numpy as np
@@ -49,12 +51,12 @@ NOT_ENDED, BY_COMPANIONS, BY_TREASURES, BY_CARDS_OUT, BY_MAX_ROUNDS = -1, 0, 1, 
 END_TRIGGER_NAMES = ("companions", "treasures", "cards_out", "max_rounds")
 
 # rules choices (index into the ``choices`` list of rules.toml)
-YES, NO = 0, 1                       # luck_peeks, time_stop_defends: yes, no
-NO_FLAG, YES_FLAG = 0, 1             # forbidden_*, thunderstorm_defensive: no, yes
+NO, YES = 0, 1                       # every yes/no parameter lists its choices as ["no", "yes"]
 BY_TARGET, BY_CASTER = 0, 1          # charm_chooser: target, caster
 CASTER_CHOOSES, TARGET_CHOOSES = 0, 1  # domination_chooser: caster, target
 ACCELERATION_FIRST, TIME_STOP_FIRST = 0, 1
-TARGET_VP_TOKENS, TARGET_TOTAL_VP = 0, 1
+TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, TARGET_TRUE_TOTAL = 0, 1, 2  # polymorph_target
+CURE_NOTHING, CURE_QUEST_DECK = 0, 1   # cure_when_discards_empty
 ROUND_DOWN, ROUND_UP = 0, 1
 MEASURE_QUEST_CARDS, MEASURE_VP_TOKENS = 0, 1
 JUNK_TIES_ALL, JUNK_TIES_NONE = 0, 1
@@ -153,7 +155,7 @@ def is_forbidden(r, level):
              r.forbidden_thunderstorm, r.forbidden_charm, r.forbidden_summon_elemental,
              r.forbidden_time_stop, r.forbidden_polymorph, r.forbidden_fortune,
              r.forbidden_domination, r.forbidden_wish)
-    return flags[level] == YES_FLAG
+    return flags[level] == YES
 
 
 @njit(cache=True)
@@ -164,12 +166,7 @@ def is_defensive_spell(r, level):
         return True
     if level == TIME_STOP:
         return r.time_stop_defends == YES
-    return level == THUNDERSTORM and r.thunderstorm_defensive == YES_FLAG
-
-
-@njit(cache=True)
-def is_targeting_spell(level):
-    return level == CHARM or level == POLYMORPH or level == DOMINATION
+    return level == THUNDERSTORM and r.thunderstorm_defensive == YES
 
 
 @njit(cache=True)
@@ -182,6 +179,30 @@ def is_negated(s, r, p):
 def is_protected(s, r, p):
     """Whether ``p`` used a Defensive Spell this round (and it is not negated)."""
     return is_defensive_spell(r, s.spell[p]) and not is_negated(s, r, p)
+
+
+@njit(cache=True)
+def polymorph_amount(r, tokens):
+    """The VP tokens Polymorph takes from a target holding ``tokens``: half, rounded by the rules."""
+    return tokens // 2 if r.polymorph_rounding == ROUND_DOWN else (tokens + 1) // 2
+
+
+@njit(cache=True)
+def caster_is_compared(r, level):
+    """Whether the caster of a targeting spell is compared with the others when finding its
+    target (charm_caster_counts, domination_caster_counts, polymorph_caster_counts)."""
+    if level == CHARM:
+        return r.charm_caster_counts == YES
+    if level == DOMINATION:
+        return r.domination_caster_counts == YES
+    return r.polymorph_caster_counts == YES
+
+
+@njit(cache=True)
+def target_floor(r, level):
+    """The least a target must have: a companion to give, or a token when Polymorph compares
+    tokens; any total will do when it compares totals."""
+    return 0 if level == POLYMORPH and r.polymorph_target != TARGET_VP_TOKENS else 1
 
 
 # --- counts (all public) -----------------------------------------------------------------------
@@ -341,6 +362,14 @@ def visible_score(s, r, viewer, q):
                      vp_tokens(s, r, q))
     return companions_vp_of(r, s.quest[q], treasure_count(s, q)) + \
         treasure_count(s, q) * mean_treasure_vp(r) + item_count(s, q) * mean_item_vp(r) + s.tokens[q]
+
+
+@njit(cache=True)
+def public_vp(s, r, q):
+    """``q``'s total VP as everyone at the table sees it: the face-up companions valued as the
+    final scoring values them (the Rogue by the number of treasures, the royals by each other)
+    and the VP tokens; face-down treasures and items are not counted."""
+    return companions_vp_of(r, s.quest[q], treasure_count(s, q)) + s.tokens[q]
 
 
 @njit(cache=True)

@@ -6,17 +6,20 @@ The story is the referee's view: it names face-down cards too.
 """
 
 from simulator.core import trace
-from simulator.games.grimoire.board import END_TRIGGER_NAMES, ITEM_NAMES, QUEST_NAMES, SPELL_NAMES
+from simulator.games.grimoire.board import (
+    END_TRIGGER_NAMES, ITEM_NAMES, POLYMORPH, QUEST_NAMES, SPELL_NAMES,
+)
 
 LOG_KINDS = (
     "round", "reshuffle", "zone_card", "cards_out", "spell_chosen", "order", "time_spell",
-    "quest_turn", "thief", "spy_peek", "negated", "silence", "vp_gain", "luck", "draw", "item",
-    "item_deck_empty", "shoes", "no_target", "target", "companion_moved", "tokens_moved",
-    "elemental_fails", "take", "zone_empty", "zone_discard", "trigger", "truncated", "game_end")
+    "quest_turn", "thief", "spy_peek", "negated", "silence", "vp_gain", "luck", "draw",
+    "discards_empty", "item", "item_deck_empty", "shoes", "no_target", "caster_is_target",
+    "target", "companion_moved", "tokens_moved", "elemental_fails", "take", "zone_empty",
+    "zone_discard", "trigger", "truncated", "game_end")
 (ROUND, RESHUFFLE, ZONE_CARD, CARDS_OUT, SPELL_CHOSEN, ORDER, TIME_SPELL, QUEST_TURN, THIEF,
- SPY_PEEK, NEGATED, SILENCE, VP_GAIN, LUCK, DRAW, ITEM, ITEM_DECK_EMPTY, SHOES, NO_TARGET, TARGET,
- COMPANION_MOVED, TOKENS_MOVED, ELEMENTAL_FAILS, TAKE, ZONE_EMPTY, ZONE_DISCARD, TRIGGER, TRUNCATED,
- GAME_END) = range(len(LOG_KINDS))
+ SPY_PEEK, NEGATED, SILENCE, VP_GAIN, LUCK, DRAW, DISCARDS_EMPTY, ITEM, ITEM_DECK_EMPTY, SHOES,
+ NO_TARGET, CASTER_IS_TARGET, TARGET, COMPANION_MOVED, TOKENS_MOVED, ELEMENTAL_FAILS, TAKE,
+ ZONE_EMPTY, ZONE_DISCARD, TRIGGER, TRUNCATED, GAME_END) = range(len(LOG_KINDS))
 
 FROM_DISCARD, FROM_DECK = 0, 1
 
@@ -76,6 +79,9 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         where = "the discards" if c == FROM_DISCARD else "the quest deck"
         return (f"{_player(a)} draws {QUEST_NAMES[b]} from {where} ({_spell(d)}).",
                 {"player": a, "card": QUEST_NAMES[b], "from": where, "spell": SPELL_NAMES[d]})
+    if code == DISCARDS_EMPTY:
+        what = "finds no discards: nothing is drawn" if c == 0 else f"empties the discards after {c} card(s)"
+        return f"{_player(a)}'s {_spell(b)} {what}.", {"player": a, "spell": SPELL_NAMES[b], "drawn": c}
     if code == ITEM:
         return f"{_player(a)} draws the item {ITEM_NAMES[b]}.", {"player": a, "item": ITEM_NAMES[b]}
     if code == ITEM_DECK_EMPTY:
@@ -84,6 +90,10 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return f"{_player(a)} uses the Blessed Shoes: one more quest card now.", {"player": a}
     if code == NO_TARGET:
         return f"{_player(a)}'s {_spell(b)} finds no target.", {"player": a, "spell": SPELL_NAMES[b]}
+    if code == CASTER_IS_TARGET:
+        most = "the highest total VP" if b == POLYMORPH else "the most companions"
+        return (f"{_player(a)} has {most}: {_player(a)}'s {_spell(b)} would target its caster and "
+                "does nothing.", {"player": a, "spell": SPELL_NAMES[b]})
     if code == TARGET:
         return (f"{_player(a)}'s {_spell(b)} targets {_player(c)}.",
                 {"player": a, "spell": SPELL_NAMES[b], "target": c})
@@ -91,7 +101,9 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"{_player(a)} loses the {QUEST_NAMES[c]} to {_player(b)}.",
                 {"from": a, "to": b, "card": QUEST_NAMES[c]})
     if code == TOKENS_MOVED:
-        return f"{_player(b)} takes {c} VP in tokens from {_player(a)}.", {"from": a, "to": b, "vp": c}
+        text = f"{_player(b)} takes {c} VP in tokens from {_player(a)}." if c > 0 else \
+            f"{_player(b)} takes no VP tokens from {_player(a)}: half of theirs, rounded, is none."
+        return text, {"from": a, "to": b, "vp": c}
     if code == ELEMENTAL_FAILS:
         return (f"{_player(a)} is not lowest in quest cards: the Elemental does nothing.", {"player": a})
     if code == TAKE:

@@ -13,12 +13,13 @@ from simulator.core.trace import record
 from simulator.games.grimoire import story as L
 from simulator.games.grimoire.board import (
     ACCELERATION, ACCELERATION_FIRST, BLESSED_SHOES, BY_CARDS_OUT, BY_CASTER, BY_COMPANIONS,
-    BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, DOMINATION, FIREBALL,
-    FIRST_ORDER_RANDOM, FORTUNE, LUCK, MAX_PLAYERS, MAX_ZONE, MEASURE_QUEST_CARDS, NO_SPELL,
-    NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, POLYMORPH, ROUND_DOWN, SILENCE, SPY, SUMMON_ELEMENTAL,
-    TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH, YES, companion_count, is_negated,
-    is_protected, item_card_counts, new_table, quest_card_count, quest_card_counts, score,
-    treasure_count, zone_cards_left,
+    BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK,
+    DOMINATION, FIREBALL, FIRST_ORDER_RANDOM, FORTUNE, LUCK, MAX_PLAYERS, MAX_ZONE,
+    MEASURE_QUEST_CARDS, NO_SPELL, NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, POLYMORPH, SILENCE, SPY,
+    SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH,
+    YES, caster_is_compared, companion_count, is_negated, is_protected, item_card_counts,
+    new_table, polymorph_amount, public_vp, quest_card_count, quest_card_counts, score,
+    target_floor, treasure_count, zone_cards_left,
 )
 from strategies import grimoire as players
 
@@ -343,7 +344,8 @@ def cast_spell(s, r, plans, rng, log, p):
     elif level == FIREBALL:
         gain_tokens(s, log, p, r.fireball_vp, L.VP_GAIN, level)
     elif level == CURE:
-        draw_from_discards(s, r, rng, log, p, r.cure_cards, level)
+        draw_from_discards(s, r, rng, log, p, r.cure_cards, level,
+                           r.cure_when_discards_empty == CURE_QUEST_DECK)
     elif level == CREATION:
         creation(s, r, plans, rng, log, p)
     elif level == THUNDERSTORM:
@@ -360,7 +362,8 @@ def cast_spell(s, r, plans, rng, log, p):
         companion_spell(s, r, plans, rng, log, p, level, r.domination_companions,
                         r.domination_chooser == CASTER_CHOOSES)
     elif level == WISH:
-        draw_from_discards(s, r, rng, log, p, r.wish_cards, level)
+        # Wish's own text: 'if Quest Deck and Discard Pile are depleted during this effect'
+        draw_from_discards(s, r, rng, log, p, r.wish_cards, level, True)
     # Acceleration and Time Stop acted in the Book Phase; Resistance (and Time Stop) protect
     # through the round: no Quest-Phase effect of their own.
 
@@ -395,20 +398,24 @@ def luck(s, r, plans, rng, log, p):
 
 
 @njit(cache=True)
-def draw_from_discards(s, r, rng, log, p, n_cards, level):
-    """Cure and Wish: shuffle the Discard Area and draw at random; when it runs out, go on with
-    the quest deck; with both empty the game ends at once (cards drawn are kept)."""
+def draw_from_discards(s, r, rng, log, p, n_cards, level, then_deck):
+    """Cure and Wish: shuffle the Discard Area and draw at random. When it runs out, go on with
+    the quest deck if ``then_deck`` (with both empty the game ends at once, cards drawn being
+    kept); otherwise the spell draws no more."""
     shuffle(rng, s.quest_discard, s.quest_discard_n)
-    for _ in range(n_cards):
+    for drawn in range(n_cards):
         if s.quest_discard_n > 0:
             s.quest_discard_n -= 1
             card = s.quest_discard[s.quest_discard_n]
             source = L.FROM_DISCARD
-        else:
+        elif then_deck:
             card = draw_quest_card(s, rng, log)
             if card < 0:
                 return
             source = L.FROM_DECK
+        else:
+            record(log, L.DISCARDS_EMPTY, p, level, drawn)
+            return
         s.cards_drawn[p] += 1
         record(log, L.DRAW, p, card, source, level)
         receive_card(s, r, log, p, card)
@@ -434,37 +441,65 @@ def creation(s, r, plans, rng, log, p):
 
 
 @njit(cache=True)
-def most_companions_target(s, r, plans, rng, p, level):
-    """The rival with the most companions (at least one), Defensive Spell users ignored; the
-    caster chooses among tied rivals. -1 if there is none."""
+def polymorph_measure(s, r, q):
+    """'The player with the highest total VP', by polymorph_target: the total everyone sees, the
+    VP tokens, or the true total (a referee's count, face-down cards included)."""
+    if r.polymorph_target == TARGET_VISIBLE_TOTAL:
+        return public_vp(s, r, q)
+    if r.polymorph_target == TARGET_VP_TOKENS:
+        return s.tokens[q]
+    return score(s, r, q)
+
+
+@njit(cache=True)
+def target_measure(s, r, level, q):
+    """What a targeting spell compares: companions (Charm, Domination) or total VP (Polymorph)."""
+    if level == POLYMORPH:
+        return polymorph_measure(s, r, q)
+    return companion_count(s, q)
+
+
+@njit(cache=True)
+def find_target(s, r, plans, rng, log, p, level):
+    """The player ``p``'s targeting spell hits: the most companions or the highest total VP (at
+    least ``target_floor``); players who used a Defensive Spell are ignored and the caster
+    chooses among tied rivals. Where the caster is compared too (``caster_is_compared``) and
+    alone has the most, the spell does nothing. -1 (logged) when there is no target."""
+    floor = target_floor(r, level)
     candidates = np.zeros(MAX_PLAYERS, dtype=np.int64)
     n = 0
-    best = 1
+    best = -1
     for q in range(s.n_players):
         if q == p or is_protected(s, r, q):
             continue
-        c = companion_count(s, q)
-        if c > best:
-            best = c
+        v = target_measure(s, r, level, q)
+        if v > best:
+            best = v
             n = 0
-        if c == best:
+        if v == best:
             candidates[n] = q
             n += 1
-    if n == 0:
+    if caster_is_compared(r, level):
+        mine = target_measure(s, r, level, p)
+        if mine > best and mine >= floor:
+            record(log, L.CASTER_IS_TARGET, p, level)
+            return -1
+    if n == 0 or best < floor:
+        record(log, L.NO_TARGET, p, level)
         return -1
-    if n == 1:
-        return candidates[0]
-    return candidates[players.choose_target(s, r, p, plans, rng, level, candidates, n)]
+    t = candidates[0]
+    if n > 1:
+        t = candidates[players.choose_target(s, r, p, plans, rng, level, candidates, n)]
+    record(log, L.TARGET, p, level, t)
+    return t
 
 
 @njit(cache=True)
 def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
     """Charm and Domination: companions pass from the target to the caster."""
-    t = most_companions_target(s, r, plans, rng, p, level)
+    t = find_target(s, r, plans, rng, log, p, level)
     if t < 0:
-        record(log, L.NO_TARGET, p, level)
         return
-    record(log, L.TARGET, p, level, t)
     for _ in range(count):
         if companion_count(s, t) == 0:
             break
@@ -480,36 +515,13 @@ def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
 
 
 @njit(cache=True)
-def polymorph_measure(s, r, q):
-    if r.polymorph_target == TARGET_VP_TOKENS:
-        return s.tokens[q]
-    return score(s, r, q)
-
-
-@njit(cache=True)
 def polymorph(s, r, plans, rng, log, p):
-    """Polymorph: half the VP tokens of the rival with the highest total VP go to the caster."""
-    candidates = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    n = 0
-    best = -1
-    for q in range(s.n_players):
-        if q == p or is_protected(s, r, q):
-            continue
-        v = polymorph_measure(s, r, q)
-        if v > best:
-            best = v
-            n = 0
-        if v == best:
-            candidates[n] = q
-            n += 1
-    if n == 0 or (r.polymorph_target == TARGET_VP_TOKENS and best == 0):
-        record(log, L.NO_TARGET, p, POLYMORPH)
+    """Polymorph: half the VP tokens of the player with the highest total VP go to the caster
+    ('affects other players' VP Tokens only': their cards are not touched)."""
+    t = find_target(s, r, plans, rng, log, p, POLYMORPH)
+    if t < 0:
         return
-    t = candidates[0]
-    if n > 1:
-        t = candidates[players.choose_target(s, r, p, plans, rng, POLYMORPH, candidates, n)]
-    record(log, L.TARGET, p, POLYMORPH, t)
-    amount = s.tokens[t] // 2 if r.polymorph_rounding == ROUND_DOWN else (s.tokens[t] + 1) // 2
+    amount = polymorph_amount(r, s.tokens[t])
     s.tokens[t] -= amount
     s.tokens[p] += amount
     s.tokens_lost[t] += amount
