@@ -232,7 +232,19 @@ def discard_card_value(s, r, p, w, greedy, bonuses, turns_left):
 
 @njit(cache=True)
 def choose_card(s, r, p, plans, rng):
-    """The zone slot ``p`` takes (the zone holds at least one card)."""
+    """The zone slot ``p`` takes on their quest turn (the zone holds at least one card)."""
+    return card_choice(s, r, p, plans, rng)
+
+
+@njit(cache=True)
+def choose_extra_card(s, r, p, plans, rng):
+    """The zone slot ``p`` takes with Blessed Shoes."""
+    return card_choice(s, r, p, plans, rng)
+
+
+@njit(cache=True)
+def card_choice(s, r, p, plans, rng):
+    """A heuristic player's card: the one worth most (blind cards at the deck's average)."""
     sid = plans[0][p]
     w = plans[1][p]
     if sid == RANDOM:

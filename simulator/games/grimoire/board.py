@@ -9,7 +9,9 @@ below); a player's Territory is a count per kind. Everything here only reads the
 Hidden information: treasures and items lie face down, and so do the quest and item decks. A
 player may read every field of their own, but of a rival only what the table shows: the number of
 treasure cards and of items, the companions (face up) and the VP tokens; and the Discard Area,
-which lies face up (``quest_discard``). ``visible_score`` is a rival's score as a player sees it,
+which lies face up (``quest_discard``). The kinds of some face-down treasures are known too: a
+treasure taken face up from the zone or drawn from the Discard Area (``treasures_shown``), and
+one taken from the zone after a player looked at it there (``treasures_seen``). ``visible_score`` is a rival's score as a player sees it,
 ``public_vp`` the part of it everyone sees exactly.
 """
 
@@ -88,6 +90,11 @@ STATE = np.dtype([
     ("quest", np.int64, (MAX_PLAYERS, N_QUEST_KINDS)),  # quest cards held, by kind
     ("items", np.int64, (MAX_PLAYERS, N_ITEM_KINDS)),   # item cards held (face down), by kind
     ("tokens", np.int64, (MAX_PLAYERS,)),    # VP in tokens
+    # what is known of the face-down treasures (the search player's re-deal reads it): by kind,
+    # those everyone saw (taken face up from the zone, or drawn from the face-up Discard Area)...
+    ("treasures_shown", np.int64, (MAX_PLAYERS, N_TREASURE_KINDS)),
+    # ... and treasures_seen[v, q]: those of q that v alone looked at in the zone (Luck, Spy)
+    ("treasures_seen", np.int64, (MAX_PLAYERS, MAX_PLAYERS, N_TREASURE_KINDS)),
     # the round
     ("spell", np.int64, (MAX_PLAYERS,)),     # this round's spell (level), NO_SPELL before the reveal
     ("prev_spell", np.int64, (MAX_PLAYERS,)),  # last round's spell (public)

@@ -15,7 +15,8 @@ from simulator.games.grimoire.board import (
     ACCELERATION, ACCELERATION_FIRST, BLESSED_SHOES, BY_CARDS_OUT, BY_CASTER, BY_COMPANIONS,
     BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK,
     DOMINATION, FIREBALL, FIRST_ORDER_RANDOM, FORTUNE, LUCK, MAX_PLAYERS, MAX_ZONE,
-    MEASURE_QUEST_CARDS, NO_SPELL, NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, POLYMORPH, SILENCE, SPY,
+    MEASURE_QUEST_CARDS, NO_SPELL, NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, N_TREASURE_KINDS,
+    POLYMORPH, SILENCE, SPY,
     SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH,
     YES, caster_is_compared, companion_count, is_negated, is_protected, item_card_counts,
     new_table, polymorph_amount, public_vp, quest_card_count, quest_card_counts, score,
@@ -176,6 +177,23 @@ def book_phase(s, r, plans, rng, log):
     memo = np.full((2, MAX_PLAYERS), -1.0)  # the strategies' shared reading of the table
     for p in range(s.n_players):
         chosen[p] = players.choose_spell(s, r, p, plans, rng, memo)
+    reveal_spells(s, r, log, chosen)
+
+
+@njit(cache=True)
+def book_phase_given(s, r, plans, rng, log, p, spell):
+    """The Book Phase once ``p`` has chosen ``spell`` in secret (a search's rollout): the others
+    choose theirs as their plans do, without seeing it, then all are revealed."""
+    chosen = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    memo = np.full((2, MAX_PLAYERS), -1.0)
+    for q in range(s.n_players):
+        chosen[q] = spell if q == p else players.choose_spell(s, r, q, plans, rng, memo)
+    reveal_spells(s, r, log, chosen)
+
+
+@njit(cache=True)
+def reveal_spells(s, r, log, chosen):
+    """The secret choices revealed together: turn order by groups A and B, then the Time Spells."""
     for p in range(s.n_players):
         s.spell[p] = chosen[p]
         s.cast[p, chosen[p]] += 1
@@ -276,19 +294,18 @@ def apply_time_spells(s, r, log):
 def quest_phase(s, r, plans, rng, log):
     """In turn order: companions' turn abilities, the book effect, then a quest card. What is
     left in the zone goes to the Discard Area."""
-    for k in range(s.n_players):
-        p = s.order[k]
-        s.current = p
-        s.turns += 1
-        record(log, L.QUEST_TURN, p, k)
-        if s.quest[p, THIEF] > 0:
-            gain_tokens(s, log, p, s.quest[p, THIEF] * r.thief_tokens, L.THIEF, 0)
-        if s.quest[p, SPY] > 0:
-            spy_peek(s, log, p)
-        cast_spell(s, r, plans, rng, log, p)
+    quest_turns(s, r, plans, rng, log, 0)
+
+
+@njit(cache=True)
+def quest_turns(s, r, plans, rng, log, first):
+    """The Quest Phase from the player holding turn-order token ``first + 1`` on (0: the whole
+    phase; a search's rollout goes on after the searcher's turn), then the zone discarded."""
+    for k in range(first, s.n_players):
+        p = begin_quest_turn(s, r, plans, rng, log, k)
         if s.over:
             break
-        take_from_zone(s, r, plans, rng, log, p)
+        take_from_zone(s, r, plans, rng, log, p, False)
     s.current = -1
     if s.over:
         return
@@ -299,6 +316,22 @@ def quest_phase(s, r, plans, rng, log):
             s.zone[i] = -1
             left += 1
     record(log, L.ZONE_DISCARD, left)
+
+
+@njit(cache=True)
+def begin_quest_turn(s, r, plans, rng, log, k):
+    """The quest turn of the player holding token ``k + 1`` up to their card: the companions'
+    turn abilities and the book effect. Returns the player."""
+    p = s.order[k]
+    s.current = p
+    s.turns += 1
+    record(log, L.QUEST_TURN, p, k)
+    if s.quest[p, THIEF] > 0:
+        gain_tokens(s, log, p, s.quest[p, THIEF] * r.thief_tokens, L.THIEF, 0)
+    if s.quest[p, SPY] > 0:
+        spy_peek(s, log, p)
+    cast_spell(s, r, plans, rng, log, p)
+    return p
 
 
 @njit(cache=True)
@@ -313,16 +346,34 @@ def spy_peek(s, log, p):
 
 
 @njit(cache=True)
-def take_from_zone(s, r, plans, rng, log, p):
-    """Take one quest card of the player's choice from the zone (nothing if it is empty)."""
+def take_from_zone(s, r, plans, rng, log, p, extra):
+    """Take one quest card of the player's choice from the zone (nothing if it is empty): the
+    turn's card, or an ``extra`` one (Blessed Shoes)."""
     if zone_cards_left(s) == 0:
         record(log, L.ZONE_EMPTY, p)
         return
-    slot = players.choose_card(s, r, p, plans, rng)
+    if extra:
+        slot = players.choose_extra_card(s, r, p, plans, rng)
+    else:
+        slot = players.choose_card(s, r, p, plans, rng)
+    take_card(s, r, log, p, slot)
+
+
+@njit(cache=True)
+def take_card(s, r, log, p, slot):
+    """``p`` takes the card in zone ``slot``. A treasure goes face down; who knows its kind is
+    kept: everyone if it lay face up, else those who had looked at it."""
     card = s.zone[slot]
     s.zone[slot] = -1
     s.cards_taken[p] += 1
     record(log, L.TAKE, p, slot, card, s.zone_face_down[slot])
+    if card < N_TREASURE_KINDS:
+        if s.zone_face_down[slot] == 0:
+            s.treasures_shown[p, card] += 1
+        else:
+            for v in range(s.n_players):
+                if v != p and (s.zone_seen[slot] >> v) & 1 == 1:
+                    s.treasures_seen[v, p, card] += 1
     receive_card(s, r, log, p, card)
 
 
@@ -408,6 +459,8 @@ def draw_from_discards(s, r, rng, log, p, n_cards, level, then_deck):
             s.quest_discard_n -= 1
             card = s.quest_discard[s.quest_discard_n]
             source = L.FROM_DISCARD
+            if card < N_TREASURE_KINDS:  # the face-up area shows which card left it
+                s.treasures_shown[p, card] += 1
         elif then_deck:
             card = draw_quest_card(s, rng, log)
             if card < 0:
@@ -435,7 +488,7 @@ def creation(s, r, plans, rng, log, p):
         if kind == BLESSED_SHOES and zone_cards_left(s) > 0 and players.use_shoes(s, r, p, plans, rng):
             s.shoes_used[p] += 1
             record(log, L.SHOES, p)
-            take_from_zone(s, r, plans, rng, log, p)
+            take_from_zone(s, r, plans, rng, log, p, True)
         else:
             s.items[p, kind] += 1
 
@@ -562,6 +615,13 @@ def play_round(s, r, plans, rng, log):
         return
     book_phase(s, r, plans, rng, log)
     quest_phase(s, r, plans, rng, log)
+    finish_round(s, r, log)
+
+
+@njit(cache=True)
+def finish_round(s, r, log):
+    """After the Quest Phase: this round's order and spells become last round's; the round
+    in which an end trigger fired is the last."""
     if s.over:
         return
     for p in range(s.n_players):
@@ -572,17 +632,24 @@ def play_round(s, r, plans, rng, log):
 
 
 @njit(cache=True)
-def play_game(r, n_players, plans, rng, log):
-    """Set up and play one game to its end (or to ``max_rounds``, marked truncated)."""
-    table = new_game(r, n_players, plans, rng, log)
-    s = table[0]
-    while not s.over:
+def play_on(s, r, plans, rng, log, until_round):
+    """Play rounds until the game ends, reaches ``max_rounds`` (marked truncated) or round
+    ``until_round`` would begin (a search's rollout stops there)."""
+    while not s.over and s.round_no < until_round:
         if s.round_no >= r.max_rounds:
             s.truncated = 1
             s.end_trigger = BY_MAX_ROUNDS
             record(log, L.TRUNCATED, s.round_no)
             break
         play_round(s, r, plans, rng, log)
+
+
+@njit(cache=True)
+def play_game(r, n_players, plans, rng, log):
+    """Set up and play one game to its end (or to ``max_rounds``, marked truncated)."""
+    table = new_game(r, n_players, plans, rng, log)
+    s = table[0]
+    play_on(s, r, plans, rng, log, r.max_rounds + 1)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for p in range(n_players):
         scores[p] = score(s, r, p)
