@@ -14,13 +14,22 @@ SMALL = dict(players=2, table=["greedy"], games=400, budget=16, held_out_games=4
 
 
 @pytest.fixture(scope="module")
-def tuned_file(tmp_path_factory):
-    out = tmp_path_factory.mktemp("tune") / "balanced.json"
-    return tune(TuneOptions("gremios", "balanced", **SMALL), out, progress=False)
+def tuned_files(tmp_path_factory):
+    """A small tuning of the balanced player against greedy, in every game."""
+    folder = tmp_path_factory.mktemp("tune")
+    return {game: tune(TuneOptions(game, "balanced", **SMALL), folder / f"{game}-balanced.json",
+                       progress=False) for game in ("gremios", "grimoire")}
 
 
-def test_the_tuned_player_beats_the_untuned_one_on_held_out_games(tuned_file):
-    record = json.loads(tuned_file.read_text())
+@pytest.fixture(scope="module")
+def tuned_file(tuned_files):
+    return tuned_files["gremios"]
+
+
+@pytest.mark.parametrize("game", ["gremios", "grimoire"])
+def test_the_tuned_player_beats_the_untuned_one_on_held_out_games(tuned_files, game):
+    record = json.loads(tuned_files[game].read_text())
+    assert record["game"] == game
     held = record["held_out"]
     assert held["seed"] not in range(SMALL["seed"], SMALL["seed"] + record["search"]["generations"])
     assert held["difference"]["interval_95"][0] > 0, held
@@ -32,7 +41,7 @@ def test_the_tuned_player_beats_the_untuned_one_on_held_out_games(tuned_file):
 
 def test_run_accepts_the_tuned_file_as_a_strategy(tuned_file, tmp_path):
     copy = tmp_path / "balanced.json"
-    copy.write_text(tuned_file.read_text())
+    copy.write_text(tuned_file.read_text())  # named after the file: tuned:balanced
     path = api.run("gremios", players=2, games=200, seed=4, out=tmp_path / "run", progress=False,
                    strategies=[f"tuned:{copy}", "greedy"])
     data = api.load(path)

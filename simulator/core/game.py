@@ -84,20 +84,25 @@ class Game:
         return load_rules(self.rules_path, self.name)
 
 
-def kernel_calls(setup):
-    """How to call a game's kernel for ``setup``: (marker, warm_up) pairs, in order.
-
-    The marker is the last argument of every kernel: None seats heuristic plans; the searching
-    marker (``core/search.py``) seats searching plans, for a mix holding a search player. numba
-    treats a function re-entered while it is being compiled, with other argument types, as a
-    recursion, and a recursion's compiled code cannot be cached (it is left with an unresolved
-    symbol that breaks the next process). The rollouts of a search play the heuristic game loop
-    from inside the searching one, so that loop is compiled first: a warm-up call (on no games,
-    or with no log) with heuristic plans precedes the searching call.
-    """
+def search_marker(setup):
+    """The last argument of every kernel: None seats heuristic plans; the searching marker
+    (``core/search.py``) seats searching plans, for a mix holding a search player."""
     from simulator.core.search import SEARCHING
+    return SEARCHING if setup.has_search else None
+
+
+def kernel_calls(setup):
+    """How a game's batch kernel is called for ``setup``: (marker, warm_up) pairs, in order.
+
+    numba treats a function re-entered while it is being compiled, with other argument types, as
+    a recursion, and a recursion's compiled code cannot be cached (it is left with an unresolved
+    symbol that breaks the next process). The rollouts of a search play the heuristic game loop
+    from inside the searching one, so that loop is compiled first: a warm-up call on no games
+    with heuristic plans precedes the searching call. (A replay warms up the same way, through
+    the batch kernel on no games.)
+    """
     if setup.has_search:
-        return [(None, True), (SEARCHING, False)]
+        return [(None, True), (search_marker(setup), False)]
     return [(None, False)]
 
 

@@ -156,3 +156,15 @@ def test_the_search_beats_the_strongest_heuristic_at_two_players():
     seats = batch.play_in_memory(config, 600)
     rate = seats.filter(pl.col("strategy") == "lookahead")["win_share"].mean()
     assert rate > 0.6, rate
+
+
+def test_the_replay_of_a_search_game_is_the_game_of_the_run(tmp_path):
+    options = dict(players=2, seed=6, strategies=["lookahead", "greedy"],
+                   weights={"lookahead": SMALL_SEARCH})
+    path = api.run("gremios", games=6, out=tmp_path / "run", progress=False, **options)
+    seats = api.load(path).seats
+    for index in (1, 4):
+        events = api.replay("gremios", game_index=index, **options)
+        expected = seats.filter(pl.col("game_id") == index).sort("seat")["score"].to_list()
+        assert events[-1]["kind"] == "game_end" and events[-1]["scores"] == expected
+        assert any(e["kind"] == "options" for e in events)  # every decision with its options

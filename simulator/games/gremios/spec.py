@@ -11,8 +11,8 @@ import numpy as np
 from simulator.core.dataset import names_column
 from simulator.core.errors import UsageError
 from simulator.core.search import SEARCH_WEIGHTS
-from simulator.core.game import Game, Mode, Strategies, kernel_calls
-from simulator.core.trace import new_log, no_log
+from simulator.core.game import Game, Mode, Strategies, kernel_calls, search_marker
+from simulator.core.trace import new_log
 from simulator.games.gremios import board, kernel, story
 from strategies import gremios as players
 
@@ -65,11 +65,12 @@ def play(rules, run_seed, first_game, n_games, setup):
 
 
 def replay(rules, run_seed, game_index, setup):
+    if setup.has_search:
+        play(rules, run_seed, 0, 0, setup)  # the heuristic game loop compiled first (kernel_calls)
     log = new_log(REPLAY_LOG_ROWS)
-    for marker, warm_up in kernel_calls(setup):
-        kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
-                           setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights,
-                           setup.slot_roles, no_log() if warm_up else log, marker)
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
+                       setup.fixed_roles, setup.seatings, setup.mix_ids, setup.mix_weights,
+                       setup.slot_roles, log, search_marker(setup))
     return story.tell(log, int(rules[0].famine_numbers))
 
 

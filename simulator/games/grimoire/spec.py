@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies, kernel_calls
-from simulator.core.trace import new_log, no_log
+from simulator.core.game import Game, Mode, Strategies, kernel_calls, search_marker
+from simulator.core.trace import new_log
 from simulator.games.grimoire import board, kernel, story
 from strategies import grimoire as players
 
@@ -46,11 +46,11 @@ def play(rules, run_seed, first_game, n_games, setup):
 
 
 def replay(rules, run_seed, game_index, setup):
+    if setup.has_search:
+        play(rules, run_seed, 0, 0, setup)  # the heuristic game loop compiled first (kernel_calls)
     log = new_log(REPLAY_LOG_ROWS)
-    for marker, warm_up in kernel_calls(setup):
-        kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players,
-                           setup.seatings, setup.mix_ids, setup.mix_weights,
-                           no_log() if warm_up else log, marker)
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.seatings,
+                       setup.mix_ids, setup.mix_weights, log, search_marker(setup))
     return story.tell(log)
 
 
