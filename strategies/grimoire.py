@@ -8,12 +8,16 @@ bias and their progress towards the end trigger. They see only what a player at 
 their own Territory in full, but of rivals only companions, VP tokens and how many treasures and
 items lie face down; face-down zone cards only once they have looked at them (Luck, Spy). The
 spell choice is simultaneous: nobody reads this round's choices of others.
+
+``lookahead`` searches its spell and its card by rollouts (``simulator/games/grimoire/search.py``)
+and makes its smaller choices as its rollout policy would (``acting``).
 """
 
 import numpy as np
 from numba import njit
 
 from simulator.core.rng import below, uniform
+from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.grimoire.board import (
     ACCELERATION, BY_CASTER, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION,
     FIREBALL, FIRST_COMPANION, FORTUNE, KING, KNIGHT, LUCK, MAX_PLAYERS, MAX_ZONE,
@@ -24,9 +28,11 @@ from simulator.games.grimoire.board import (
     mean_item_vp, polymorph_amount, public_vp, quest_card_count, quest_card_counts, rogue_vp,
     royals_vp, target_floor, treasure_count, treasure_vp, visible_score, zone_cards_left,
 )
+from simulator.games.grimoire.search import CARD, SPELL, searched, take_options
 
-RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED = range(6)
-NAMES = ("random", "greedy", "companion_collector", "treasure_hoarder", "spell_timer", "balanced")
+RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED, LOOKAHEAD = range(7)
+NAMES = ("random", "greedy", "companion_collector", "treasure_hoarder", "spell_timer", "balanced",
+         "lookahead")
 DESCRIPTIONS = (
     "uniform over the legal choices: any spell up to the marker, any card in the zone",
     "most victory points this turn: the spell and the card worth most right now",
@@ -34,6 +40,9 @@ DESCRIPTIONS = (
     "takes treasures, draws from the discards with Cure and Wish, keeps a Rogue",
     "avoids spells a rival will likely pick, goes early, punishes the leader",
     "weighs every source of points evenly, with some care for turn order",
+    "searches: plays its secret spell and the card it takes out to the end of the game "
+    "(rollouts by greedy players, hidden cards and rivals' spells re-dealt) and leaves greedy's "
+    "choice only for a surely better one",
 )
 
 # The weight vector: what each entry means. First a player's style, in victory points...
@@ -70,11 +79,13 @@ JUDGEMENT_NAMES = (
     "unique_spread",     # place (share of the unique rivals) a unique spell of the top level gets
     "shared_place",      # place (share of the last) a shared spell gets
 )
-WEIGHT_NAMES = STYLE_NAMES + JUDGEMENT_NAMES
+# ... and last a search player's budget and rollout policy (simulator/core/search.py).
+WEIGHT_NAMES = STYLE_NAMES + JUDGEMENT_NAMES + SEARCH_WEIGHTS
 (W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE, W_NOISE,
  W_RACE_BEHIND, W_SPY, W_LUCK, W_PICK_DOUBT, W_REPEAT_DOUBT, W_HIT_TOP, W_HIT_NEXT, W_HIT_OTHER,
  W_SILENCE_ODDS, W_SILENCE_AGAIN, W_SILENCE_REACH, W_SILENCE_DEFENSE, W_ATTACK_LEADING,
- W_UNIQUE_SPREAD, W_SHARED_PLACE) = range(len(WEIGHT_NAMES))
+ W_UNIQUE_SPREAD, W_SHARED_PLACE, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
+ W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 _STYLE = np.array([
@@ -85,13 +96,29 @@ _STYLE = np.array([
     [1.0, -0.3, 1.2,  2.0, 0.2, 0.8,  0.3, 0.3,   0.6,    0.3],   # treasure_hoarder
     [1.0, 0.2,  0.2,  1.0, 0.2, 1.5,  2.0, 1.0,   1.0,    0.3],   # spell_timer
     [1.0, 0.3,  0.3,  1.0, 0.3, 1.0,  0.8, 0.5,   1.0,    0.3],   # balanced
+    [1.0, 0.0,  0.0,  0.0, 0.0, 0.0,  0.0, 0.0,   0.0,    0.0],   # lookahead: greedy's
 ])
 _JUDGEMENT = (
     # behind spy luck pick  repeat top   next  other odds  again reach sdef lead spread shared
     0.5,     0.3, 0.2, 0.45, 0.8,   0.45, 0.26, 0.12, 0.05, 0.4,  0.45, 0.5, 0.3, 0.8,   0.85)
+_SEARCH = np.zeros((len(NAMES), len(SEARCH_WEIGHTS)))
+# lookahead: greedy's weights for its rollouts; 8 rollouts per option, to the end of the game
+# (0 rounds: no cut), greedy players in every seat, one standard error to leave greedy's choice
+# (the budget against its win rate and speed: the game's README, Measured)
+_SEARCH[LOOKAHEAD] = (8, 0, GREEDY, 1.0)
 DEFAULT_WEIGHTS = np.hstack([
-    _STYLE, np.array([[0.0] * len(_JUDGEMENT)] * 2 + [list(_JUDGEMENT)] * (len(NAMES) - 2))])
+    _STYLE, np.array([[0.0] * len(_JUDGEMENT)] * 2 + [list(_JUDGEMENT)] * 4 +
+                     [[0.0] * len(_JUDGEMENT)]), _SEARCH])
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
+
+
+@njit(cache=True)
+def acting(plans, p):
+    """The strategy that makes ``p``'s decision: a search player makes what it does not search
+    (Luck's discard, Blessed Shoes and the extra card they bring, a target among tied rivals,
+    the companion it gives up or takes) as its rollout policy would, with its own weights."""
+    sid = plans[0][p]
+    return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
 @njit(cache=True)
@@ -233,19 +260,25 @@ def discard_card_value(s, r, p, w, greedy, bonuses, turns_left):
 @njit(cache=True)
 def choose_card(s, r, p, plans, rng):
     """The zone slot ``p`` takes on their quest turn (the zone holds at least one card)."""
+    if plans[0][p] == LOOKAHEAD:
+        options = np.zeros(MAX_ZONE, dtype=np.int64)
+        n = take_options(s, p, options)
+        if n == 1:
+            return options[0]
+        return options[searched(CARD, s, r, p, plans, rng, options, n)]
     return card_choice(s, r, p, plans, rng)
 
 
 @njit(cache=True)
 def choose_extra_card(s, r, p, plans, rng):
-    """The zone slot ``p`` takes with Blessed Shoes."""
+    """The zone slot ``p`` takes with Blessed Shoes (a search player as its rollout policy)."""
     return card_choice(s, r, p, plans, rng)
 
 
 @njit(cache=True)
 def card_choice(s, r, p, plans, rng):
     """A heuristic player's card: the one worth most (blind cards at the deck's average)."""
-    sid = plans[0][p]
+    sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM:
         k = below(rng, zone_cards_left(s))
@@ -278,7 +311,7 @@ def card_choice(s, r, p, plans, rng):
 @njit(cache=True)
 def luck_discard(s, r, p, plans, rng):
     """Luck: the face-down slot to discard, or -1 to keep the card(s)."""
-    sid = plans[0][p]
+    sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM:
         if below(rng, 2) == 0:
@@ -306,7 +339,7 @@ def luck_discard(s, r, p, plans, rng):
 @njit(cache=True)
 def use_shoes(s, r, p, plans, rng):
     """Blessed Shoes: one more card now is worth more than keeping them; ``random`` flips a coin."""
-    if plans[0][p] == RANDOM:
+    if acting(plans, p) == RANDOM:
         return below(rng, 2) == 0
     return True
 
@@ -323,7 +356,7 @@ def target_preference(s, r, viewer, level, q):
 @njit(cache=True)
 def choose_target(s, r, p, plans, rng, level, candidates, n):
     """Index into ``candidates[:n]`` (tied rivals) of the one ``p``'s spell targets."""
-    if plans[0][p] == RANDOM:
+    if acting(plans, p) == RANDOM:
         return below(rng, n)
     best = 0
     best_value = -1e18
@@ -337,7 +370,7 @@ def choose_target(s, r, p, plans, rng, level, candidates, n):
 @njit(cache=True)
 def companion_to_give(s, r, giver, receiver, plans, rng):
     """The companion kind ``giver`` hands over: the one they lose least by."""
-    if plans[0][giver] == RANDOM:
+    if acting(plans, giver) == RANDOM:
         return _random_companion(s, giver, rng)
     best = -1
     best_loss = 1e18
@@ -352,7 +385,7 @@ def companion_to_give(s, r, giver, receiver, plans, rng):
 @njit(cache=True)
 def companion_to_take(s, r, taker, victim, plans, rng):
     """The companion kind ``taker`` takes from ``victim``: most gained plus most taken away."""
-    if plans[0][taker] == RANDOM:
+    if acting(plans, taker) == RANDOM:
         return _random_companion(s, victim, rng)
     w = plans[1][taker]
     best = -1
@@ -752,10 +785,15 @@ def spell_values(s, r, p, w, greedy, rng, memo, worth):
 @njit(cache=True)
 def choose_spell(s, r, p, plans, rng, memo):
     """The spell (its level, from 1 to the marker) ``p`` chooses in secret: ``random`` any,
-    the others the one worth most (the lowest of equals). ``memo`` is the Book Phase's record
+    ``lookahead`` by its search, the others the one worth most (the lowest of equals). ``memo`` is the Book Phase's record
     of what each player will likely choose (see ``likely_spell``): public reasoning shared by
     every player, never this round's actual choices."""
     sid = plans[0][p]
+    if sid == LOOKAHEAD:
+        if s.level == 1:
+            return 1
+        options = np.arange(1, s.level + 1)
+        return options[searched(SPELL, s, r, p, plans, rng, options, s.level)]
     if sid == RANDOM:
         return 1 + below(rng, s.level)
     worth = np.zeros(N_SPELLS + 1, dtype=np.float64)

@@ -16,7 +16,13 @@ def test_strength_command_writes_a_row_per_budget(playtest, tmp_path):
     assert (tmp_path / "s" / "strength.png").stat().st_size > 0
 
 
-def test_strength_refuses_bad_budgets_and_games_without_search(playtest, tmp_path):
+def test_strength_refuses_bad_budgets_and_games_without_search(playtest, tmp_path, monkeypatch):
+    import dataclasses
+
+    from simulator.games.grimoire import spec
+    # every game has a search player now: one without it, for the message
+    monkeypatch.setattr(spec, "GAME", dataclasses.replace(
+        spec.GAME, strategies=dataclasses.replace(spec.GAME.strategies, search=None)))
     for args, message in ((["gremios", "-a", "random", "--rollouts", "0"], "at least 1"),
                           (["gremios", "-a", "random", "--rollouts", "x"], "whole numbers"),
                           (["gremios", "-a", "lookahead"], "against a heuristic"),

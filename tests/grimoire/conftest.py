@@ -8,7 +8,27 @@ import pytest
 from simulator.core.ruledata import load_rules
 from simulator.core.trace import new_log
 from simulator.games.grimoire.board import MAX_PLAYERS, NOT_ENDED, new_table
-from strategies.grimoire import DEFAULT_WEIGHTS, GREEDY, RANDOM
+from strategies.grimoire import (
+    DEFAULT_WEIGHTS, GREEDY, LOOKAHEAD, RANDOM, W_ROLLOUT_TURNS, W_ROLLOUTS,
+)
+
+# The search player on a small budget (two rollouts per option, two rounds deep): its mechanics
+# at a cost the fast suite can pay.
+SMALL_SEARCH = DEFAULT_WEIGHTS[LOOKAHEAD].copy()
+SMALL_SEARCH[W_ROLLOUTS] = 2
+SMALL_SEARCH[W_ROLLOUT_TURNS] = 2
+SMALL_SEARCH = list(SMALL_SEARCH)
+
+
+@pytest.fixture(scope="session")
+def heuristics_compiled():
+    """The heuristic game loop compiled before any searching code is (see
+    ``simulator.core.game.kernel_calls``): a test calling the rules with searching plans
+    directly needs it, as the engine's own warm-up call is skipped there."""
+    from simulator.core import batch
+    from simulator.core.config import make_config
+    batch.play_in_memory(make_config("grimoire", 2), 1)
+
 
 RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "grimoire" / "rules.toml"
 

@@ -8,10 +8,12 @@ import pytest
 from simulator import api
 from simulator.core.config import make_config
 from simulator.core.rng import seed_stream
+from simulator.core.search import SEARCHING
 from simulator.core.trace import no_log
 from simulator.games.grimoire import board
 from simulator.games.grimoire.turn import new_game, play_round
 from strategies import grimoire as players
+from tests.grimoire.conftest import SMALL_SEARCH
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 GAMES_PER_CASE = 10
@@ -52,18 +54,26 @@ def check_invariants(s, r, n_quest, n_items):
         assert s.trigger_player >= 0 and s.last_round == 1
     assert (s.times_negated[:n] <= s.cast[:n].sum(axis=1)).all()
     assert (s.times_duplicated[:n] <= s.cast[:n].sum(axis=1)).all()
+    # What is known of face-down treasures is there: those shown to all, with those one player
+    # alone looked at.
+    for v in range(n):
+        assert (s.treasures_shown[:n] + s.treasures_seen[v, :n] <= s.quest[:n, :board.N_TREASURE_KINDS]).all()
+        assert (s.treasures_seen[v, v] == 0).all()
 
 
 @pytest.mark.parametrize("n_players", PLAYER_COUNTS)
 @pytest.mark.parametrize("strategy", players.NAMES)
-def test_invariants_hold_every_round(n_players, strategy):
-    config = make_config("grimoire", n_players, "standard", [strategy], seed=123)
+def test_invariants_hold_every_round(n_players, strategy, heuristics_compiled):
+    weights = {"lookahead": SMALL_SEARCH} if strategy == "lookahead" else None
+    config = make_config("grimoire", n_players, "standard", [strategy], seed=123, weights=weights)
     r = config.rules.as_record()[0]
     n_quest, n_items = totals(r)
     setup = config.setup
     plans = (np.repeat(setup.mix_ids, board.MAX_PLAYERS),
              np.repeat(setup.mix_weights, board.MAX_PLAYERS, 0))
-    for game in range(GAMES_PER_CASE):
+    if setup.has_search:
+        plans = plans + (SEARCHING,)
+    for game in range(GAMES_PER_CASE if not setup.has_search else 3):
         rng = seed_stream(123, game)
         s = new_game(r, n_players, plans, rng, no_log()).view(np.recarray)[0]
         check_invariants(s, r, n_quest, n_items)
@@ -91,7 +101,8 @@ def test_round_limit_truncates(tmp_path):
 @pytest.mark.parametrize("n_players", PLAYER_COUNTS)
 def test_dataset_invariants(tmp_path, n_players):
     path = api.run("grimoire", players=n_players, games=600, seed=5,
-                   strategies=list(players.NAMES), out=tmp_path / "run", progress=False)
+                   strategies=list(players.NAMES), weights={"lookahead": SMALL_SEARCH},
+                   out=tmp_path / "run", progress=False)
     data = api.load(path)
     seats, games = data.seats, data.games
     assert seats.height == 600 * n_players and games.height == 600

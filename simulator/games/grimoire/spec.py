@@ -11,6 +11,7 @@ import numpy as np
 
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies, kernel_calls, search_marker
+from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.trace import new_log
 from simulator.games.grimoire import board, kernel, story
 from strategies import grimoire as players
@@ -94,7 +95,9 @@ GAME = Game(
                                        "spell_timer", "balanced"),
                           tunable=("companion_collector", "treasure_hoarder", "spell_timer",
                                    "balanced"),
-                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES if n != "noise")),
+                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES
+                                              if n != "noise" and n not in SEARCH_WEIGHTS),
+                          search="lookahead"),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,

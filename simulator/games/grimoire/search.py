@@ -1,0 +1,268 @@
+"""Grimoire's search player: its secret spell and the card it takes, played out.
+
+The shared mechanism (budget, searching plans, common random numbers, the choice) is in
+``simulator/core/search.py``. What is Grimoire's own:
+
+- **What a player cannot see** (``redeal_hidden``): the order and make-up of the quest deck and
+  of the item deck, the kinds of rivals' face-down treasures (bar those the player saw: taken
+  face up from the zone or drawn from the face-up Discard Area, ``treasures_shown``, or taken
+  from the zone after the player looked at them, ``treasures_seen``) and items (their numbers
+  are public), and the face-down zone cards the player has not looked at (``zone_seen``). The
+  unseen cards are what the rules' card counts leave once the player takes away what they can
+  see (their own Territory, rivals' companions and known treasures, the Discard Area, the zone
+  cards they know, the Blessed Shoes used); they are shuffled from a sorted order (so the real
+  arrangement never matters) and dealt back: treasures to rivals' face-down treasures, the rest
+  with the other unseen cards into the unseen zone slots and the deck. Rivals' secret spells of
+  this round are not in the state when the player chooses: in each rollout the rivals choose
+  theirs by the rollout policy from the re-dealt table, as they would without seeing the
+  player's.
+- **Playing an option out**: a spell, then the rivals' secret choices, the reveal, turn order,
+  the Time Spells and the Quest Phase; a card, then the rest of that Quest Phase from the next
+  player in turn order; either way the game on to its end (or ``rollout_turns`` rounds, the
+  decision's round counted, judged on the scores then). Every seat of a rollout plays the
+  searcher's rollout policy (greedy by default) with the searcher's weights.
+- **Options**: every spell up to the marker; the zone cards, one per kind the player knows and
+  one for the face-down cards they have not seen (cards alike in what everyone knows of them
+  are one option).
+
+A search player makes its smaller choices (Luck's discard, Blessed Shoes and the extra card they
+bring, a target among tied rivals, a companion to give up or take) as its rollout policy does
+(``strategies.grimoire.acting``).
+"""
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from simulator.core.search import (
+    add_outcome, best_option, budget, decision_seed, new_tally, outcome, policy_plans,
+    rollout_stream, searching_plans, shuffle_unseen,
+)
+from simulator.core.trace import no_log
+from simulator.games.grimoire.board import (
+    BLESSED_SHOES, FIRST_COMPANION, MAX_ITEM_CARDS, MAX_PLAYERS, MAX_QUEST_CARDS, N_ITEM_KINDS, N_QUEST_KINDS,
+    N_TREASURE_KINDS, can_see, item_card_counts, item_count, new_table, quest_card_counts, score,
+    treasure_count,
+)
+
+
+@njit(cache=True)
+def unseen_quest_cards(s, r, p):
+    """How many quest cards of each kind ``p`` cannot place: the rules' counts less their own
+    Territory, rivals' companions and known treasures, the Discard Area and the zone cards they
+    know. They lie in the deck, in the unseen zone slots and among rivals' face-down treasures."""
+    left = np.zeros(N_QUEST_KINDS, dtype=np.int64)
+    counts = quest_card_counts(r)
+    for k in range(N_QUEST_KINDS):
+        left[k] = counts[k] - s.quest[p, k]
+    for q in range(s.n_players):
+        if q == p:
+            continue
+        for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+            left[k] -= s.quest[q, k]
+        for k in range(N_TREASURE_KINDS):
+            left[k] -= s.treasures_shown[q, k] + s.treasures_seen[p, q, k]
+    for i in range(s.quest_discard_n):
+        left[s.quest_discard[i]] -= 1
+    for i in range(s.zone_n):
+        if s.zone[i] >= 0 and can_see(s, p, i):
+            left[s.zone[i]] -= 1
+    return left
+
+
+@njit(cache=True)
+def redeal_hidden(s, r, p, rng):
+    """Re-deal, in the state ``s``, every card whose place ``p`` cannot see."""
+    n = s.n_players
+    left = unseen_quest_cards(s, r, p)
+    treasures = np.empty(MAX_QUEST_CARDS, dtype=np.int64)
+    rest = np.empty(MAX_QUEST_CARDS, dtype=np.int64)
+    nt = 0
+    nr = 0
+    for k in range(N_QUEST_KINDS):
+        for _ in range(left[k]):
+            if k < N_TREASURE_KINDS:
+                treasures[nt] = k
+                nt += 1
+            else:
+                rest[nr] = k
+                nr += 1
+    # Rivals' face-down treasures are treasures (everyone knows what kind of card was taken
+    # face down only as far as "a treasure"): dealt from the unseen treasures first.
+    shuffle_unseen(rng, treasures, nt)
+    m = 0
+    for q in range(n):
+        if q == p:
+            continue
+        hidden = treasure_count(s, q)
+        for k in range(N_TREASURE_KINDS):
+            known = s.treasures_shown[q, k] + s.treasures_seen[p, q, k]
+            hidden -= known
+            s.quest[q, k] = known
+        for _ in range(hidden):
+            s.quest[q, treasures[m]] += 1
+            m += 1
+    # The other unseen cards, with the treasures left, into the unseen zone slots and the deck.
+    for i in range(m, nt):
+        rest[nr] = treasures[i]
+        nr += 1
+    shuffle_unseen(rng, rest, nr)
+    j = 0
+    for i in range(s.zone_n):
+        if s.zone[i] >= 0 and not can_see(s, p, i):
+            s.zone[i] = rest[j]
+            j += 1
+    for i in range(s.quest_deck_n):
+        s.quest_deck[i] = rest[j]
+        j += 1
+    if j != nr:
+        raise RuntimeError("redeal_hidden: the unseen quest cards do not fill the hidden places")
+    # What rivals alone looked at is not the player's to know; in the re-dealt table nobody
+    # reads it, so it is cleared.
+    for v in range(n):
+        if v != p:
+            s.treasures_seen[v, :, :] = 0
+    # Items: rivals' face-down items and the item deck (used Blessed Shoes are public).
+    items = np.empty(MAX_ITEM_CARDS, dtype=np.int64)
+    counts = item_card_counts(r)
+    ni = 0
+    for k in range(N_ITEM_KINDS):
+        unseen = counts[k] - s.items[p, k]
+        if k == BLESSED_SHOES:
+            for q in range(n):
+                unseen -= s.shoes_used[q]
+        for _ in range(unseen):
+            items[ni] = k
+            ni += 1
+    shuffle_unseen(rng, items, ni)
+    m = 0
+    for q in range(n):
+        if q == p:
+            continue
+        held = item_count(s, q)
+        s.items[q, :] = 0
+        for _ in range(held):
+            s.items[q, items[m]] += 1
+            m += 1
+    for i in range(s.item_deck_n):
+        s.item_deck[i] = items[m + i]
+    if m + s.item_deck_n != ni:
+        raise RuntimeError("redeal_hidden: the unseen items do not fill the hidden places")
+
+
+@njit(cache=True)
+def alike(s, p, a, b):
+    """Whether taking zone slot ``a`` or ``b`` is the same choice for ``p``: both lie face up or
+    down, everyone has looked at the same ones, and ``p`` knows them to be the same card or
+    knows neither."""
+    if s.zone_face_down[a] != s.zone_face_down[b] or s.zone_seen[a] != s.zone_seen[b]:
+        return False
+    seen_a = can_see(s, p, a)
+    if seen_a != can_see(s, p, b):
+        return False
+    return not seen_a or s.zone[a] == s.zone[b]
+
+
+@njit(cache=True)
+def take_options(s, p, options):
+    """The zone slots ``p`` may take, one of each set of alike slots (``alike``), in
+    ``options``; returns how many."""
+    n = 0
+    for i in range(s.zone_n):
+        if s.zone[i] < 0:
+            continue
+        new = True
+        for o in range(n):
+            if alike(s, p, options[o], i):
+                new = False
+                break
+        if new:
+            options[n] = i
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def copy_of(s):
+    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
+    table = new_table()
+    table[0] = s
+    return table
+
+
+@njit(cache=True)
+def score_rollout(tally, option, j, table, r, p):
+    s = table[0]
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for q in range(s.n_players):
+        scores[q] = score(s, r, q)
+    share, margin = outcome(scores, s.n_players, p)
+    add_outcome(tally, option, j, share, margin)
+
+
+@njit(cache=True)
+def last_round(s, r, rounds):
+    """The round a rollout does not begin: ``rounds`` rounds on, this one counted, or none
+    (0: to the game's end)."""
+    return s.round_no + rounds if rounds > 0 else r.max_rounds + 1
+
+
+# The decisions a search player searches (``searched``'s ``decision``) and what its options
+# hold: the spell levels it may choose, the zone slots it may take.
+SPELL, CARD = range(2)
+
+
+def searched(decision, s, r, p, plans, rng, options, n):
+    """Which of the ``n`` options (``options[:n]``) a search player takes."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(searched, jit_options={"cache": True})
+def _searched(decision, s, r, p, plans, rng, options, n):
+    if not searching_plans(plans):
+        def unreachable(decision, s, r, p, plans, rng, options, n):
+            if n >= 0:  # always: a search player is never seated with heuristic plans
+                raise RuntimeError("a search player was seated with heuristic plans")
+            return 0
+        return unreachable
+    # The rules play the options out and the players choose in them: imported late, as the
+    # rules import the players, who import this module.
+    from simulator.games.grimoire import turn
+    from strategies import grimoire as players
+
+    def impl(decision, s, r, p, plans, rng, options, n):
+        rollouts, rounds, _, confidence = budget(plans[1][p])
+        policy = policy_plans(plans, p, MAX_PLAYERS)
+        seed = decision_seed(rng)
+        # the search starts from the option its rollout policy would take itself
+        own = rollout_stream(seed, rollouts)
+        anchor = 0
+        if decision == SPELL:
+            level = players.choose_spell(s, r, p, policy, own, np.full((2, MAX_PLAYERS), -1.0))
+            for o in range(n):
+                if options[o] == level:
+                    anchor = o
+        else:
+            slot = players.choose_card(s, r, p, policy, own)
+            for o in range(n):
+                if alike(s, p, options[o], slot):
+                    anchor = o
+        until = last_round(s, r, rounds)
+        tally = new_tally(n, rollouts)
+        for o in range(n):
+            for j in range(rollouts):
+                rr = rollout_stream(seed, j)
+                table = copy_of(s)
+                x = table[0]
+                redeal_hidden(x, r, p, rr)
+                if decision == SPELL:  # the rivals choose in secret, then the round
+                    turn.book_phase_given(x, r, policy, rr, no_log(), p, options[o])
+                    turn.quest_phase(x, r, policy, rr, no_log())
+                else:  # the card, then the rest of the Quest Phase
+                    turn.take_card(x, r, no_log(), p, options[o])
+                    turn.quest_turns(x, r, policy, rr, no_log(), x.position[p] + 1)
+                turn.finish_round(x, r, no_log())
+                turn.play_on(x, r, policy, rr, no_log(), until)
+                score_rollout(tally, o, j, table, r, p)
+        return best_option(tally, n, anchor, confidence)
+    return impl
