@@ -37,6 +37,7 @@ from simulator.core.dataset import require_verified
 from simulator.core.errors import UsageError
 
 FAMILIES = ("seat", "role", "strategy")
+PLURAL = {"seat": "Seats", "role": "Roles", "strategy": "Strategies"}
 STRONG, WEAK, FAIR, TOO_FEW = "too strong", "too weak", "within chance", "too few games"
 SEAT_WORDS = {STRONG: "favoured", WEAK: "disadvantaged"}
 
@@ -244,7 +245,7 @@ def build_verdicts(sets: list[PlayerSet], out: Path | None = None,
             file = f"{family}.png"
             _chart(tmp / "charts" / file, family, result, rows)
             images[family] = (tmp / "charts" / file).read_bytes()
-            blocks += [Heading(2, f"{family.capitalize()}s", family),
+            blocks += [Heading(2, PLURAL[family], family),
                        Image(family, f"charts/{file}", f"Win rate per {family} under each set of players"),
                        Table([family.capitalize()] + names + ["Flag"],
                              [[r["name"]] + [_cell(c, family) for c in r["cells"]]
@@ -253,7 +254,7 @@ def build_verdicts(sets: list[PlayerSet], out: Path | None = None,
         (tmp / "verdicts.json").write_text(json.dumps(result, indent=2) + "\n")
         (tmp / "verdicts.md").write_text(f"# {title}\n\n" + _md(intro + blocks))
         nav = [("flags", "What changes"), ("players", "Players")] + \
-            [(f, f.capitalize() + "s") for f in result["families"]]
+            [(f, PLURAL[f]) for f in result["families"]]
         (tmp / "verdicts.html").write_text(_html(title, blocks, images, intro, nav))
         _replace(tmp, out)
     except BaseException:

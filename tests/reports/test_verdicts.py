@@ -64,6 +64,9 @@ def test_the_report_of_several_runs_puts_every_verdict_side_by_side(three_runs, 
     assert all(r["cells"][1] is None for r in strategies.values())
     for name in ("verdicts.html", "verdicts.md", "charts/role.png", "charts/seat.png"):
         assert (tmp_path / "v" / name).stat().st_size > 0
+    headings = [line for line in (tmp_path / "v" / "verdicts.md").read_text().splitlines()
+                if line.startswith("## ")]
+    assert {"## Seats", "## Roles", "## Strategies"} <= set(headings)
 
 
 def test_runs_of_other_rules_or_player_counts_are_refused(three_runs, tmp_path):
