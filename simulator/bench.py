@@ -85,6 +85,12 @@ def _probe(game: str, players: int, env: dict) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def empty_cache_start(game: str, players: int) -> float:
+    """Seconds from a fresh interpreter to the first game with NUMBA_CACHE_DIR an empty folder."""
+    with tempfile.TemporaryDirectory() as cache:
+        return _probe(game, players, dict(os.environ, NUMBA_CACHE_DIR=cache))["first_game_s"]
+
+
 def first_game(game: str, players: int, started: float) -> None:
     """(Runs in the probe process.) Import, build the configuration and play one game."""
     from simulator.core.backends import play_part
@@ -107,7 +113,7 @@ def _interpreted_rate(game: str, players: int, games: int) -> float:
 
 
 def bench_game(game: str, repeats: int, engine_games: int, run_games: int, interpreted_games: int,
-               log=print) -> dict:
+               log=print, empty_cache: bool = True) -> dict:
     from simulator.core.game import get_game
 
     spec = get_game(game)
@@ -136,15 +142,13 @@ def bench_game(game: str, repeats: int, engine_games: int, run_games: int, inter
     result["run_games_per_s"] = _stats([run_games / w for w in walls])
     result["run_peak_memory_mib"] = _stats(peaks)
 
-    log(f"{game}: start-up with an empty and a warm compile cache")
-    cold, warm = [], []
-    for _ in range(max(1, repeats // 2)):
-        with tempfile.TemporaryDirectory() as cache:
-            cold.append(_probe(game, players, dict(os.environ, NUMBA_CACHE_DIR=cache))["first_game_s"])
-    for _ in range(repeats):
-        warm.append(_probe(game, players, dict(os.environ))["first_game_s"])
-    result["first_call_empty_cache_s"] = _stats(cold)
-    result["first_game_warm_cache_s"] = _stats(warm)
+    if empty_cache:
+        log(f"{game}: start-up with an empty compile cache (everything compiles)")
+        result["first_call_empty_cache_s"] = _stats([
+            empty_cache_start(game, players) for _ in range(max(1, repeats // 2))])
+    log(f"{game}: start-up with a warm compile cache")
+    result["first_game_warm_cache_s"] = _stats(
+        [_probe(game, players, dict(os.environ))["first_game_s"] for _ in range(repeats)])
 
     log(f"{game}: interpreted against compiled ({interpreted_games} games)")
     interpreted = [_interpreted_rate(game, players, interpreted_games) for _ in range(max(1, repeats // 2))]
@@ -173,12 +177,13 @@ def table(results: list[dict]) -> str:
 
 def run_bench(games: list[str], repeats: int = 5, engine_games: int = 200_000,
               run_games: int = 1_000_000, interpreted_games: int = 20, out: Path | None = None,
-              log=print) -> dict:
+              log=print, empty_cache: bool = True) -> dict:
     report = {"machine": machine(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
               "settings": {"repeats": repeats, "engine_games": engine_games, "run_games": run_games,
-                           "interpreted_games": interpreted_games},
-              "results": [bench_game(g, repeats, engine_games, run_games, interpreted_games, log)
-                          for g in games]}
+                           "interpreted_games": interpreted_games,
+                           "empty_cache_start": empty_cache},
+              "results": [bench_game(g, repeats, engine_games, run_games, interpreted_games, log,
+                                     empty_cache) for g in games]}
     if out is not None:
         Path(out).write_text(json.dumps(report, indent=2) + "\n")
     return report

@@ -357,7 +357,8 @@ def strength(game, against, players, rollouts, n_games, seed, out, threads):
 @click.option("--run-games", type=int, default=1_000_000, show_default=True,
               help="Games of the end-to-end playtest run.")
 @click.option("--interpreted-games", type=int, default=20, show_default=True)
-@click.option("--quick", is_flag=True, help="Tiny sizes and one run each: a smoke test.")
+@click.option("--quick", is_flag=True,
+              help="Tiny sizes, one run each and no empty-cache start-up (a full compile): a smoke test.")
 @click.option("--out", "-o", type=click.Path(), default="bench.json", show_default=True)
 def bench(games, repeats, engine_games, run_games, interpreted_games, quick, out):
     """Measure each GAME (default: all): engine speed, end to end, memory, start-up, JIT gain."""
@@ -373,7 +374,8 @@ def bench(games, repeats, engine_games, run_games, interpreted_games, quick, out
     if quick:
         repeats, engine_games, run_games, interpreted_games = 1, 2000, 2000, 2
     report = run_bench(list(games) or list(GAME_NAMES), repeats, engine_games, run_games,
-                       interpreted_games, out, log=lambda m: click.echo(m, err=True))
+                       interpreted_games, out, log=lambda m: click.echo(m, err=True),
+                       empty_cache=not quick)
     click.echo(table(report["results"]))
     click.echo(f"written: {out}")
 
