@@ -22,11 +22,15 @@ demo: $(STAMP)
 	$(BIN)/playtest report $$out
 
 # The fast suite (slow statistical tests are marked and skipped; `make test-all` runs them too).
+# One worker per core, a test file per worker at a time: most of a cold run is numba compiling
+# the games' kernels, which is single-threaded, so the games compile side by side.
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -q -m ''
+	$(PYTEST) -m ''
 
 clean:
 	rm -rf $(VENV) runs build *.egg-info
