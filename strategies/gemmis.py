@@ -18,7 +18,7 @@ from simulator.core.rng import below, uniform
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
     CELLS, CLEAN_STREET, INTERRUPT, JOKERS_AT, MAX_OPTIONS,
-    MAX_SWITCHES, N_MASKS, ROW_MASK, RUN_STARTS, STREET, TOWARDS_FIRST, TOWARDS_LAST,
+    MAX_SWITCHES, N_MASKS, ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, SWITCH_WITH_STREET, TOWARDS_FIRST, TOWARDS_LAST,
     best_points, combination_options, combination_points, fill_allowed, landing_cell,
     masks_after_switch, new_work, popcount, put_in_masks, street_after_move, switches, zone_masks,
     zone_value,
@@ -212,7 +212,10 @@ def new_scratch():
 @njit(cache=True)
 def switch_values(s, r, p, w, options, n, values, rng):
     """What each of ``p``'s switches is worth to the personality ``w``: the best combination it
-    gets (or the zone it leaves), less the opponent's best switch on the street it leaves."""
+    gets (or the zone it leaves), less the opponent's best switch on the street it leaves.
+
+    The opponent's switches are valued once on the street as it is; a switch with street place
+    ``b`` changes only the opponent's switches with that place, which alone are valued again."""
     masks = np.zeros(N_MASKS, dtype=np.int64)
     after = np.zeros(N_MASKS, dtype=np.int64)
     rest = np.zeros(N_MASKS, dtype=np.int64)
@@ -221,21 +224,40 @@ def switch_values(s, r, p, w, options, n, values, rng):
     work = new_work()
     zone_masks(s, p, masks)
     deny = w[W_DENIAL] != 0.0
-    scratch = new_scratch()
+    q = 1 - p
+    q_masks = np.zeros(N_MASKS, dtype=np.int64)
+    q_options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    q_points = np.zeros(MAX_SWITCHES, dtype=np.int64)
     street = s.street.copy()
-    unchanged = 0.0
+    unchanged = 0
+    q_n = 0
     if deny:
-        unchanged = w[W_DENIAL] * best_switch_points(s, r, 1 - p, street, scratch)
+        zone_masks(s, q, q_masks)
+        q_n = switches(s, r, q, street, q_options)
+        for j in range(q_n):
+            masks_after_switch(s, q_masks, street, q_options[j, 0], q_options[j, 1],
+                               q_options[j, 2], after)
+            q_points[j] = best_points(r, after, s.n_colours, option_masks, option_colours, work)
+            unchanged = max(unchanged, q_points[j])
     for i in range(n):
         kind, a, b = options[i, 0], options[i, 1], options[i, 2]
         masks_after_switch(s, masks, s.street, kind, a, b, after)
         value, _ = best_option(s, r, w, after, 3, option_masks, option_colours, rest, work)
         if deny:
-            if kind == 0:
-                value -= unchanged
+            if kind == SWITCH_IN_ZONE:
+                value -= w[W_DENIAL] * unchanged
             else:
                 street[b] = s.zone[p, a]
-                value -= w[W_DENIAL] * best_switch_points(s, r, 1 - p, street, scratch)
+                best = 0
+                for j in range(q_n):
+                    if q_options[j, 0] == SWITCH_WITH_STREET and q_options[j, 2] == b:
+                        masks_after_switch(s, q_masks, street, q_options[j, 0], q_options[j, 1],
+                                           b, after)
+                        best = max(best, best_points(r, after, s.n_colours, option_masks,
+                                                     option_colours, work))
+                    else:
+                        best = max(best, q_points[j])
+                value -= w[W_DENIAL] * best
                 street[b] = s.street[b]
         values[i] = value + _noise(w, rng)
 
