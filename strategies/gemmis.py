@@ -31,8 +31,8 @@ NAMES = ("random", "greedy", "quick_scorer", "big_builder", "market_trader", "al
 DESCRIPTIONS = (
     "uniform over the legal choices (switches, jokers' colours, gems taken, direction, skills)",
     "most points now: the switch, jokers and refill that score most at once; nothing for later",
-    "triggers small combinations fast, engineers cascades with the gems it takes, values "
-    "printed values",
+    "triggers small combinations fast, places the street gems it takes for cascades, values "
+    "near runs and printed values",
     "builds big two-row, multi-colour combinations: keeps jokers ('not this colour') and pairs "
     "in both rows, avoids small combinations",
     "plays the market: switches and moves the street to leave the opponent the worst street",
