@@ -99,7 +99,7 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == SMALL_GEM_KEPT:
         return (f"P{a} keeps their small gem(s) ({b} unused).", {"player": a, "unused": b})
     if code == OPTIONS:
-        return (f"P{a} chooses a {DECISIONS[b]}: option {d + 1} of {c}.",
+        return (f"P{a} chooses the {DECISIONS[b]}: option {d + 1} of {c}.",
                 {"player": a, "decision": DECISIONS[b], "options": c, "chosen": d})
     if code == COMBINATION:
         kind = "combination" if f == 0 else f"cascade combination {f}"
