@@ -18,7 +18,7 @@ from simulator.core.game import GAME_NAMES, get_game
 
 
 def run(game: str, players: int | None = None, games: int = 10_000, seed: int = 0,
-        out: str | Path | None = None, strategies=None, mode: str = "standard", roles=None,
+        out: str | Path | None = None, strategies=None, mode: str | None = None, roles=None,
         settings: dict | None = None, weights: dict | None = None, threads: int | None = None,
         chunk_size: int | None = None, progress: bool | None = None, command: str = "",
         backend: str = "local", scheduler: str | None = None, tuned: dict | None = None,
@@ -54,7 +54,7 @@ def load(path: str | Path, lazy: bool = False) -> Dataset:
 
 
 def replay(game: str, seed: int = 0, game_index: int = 0, players: int | None = None,
-           strategies=None, mode: str = "standard", roles=None, settings: dict | None = None,
+           strategies=None, mode: str | None = None, roles=None, settings: dict | None = None,
            weights: dict | None = None, tuned: dict | None = None,
            strategy_roles: dict | None = None) -> list[dict]:
     """The turn-by-turn story of game ``game_index`` of the run with these options."""
@@ -66,7 +66,7 @@ def replay(game: str, seed: int = 0, game_index: int = 0, players: int | None = 
 
 
 def tune(game: str, strategy: str, out: str | Path, players: int | None = None,
-         mode: str = "standard", role: str | None = None, table=None, games: int = 2000,
+         mode: str | None = None, role: str | None = None, table=None, games: int = 2000,
          budget: int = 120, held_out_games: int = 20_000, seed: int = 0,
          settings: dict | None = None, resume: bool = False, progress: bool | None = None,
          threads: int | None = None) -> Path:

@@ -117,7 +117,7 @@ def bench_game(game: str, repeats: int, engine_games: int, run_games: int, inter
     from simulator.core.game import get_game
 
     spec = get_game(game)
-    players = max(spec.modes["standard"].player_counts)
+    players = max(spec.modes[spec.default_mode].player_counts)
     threads = numba.config.NUMBA_NUM_THREADS
     result = {"game": game, "players": players, "strategies": list(spec.strategies.default_mix)}
 

@@ -30,7 +30,8 @@ def run_options(f):
                      help="Number of players (default: the mode's largest)."),
         click.option("--strategies", "-s", default=None,
                      help="Comma-separated strategies, seated by the balanced design (default: the game's mix)."),
-        click.option("--mode", "-m", default="standard", show_default=True, help="Game mode."),
+        click.option("--mode", "-m", default=None,
+                     help="Game mode (default: the game's first: standard; family for gemmis)."),
         click.option("--roles", default=None,
                      help="Comma-separated role per seat ('any' = dealt; 'a+b' in two-role modes)."),
         click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
@@ -231,7 +232,8 @@ def compare(runs, out, confidence):
 @click.option("--strategy", "-s", "strategy", required=True, help="The heuristic to tune.")
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the mode's largest).")
-@click.option("--mode", "-m", default="standard", show_default=True, help="Game mode.")
+@click.option("--mode", "-m", default=None,
+              help="Game mode (default: the game's first: standard; family for gemmis).")
 @click.option("--role", default=None, help="Tune the best response of a player holding this role.")
 @click.option("--table", default=None,
               help="Comma-separated strategies the tuned player meets (default: the game's mix).")
@@ -281,7 +283,8 @@ def tune(game, strategy, players, mode, role, table, n_games, budget, held_out_g
 @click.option("--strategies", "-s", required=True, help="Comma-separated strategies to rate.")
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the mode's largest).")
-@click.option("--mode", "-m", default="standard", show_default=True, help="Game mode.")
+@click.option("--mode", "-m", default=None,
+              help="Game mode (default: the game's first: standard; family for gemmis).")
 @click.option("--games", "-n", "n_games", type=int, default=20_000, show_default=True)
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Override a rule parameter (repeatable).")

@@ -135,7 +135,7 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
     if "game" not in head:
         raise UsageError(f"{where}: [experiment] needs game = \"...\"")
     spec = get_game(head["game"])
-    mode = head.get("mode", "standard")
+    mode = head.get("mode", spec.default_mode)
     if mode not in spec.modes:
         raise UsageError(unknown_name("mode", mode, spec.modes, f"of {spec.name}"))
     players = head.get("players", [max(spec.modes[mode].player_counts)])

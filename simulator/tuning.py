@@ -62,7 +62,7 @@ class TuneOptions:
     game: str
     strategy: str
     players: int | None = None
-    mode: str = "standard"
+    mode: str | None = None          # default: the game's first mode
     role: str | None = None
     table: list[str] | None = None   # the opponents' mix (default: the game's)
     games: int = 2000                # per candidate
@@ -161,13 +161,14 @@ def tune(o: TuneOptions, out: str | Path, resume: bool = False, progress: bool |
                 {"options": asdict(o), "es": es, "history": history}))
     tuned = weights_of(es.result.xfavorite)  # the distribution's mean: less noisy than the best draw
     result = _held_out(o, start, tuned, threads)
+    against = _config(o, start, o.seed)
     record = {
         "format": FORMAT,
         "game": o.game,
         "strategy": o.strategy,
         "weights": dict(zip(names, map(float, tuned))),
         "untuned_weights": dict(zip(names, map(float, start))),
-        "against": {"players": _config(o, start, o.seed).n_players, "mode": o.mode, "role": o.role,
+        "against": {"players": against.n_players, "mode": against.mode, "role": o.role,
                     "table": o.table or list(game.strategies.default_mix),
                     "settings": o.settings},
         "search": {"optimiser": "CMA-ES (cma)", "cma_version": cma.__version__,

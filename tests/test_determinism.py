@@ -12,7 +12,12 @@ from polars.testing import assert_frame_equal
 
 from simulator import api
 from simulator.core import dataset
-from simulator.core.game import GAME_NAMES
+from simulator.core.game import GAME_NAMES, get_game
+
+
+def _players(game):
+    """A small table the game is played at: three players, or as many as it allows."""
+    return min(3, max(get_game(game).player_counts))
 
 
 def _tables(path):
@@ -35,8 +40,8 @@ def test_threads_and_chunk_sizes_give_identical_tables_and_bytes(tmp_path, game)
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_different_seeds_differ(tmp_path, game):
-    a = api.run(game, players=3, games=200, seed=1, out=tmp_path / "a", progress=False)
-    b = api.run(game, players=3, games=200, seed=2, out=tmp_path / "b", progress=False)
+    a = api.run(game, players=_players(game), games=200, seed=1, out=tmp_path / "a", progress=False)
+    b = api.run(game, players=_players(game), games=200, seed=2, out=tmp_path / "b", progress=False)
     assert not _tables(a)[0]["score"].equals(_tables(b)[0]["score"])
 
 
@@ -61,12 +66,12 @@ def test_gremios_replay_matches_the_run(tmp_path, players, mode):
 def test_interpreted_engine_matches_compiled(game):
     """The pure-Python path (NUMBA_DISABLE_JIT=1) plays the same game as the compiled one."""
     code = ("import json; from simulator import api; "
-            f"e = api.replay({game!r}, seed=4, game_index=2, players=3); "
+            f"e = api.replay({game!r}, seed=4, game_index=2, players={_players(game)}); "
             "print(json.dumps([x['text'] for x in e]))")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr
     interpreted = json.loads(out.stdout.strip().splitlines()[-1])
-    compiled = [x["text"] for x in api.replay(game, seed=4, game_index=2, players=3)]
+    compiled = [x["text"] for x in api.replay(game, seed=4, game_index=2, players=_players(game))]
     assert interpreted == compiled

@@ -50,7 +50,7 @@ class RunConfig:
         return any(r != ANY_ROLE for r in self.roles) or bool(self.strategy_roles)
 
 
-def make_config(game: str, players: int | None = None, mode: str = "standard",
+def make_config(game: str, players: int | None = None, mode: str | None = None,
                 strategies: list[str] | tuple[str, ...] | None = None, roles=None,
                 settings: dict | None = None, seed: int = 0,
                 weights: dict[str, list[float]] | None = None, tuned: dict | None = None,
@@ -63,6 +63,8 @@ def make_config(game: str, players: int | None = None, mode: str = "standard",
     """
     tuned = {k: dict(v) for k, v in (tuned or {}).items()}
     spec = get_game(game)
+    if mode is None:
+        mode = spec.default_mode
     if mode not in spec.modes:
         raise UsageError(unknown_name("mode", mode, spec.modes, f"of {spec.name}"))
     mode_spec = spec.modes[mode]

@@ -18,7 +18,7 @@ import numpy as np
 from simulator.core.errors import UsageError
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
 
-GAME_NAMES = ("gremios", "grimoire")
+GAME_NAMES = ("gremios", "grimoire", "gemmis")
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,11 @@ class Game:
     # where roles are chosen from a deal, "role_not_chosen" (the column holding the other card).
     report_columns: dict = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def default_mode(self) -> str:
+        """The mode played when none is given: the first of ``modes``."""
+        return next(iter(self.modes))
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -1,0 +1,1 @@
+"""GEMMiS: Fures Codice, a two-player gem-matching game from a designer's draft rulebook."""

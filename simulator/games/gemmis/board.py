@@ -1,0 +1,586 @@
+"""GEMMiS: the table as numbers, and the questions the rules and the players ask of it.
+
+One game's state is a numpy record of dtype ``STATE`` (layout below, field by field); the rule
+numbers are a record of ``rules.toml``'s parameters (``r.closing_score``...). Everything here only
+reads the state, except ``new_table``; the rules that change it are in ``turn.py``.
+
+**Chips.** The 70 plastic chips are numbered; ``chip_colour`` and ``chip_value`` (built at setup
+from the rule data) say what each one is: a gem of a colour with a printed value of 0 to 3, or a
+joker (colour ``JOKER``, no value).
+
+**Places.** A player zone is two rows of six cells, ``cell = row * 6 + column``: row 0 is the
+outer row, row 1 the inner row, beside the market street. Columns and street places are counted
+from the first player's left for both zones. The zones are centred on the street of nine, which
+reaches one and a half places beyond them on each side, so an inner-row cell of column ``c``
+touches the two street places ``c + 1`` and ``c + 2`` (``touching_places``); places 0 and 8
+touch no zone (rules.toml [notes] street_geometry).
+
+**Zone masks.** The questions about combinations are answered on bit masks of the 12 cells:
+``zone_masks`` gives one mask per colour, the jokers' mask and one mask per printed value, so a
+run of three is three shifts and two ANDs (``runs``).
+
+Hidden information: only the order of the sack. Zones, street, the used pile, the gems set
+aside, scores, small gems and Alguazil levels lie open on the table; what the sack holds can be
+counted from them, but not in which order the gems come out.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.tables import table_factory
+
+N_PLAYERS = 2
+ROWS, COLUMNS = 2, 6
+CELLS = ROWS * COLUMNS
+OUTER, INNER = 0, 1
+STREET = 9                 # places in the market street
+MAX_COLOURS = 8
+MAX_VALUE = 3              # printed values run from 1 to 3 (rules.toml value_N_gems_per_colour)
+MAX_CHIPS = 160            # the rule data's chip counts are checked against it
+N_SMALL_GEMS_ON_TRACK = 3  # the small gems placed on the score track at setup
+EMPTY = -1                 # a cell or street place without a gem
+JOKER = MAX_COLOURS        # the colour of a joker chip
+FULL = (1 << CELLS) - 1
+ROW_MASK = ((1 << COLUMNS) - 1, ((1 << COLUMNS) - 1) << COLUMNS)
+RUN_STARTS = 0b001111 | (0b001111 << COLUMNS)  # cells where a run of three can start
+COLOUR_NAMES = ("red", "blue", "white", "green", "amber", "purple", "black", "pink")
+
+# zone_masks layout: a mask per colour, then the jokers, then a mask per printed value 1..3
+JOKERS_AT = MAX_COLOURS
+VALUES_AT = MAX_COLOURS + 1
+N_MASKS = VALUES_AT + MAX_VALUE
+
+# A joker's colour at trigger time: a colour, NOT_JOINED ("not this colour": it joins no run),
+# or OWN_COLOUR (a colour that none of its neighbours has, so that jokers side by side can make
+# a run of their own).
+NOT_JOINED = -1
+OWN_COLOUR = MAX_COLOURS
+
+# The setup card (rules.toml [notes] setup_card): each player's zone as seen from their own seat,
+# outer row then inner row, in the colours red 0, blue 1, white 2, green 3, amber 4. The second
+# player's zone is the same card seen from the other side of the board (each row reversed).
+SETUP_CARD = np.array([[2, 0, 3, 2, 4, 1],
+                       [3, 1, 0, 4, 2, 0]], dtype=np.int64)
+CARD_COLOURS = 5
+
+# Modes (spec.MODES, in order): advanced rules and the Alguazil mini-expansion, each on or off.
+FAMILY, ADVANCED, FAMILY_ALGUAZIL, ADVANCED_ALGUAZIL = range(4)
+MODE_NAMES = ("family", "advanced", "family_alguazil", "advanced_alguazil")
+
+# How a switch is made (``switches``' rows: kind, a, b).
+SWITCH_IN_ZONE, SWITCH_WITH_STREET = 0, 1  # cells a and b; cell a and street place b
+MAX_SWITCHES = 32
+
+# Which way the market street moves: towards place 0 or towards place 8.
+TOWARDS_FIRST, TOWARDS_LAST = 0, 1
+DIRECTION_NAMES = ("towards place 0", "towards place 8")
+
+# The Alguazil's skills (and cancelling one), as counted in the dataset.
+INTERRUPT, CLEAN_STREET, CHANGE_DIRECTION, CANCEL = range(4)
+SKILL_NAMES = ("interrupt", "clean_street", "change_direction", "cancel")
+
+# rules choices (index into the ``choices`` list of rules.toml)
+SETUP_CARD_LAYOUT, SETUP_DEALT = 0, 1                # setup
+SWAP_ZONE_AND_STREET, SWAP_OWN_ZONE = 0, 1           # swap_rule
+REFILL_TOUCHING, REFILL_FROM_STREET, REFILL_FROM_SACK = 0, 1, 2  # zone_refill
+MOVE_CLOSE_GAPS, MOVE_SHIFT_ONE = 0, 1               # street_move
+CASCADE_SAME_TURN, CASCADE_NEXT_TURN = 0, 1          # cascades
+LAST_TURN_OPPONENT, LAST_TURN_EQUAL, LAST_TURN_NONE = 0, 1, 2  # last_turn
+TAKEN_REACH_OR_PASS, TAKEN_LAND_EXACTLY = 0, 1       # small_gem_taken
+USE_EXTRA_SWITCH, USE_NONE = 0, 1                    # small_gem_use
+LAST_TURN_NO_LIMIT, LAST_TURN_PER_TURN_LIMIT = 0, 1  # small_gem_last_turn
+
+MAX_OPTIONS = 256       # distinct combinations a zone's jokers can make
+WORK_CHOICES_AT = 3 * CELLS + MAX_COLOURS + 1
+WORK_SIZE = WORK_CHOICES_AT + 4 * CELLS  # combination_options' scratch space
+MAX_CASCADES = 100      # a guard: no turn of a real game comes near it (the used pile and the
+                        # closing score bound every turn)
+
+STATE = np.dtype([
+    # the game
+    ("advanced", np.int64),                  # 1: advanced mode (cascades must grow; penalty)
+    ("alguazil", np.int64),                  # 1: the Alguazil mini-expansion is in play
+    ("n_colours", np.int64),
+    ("n_chips", np.int64),
+    ("chip_colour", np.int64, (MAX_CHIPS,)),  # a colour, or JOKER
+    ("chip_value", np.int64, (MAX_CHIPS,)),   # printed value (0: none)
+    # where the chips are (each chip in exactly one place)
+    ("zone", np.int64, (N_PLAYERS, CELLS)),  # chip, or EMPTY
+    ("street", np.int64, (STREET,)),         # chip, or EMPTY
+    ("sack", np.int64, (MAX_CHIPS,)),        # the sack; the next gem drawn is the last one
+    ("sack_n", np.int64),
+    ("used", np.int64, (MAX_CHIPS,)),        # the gems used in combinations, beside the board
+    ("used_n", np.int64),
+    ("aside", np.int64, (STREET,)),          # street gems an Alguazil put aside while cleaning
+    ("aside_n", np.int64),
+    # the score track
+    ("points", np.int64, (N_PLAYERS,)),      # the marker on the track: combinations + values
+    ("small_gem_on_cell", np.int64, (N_SMALL_GEMS_ON_TRACK,)),  # 1 while still on the track
+    ("small_gems", np.int64, (N_PLAYERS,)),  # small gems taken from the track (used or not)
+    ("small_gems_used", np.int64, (N_PLAYERS,)),
+    ("alert", np.int64, (N_PLAYERS,)),       # Alguazil alert level, 0 = the lowest
+    # the turn
+    ("turn", np.int64),                      # turns played so far
+    ("player", np.int64),                    # whose turn it is (seat 0 opened the market)
+    ("last_size", np.int64),                 # the size of this turn's last combination (0: none)
+    ("small_gems_this_turn", np.int64),
+    ("cascade", np.int64),                   # combinations triggered so far this turn
+    ("market_open", np.int64),
+    ("closer", np.int64),                    # who closed the market, or -1
+    ("close_turn", np.int64),                # the turn in which it closed
+    ("final_turns", np.int64),               # turns still to play once the market is closed
+    ("over", np.int64),
+    ("truncated", np.int64),
+    # what happened, for the dataset
+    ("points_sizes", np.int64, (N_PLAYERS,)),   # points from the table, by combination size
+    ("points_values", np.int64, (N_PLAYERS,)),  # printed values of the gems in combinations
+    ("penalty", np.int64, (N_PLAYERS,)),        # advanced: printed values left in the zone
+    ("points_small_gems", np.int64, (N_PLAYERS,)),  # unused small gems at the end
+    ("combinations", np.int64, (N_PLAYERS, CELLS + 1)),  # triggered, by size
+    ("cascades", np.int64, (N_PLAYERS,)),    # combinations triggered after the turn's first
+    ("multi_colour", np.int64, (N_PLAYERS,)),  # combinations of two or more colours
+    ("two_rows", np.int64, (N_PLAYERS,)),    # combinations with gems in both rows
+    ("jokers_used", np.int64, (N_PLAYERS,)),
+    ("kept", np.int64, (N_PLAYERS,)),        # combinations their jokers could make, not made
+    ("left_standing", np.int64, (N_PLAYERS,)),  # cascades too small (advanced) or deferred
+    ("biggest", np.int64, (N_PLAYERS,)),
+    ("alguazil_uses", np.int64, (N_PLAYERS, 4)),  # by skill (INTERRUPT ... CANCEL)
+    ("interrupted", np.int64, (N_PLAYERS,)),  # their combinations an Alguazil interrupted
+    ("switches", np.int64, (N_PLAYERS,)),
+    ("turns_played", np.int64, (N_PLAYERS,)),
+    ("sack_refills", np.int64),
+    ("street_moves", np.int64),
+])
+
+new_table = table_factory(STATE)
+
+# Popcount of every 12-bit mask (numba compiles a global array in as a constant).
+POPCOUNT = np.array([bin(m).count("1") for m in range(1 << CELLS)], dtype=np.int64)
+
+
+# --- rule lookups ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def points_for_size(r, size):
+    """Puncta Gemmarum: the points of a combination of ``size`` gems (none below three)."""
+    table = (0, 0, 0, r.points_3, r.points_4, r.points_5, r.points_6, r.points_7, r.points_8,
+             r.points_9, r.points_10, r.points_11, r.points_12)
+    return table[size]
+
+
+@njit(cache=True)
+def gems_per_colour(r):
+    """(plain, value 1, value 2, value 3) gems of every colour."""
+    return (r.plain_gems_per_colour, r.value_1_gems_per_colour, r.value_2_gems_per_colour,
+            r.value_3_gems_per_colour)
+
+
+@njit(cache=True)
+def chip_count(r):
+    """The chips in the game: every colour's gems and the jokers (70 by the rule data)."""
+    per = gems_per_colour(r)
+    return r.colours * (per[0] + per[1] + per[2] + per[3]) + r.jokers
+
+
+@njit(cache=True)
+def small_gem_cell(r, k):
+    return (r.small_gem_cell_1, r.small_gem_cell_2, r.small_gem_cell_3)[k]
+
+
+@njit(cache=True)
+def alert_available(r):
+    """The alert level at which an Alguazil is available: the top of the thermometer."""
+    return r.alguazil_levels - 1
+
+
+# --- places ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def touching_places(column):
+    """The two street places an inner-row cell of ``column`` touches."""
+    return column + 1, column + 2
+
+
+@njit(cache=True)
+def cell_of(row, column):
+    return row * COLUMNS + column
+
+
+@njit(cache=True)
+def fill_allowed(s, r, p, place, cell):
+    """Whether ``p`` may fill the empty ``cell`` of their zone with the gem at street ``place``:
+    any gem into any empty place (zone_refill = street_choice), or (street_touching) a gem of
+    one of the two street places an empty inner-row cell touches."""
+    if s.zone[p, cell] != EMPTY or s.street[place] == EMPTY:
+        return False
+    if r.zone_refill == REFILL_FROM_STREET:
+        return True
+    if r.zone_refill != REFILL_TOUCHING or cell < COLUMNS:
+        return False
+    a, b = touching_places(cell - COLUMNS)
+    return place == a or place == b
+
+
+@njit(cache=True)
+def landing_cell(s, r, p, cell):
+    """Where a gem put into ``p``'s ``cell`` comes to rest: with zone_refill = street_touching an
+    inner-row gem slides out into an empty outer cell of its column (the zone fills from the
+    street side); else where it is put."""
+    if r.zone_refill == REFILL_TOUCHING and cell >= COLUMNS and s.zone[p, cell - COLUMNS] == EMPTY:
+        return cell - COLUMNS
+    return cell
+
+
+@njit(cache=True)
+def street_full(s):
+    for k in range(STREET):
+        if s.street[k] == EMPTY:
+            return False
+    return True
+
+
+@njit(cache=True)
+def gem_code(s, chip):
+    """A gem as the replay names it: colour * 10 + printed value (a joker: JOKER * 10; none: -1)."""
+    if chip == EMPTY:
+        return -1
+    return s.chip_colour[chip] * 10 + s.chip_value[chip]
+
+
+# --- zone masks ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def popcount(mask):
+    return POPCOUNT[mask & FULL]
+
+
+@njit(cache=True)
+def put_in_masks(s, masks, cell, chip):
+    """Mark ``chip`` at ``cell`` in ``masks`` (the cell's bits were clear)."""
+    if chip == EMPTY:
+        return
+    bit = np.int64(1) << cell
+    masks[s.chip_colour[chip]] |= bit  # JOKER is JOKERS_AT
+    v = s.chip_value[chip]
+    if v > 0:
+        masks[VALUES_AT + v - 1] |= bit
+
+
+@njit(cache=True)
+def clear_in_masks(masks, cell):
+    keep = ~(np.int64(1) << cell)
+    for i in range(N_MASKS):
+        masks[i] &= keep
+
+
+@njit(cache=True)
+def masks_of(s, cells, masks):
+    """Fill ``masks`` for a zone's ``cells`` (12 chips or EMPTY)."""
+    masks[:] = 0
+    for cell in range(CELLS):
+        put_in_masks(s, masks, cell, cells[cell])
+
+
+@njit(cache=True)
+def zone_masks(s, p, masks):
+    masks_of(s, s.zone[p], masks)
+
+
+@njit(cache=True)
+def occupied(masks, n_colours):
+    m = masks[JOKERS_AT]
+    for c in range(n_colours):
+        m |= masks[c]
+    return m
+
+
+@njit(cache=True)
+def swap_cells_in_masks(masks, a, b):
+    """The masks after the gems of cells ``a`` and ``b`` change places."""
+    both = (np.int64(1) << a) | (np.int64(1) << b)
+    for i in range(N_MASKS):
+        if ((masks[i] >> a) ^ (masks[i] >> b)) & 1:
+            masks[i] ^= both
+
+
+@njit(cache=True)
+def runs(m):
+    """The cells of ``m`` that lie in a horizontal run of three or more (in either row)."""
+    t = m & (m >> 1) & (m >> 2) & RUN_STARTS
+    return t | (t << 1) | (t << 2)
+
+
+@njit(cache=True)
+def natural_combination(masks, n_colours):
+    """The cells in runs of three or more gems of one colour, jokers left out."""
+    m = 0
+    for c in range(n_colours):
+        m |= runs(masks[c])
+    return m
+
+
+@njit(cache=True)
+def mask_values(masks, mask):
+    """The printed values of the gems in ``mask``."""
+    return popcount(mask & masks[VALUES_AT]) + 2 * popcount(mask & masks[VALUES_AT + 1]) + \
+        3 * popcount(mask & masks[VALUES_AT + 2])
+
+
+@njit(cache=True)
+def zone_value(masks):
+    """The printed values of every gem in a zone."""
+    return mask_values(masks, FULL)
+
+
+@njit(cache=True)
+def combination_points(r, masks, mask):
+    """A combination's points: the table's for its size plus its gems' printed values."""
+    return points_for_size(r, popcount(mask)) + mask_values(masks, mask)
+
+
+@njit(cache=True)
+def colour_of_cell(masks, n_colours, cell):
+    """The colour of the gem at ``cell`` (JOKER for a joker, EMPTY for none)."""
+    bit = np.int64(1) << cell
+    if masks[JOKERS_AT] & bit:
+        return JOKER
+    for c in range(n_colours):
+        if masks[c] & bit:
+            return c
+    return EMPTY
+
+
+@njit(cache=True)
+def neighbour_colour(masks, n_colours, cell, step):
+    """The colour of the first gem beside ``cell`` in its row in direction ``step`` (+1 or -1),
+    across jokers; -1 at the row's end or at an empty cell."""
+    column = cell % COLUMNS + step
+    row_start = cell - cell % COLUMNS
+    while 0 <= column < COLUMNS:
+        c = colour_of_cell(masks, n_colours, row_start + column)
+        if c == EMPTY:
+            return -1
+        if c != JOKER:
+            return c
+        column += step
+    return -1
+
+
+@njit(cache=True)
+def combination_options(masks, n_colours, out_masks, out_colours, work):
+    """Every distinct combination the zone can make, its owner deciding each joker's colour.
+
+    ``out_masks[0]`` is the natural combination (jokers joining nothing; 0 if none stands); the
+    others, bigger, need jokers. ``out_colours[k]`` has bit ``c`` set for each colour of
+    combination ``k``'s runs (bit OWN_COLOUR for jokers making a run of their own). Returns the
+    number of options. A joker can join the run of the gem beside it on either side, take a
+    colour none of them has (with other jokers beside it), or join nothing: every other colour
+    makes the same combinations as one of these. ``work`` is scratch space (``new_work()``).
+    """
+    natural = natural_combination(masks, n_colours)
+    colours = 0
+    for c in range(n_colours):
+        if runs(masks[c]):
+            colours |= 1 << c
+    out_masks[0] = natural
+    out_colours[0] = colours
+    n = 1
+    jokers = masks[JOKERS_AT]
+    if jokers == 0:
+        return n
+    cells = work[0:CELLS]
+    n_choices = work[CELLS:2 * CELLS]
+    pick = work[2 * CELLS:3 * CELLS]
+    declared = work[3 * CELLS:3 * CELLS + MAX_COLOURS + 1]
+    choices = work[WORK_CHOICES_AT:WORK_CHOICES_AT + 4 * CELLS].reshape((CELLS, 4))
+    k = 0
+    for cell in range(CELLS):
+        if jokers >> cell & 1:
+            left = neighbour_colour(masks, n_colours, cell, -1)
+            right = neighbour_colour(masks, n_colours, cell, 1)
+            m = 0
+            choices[k, m] = NOT_JOINED
+            m += 1
+            if left >= 0:
+                choices[k, m] = left
+                m += 1
+            if right >= 0 and right != left:
+                choices[k, m] = right
+                m += 1
+            choices[k, m] = OWN_COLOUR
+            n_choices[k] = m + 1
+            cells[k] = cell
+            k += 1
+    pick[:k] = 0
+    while True:
+        declared[:] = 0
+        for j in range(k):
+            colour = choices[j, pick[j]]
+            if colour != NOT_JOINED:
+                declared[colour] |= np.int64(1) << cells[j]
+        mask = runs(declared[OWN_COLOUR])
+        used_colours = (1 << OWN_COLOUR) if mask else 0
+        for c in range(n_colours):
+            rc = runs(masks[c] | declared[c])
+            if rc:
+                mask |= rc
+                used_colours |= 1 << c
+        if mask != natural:
+            seen = False
+            for i in range(n):
+                if out_masks[i] == mask:
+                    seen = True
+                    break
+            if not seen and n < out_masks.shape[0]:
+                out_masks[n] = mask
+                out_colours[n] = used_colours
+                n += 1
+        # the next choice of colours, as an odometer
+        j = 0
+        while j < k:
+            pick[j] += 1
+            if pick[j] < n_choices[j]:
+                break
+            pick[j] = 0
+            j += 1
+        if j == k:
+            return n
+
+
+@njit(cache=True)
+def joker_colours(masks, n_colours, mask):
+    """For the jokers of combination ``mask``: each one's colour (the run it joined), as
+    (cells, colours, count). A joker in a run of jokers only has OWN_COLOUR."""
+    cells = np.empty(CELLS, dtype=np.int64)
+    colours = np.empty(CELLS, dtype=np.int64)
+    n = 0
+    jokers = masks[JOKERS_AT] & mask
+    for cell in range(CELLS):
+        if not (jokers >> cell & 1):
+            continue
+        colour = OWN_COLOUR
+        for step in (-1, 1):
+            c = neighbour_colour(masks, n_colours, cell, step)
+            if c >= 0 and runs((masks[c] | jokers) & mask) >> cell & 1:
+                # the gem beside it across jokers is in the combination: the joker took its colour
+                colour = c
+                break
+        cells[n] = cell
+        colours[n] = colour
+        n += 1
+    return cells, colours, n
+
+
+@njit(cache=True)
+def colour_count(colours):
+    n = 0
+    for c in range(MAX_COLOURS + 1):
+        if colours >> c & 1:
+            n += 1
+    return n
+
+
+# --- switches --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def switches(s, r, p, street, out):
+    """The legal switches of ``p`` with the market street ``street``: two connected gems of the
+    zone (side by side in a row, or one above the other), and with swap_rule zone_and_street an
+    inner-row gem with a street gem it touches. Rows of ``out``: (kind, a, b). Returns the count."""
+    n = 0
+    zone = s.zone[p]
+    for row in range(ROWS):
+        for column in range(COLUMNS - 1):
+            a = cell_of(row, column)
+            if zone[a] != EMPTY and zone[a + 1] != EMPTY:
+                out[n, 0], out[n, 1], out[n, 2] = SWITCH_IN_ZONE, a, a + 1
+                n += 1
+    for column in range(COLUMNS):
+        a, b = cell_of(OUTER, column), cell_of(INNER, column)
+        if zone[a] != EMPTY and zone[b] != EMPTY:
+            out[n, 0], out[n, 1], out[n, 2] = SWITCH_IN_ZONE, a, b
+            n += 1
+    if r.swap_rule == SWAP_ZONE_AND_STREET:
+        for column in range(COLUMNS):
+            a = cell_of(INNER, column)
+            if zone[a] == EMPTY:
+                continue
+            for place in touching_places(column):
+                if street[place] != EMPTY:
+                    out[n, 0], out[n, 1], out[n, 2] = SWITCH_WITH_STREET, a, place
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def masks_after_switch(s, masks, street, kind, a, b, out):
+    """``out`` = the zone's masks after a switch (the zone itself is not changed)."""
+    out[:] = masks
+    if kind == SWITCH_IN_ZONE:
+        swap_cells_in_masks(out, a, b)
+    else:
+        clear_in_masks(out, a)
+        put_in_masks(s, out, a, street[b])
+
+
+@njit(cache=True)
+def new_work():
+    return np.zeros(WORK_SIZE, dtype=np.int64)
+
+
+@njit(cache=True)
+def best_points(r, masks, n_colours, out_masks, out_colours, work):
+    """The most points the zone's combinations can make now (jokers declared to the best)."""
+    n = combination_options(masks, n_colours, out_masks, out_colours, work)
+    best = 0
+    for i in range(n):
+        if out_masks[i]:
+            best = max(best, combination_points(r, masks, out_masks[i]))
+    return best
+
+
+@njit(cache=True)
+def street_after_move(street, direction, out):
+    """``out`` = the street once its gems have closed their gaps towards ``direction`` (the
+    places left at the other end empty, for the sack to fill). Returns the empty places."""
+    out[:] = EMPTY
+    k = 0
+    if direction == TOWARDS_FIRST:
+        for place in range(STREET):
+            if street[place] != EMPTY:
+                out[k] = street[place]
+                k += 1
+    else:
+        for place in range(STREET - 1, -1, -1):
+            if street[place] != EMPTY:
+                out[STREET - 1 - k] = street[place]
+                k += 1
+    return STREET - k
+
+
+# --- scores ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def final_score(s, r, p):
+    """The score that decides the winner: the track's points, less (advanced) the printed values
+    left in the zone, plus any worth of unused small gems."""
+    return s.points[p] - s.penalty[p] + s.points_small_gems[p]
+
+
+@njit(cache=True)
+def zone_penalty(s, p):
+    """The printed values of the gems left in ``p``'s zone (advanced mode's end penalty)."""
+    total = 0
+    for cell in range(CELLS):
+        chip = s.zone[p, cell]
+        if chip != EMPTY:
+            total += s.chip_value[chip]
+    return total
+
+
+@njit(cache=True)
+def standing(s, r, p):
+    """``p``'s score as it would end now (a search judges its rollouts by it)."""
+    penalty = zone_penalty(s, p) if s.advanced else 0
+    unused = s.small_gems[p] - s.small_gems_used[p]
+    return s.points[p] - penalty + unused * r.small_gem_points

@@ -1,0 +1,149 @@
+"""GEMMiS batch kernel: many games in parallel, one stats row per seat and one per game.
+
+Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
+row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
+whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with
+a log.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from simulator.core.ranking import rank_players
+from simulator.core.rng import seed_stream
+from simulator.core.seating import seat_plans
+from simulator.core.trace import no_log
+from simulator.games.gemmis.board import CELLS, N_PLAYERS, final_score
+from simulator.games.gemmis.turn import play_game
+
+# Per-seat columns the kernel fills (the core columns game_id, seat, strategy, role, score, rank,
+# winner and win_share are assembled from the first ones by the batch driver). The four
+# points_* columns sum to the score (the penalty is negative).
+POINT_SOURCES = ("points_combinations", "points_values", "points_penalty", "points_small_gems")
+SIZES = tuple(range(3, CELLS + 1))
+SIZE_COLUMNS = tuple(f"combinations_{k}" for k in SIZES)
+SKILL_COLUMNS = ("alguazil_interrupt", "alguazil_clean_street", "alguazil_change_direction",
+                 "alguazil_cancel")
+SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
+    "combinations",) + SIZE_COLUMNS + (
+    "cascades", "multi_colour", "two_rows", "jokers_used", "kept", "left_standing", "biggest",
+) + SKILL_COLUMNS + (
+    "interrupted", "switches", "turns_played", "small_gems", "small_gems_used", "closed_market",
+)
+GAME_COLUMNS = ("turns", "truncated", "close_turn", "sack_refills", "street_moves",
+                "combinations", "cascades", "jokers_used", "alguazil_uses", "small_gems_taken",
+                "winning_score", "margin", "tie_broken")
+N_SEAT_COLUMNS = len(SEAT_COLUMNS)
+N_GAME_COLUMNS = len(GAME_COLUMNS)
+
+
+@njit(cache=True)
+def replay_game(rules, run_seed, game_index, mode, seatings, mix_ids, mix_weights, log,
+                searching):
+    """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
+    rng = seed_stream(run_seed, game_index)
+    plans, _ = seat_plans(game_index, N_PLAYERS, N_PLAYERS, seatings, mix_ids, mix_weights,
+                          searching)
+    return play_game(rules[0], mode, plans, rng, log)
+
+
+@njit(cache=True)
+def write_seat(row, s, p, mix_slot, points, rank):
+    """One seats row, in SEAT_COLUMNS order."""
+    row[0] = mix_slot
+    row[1] = points
+    row[2] = rank
+    row[3] = 1 if rank == 1 else 0
+    row[4] = s.points_sizes[p]
+    row[5] = s.points_values[p]
+    row[6] = -s.penalty[p]
+    row[7] = s.points_small_gems[p]
+    k = 8
+    total = 0
+    for size in range(3, CELLS + 1):
+        total += s.combinations[p, size]
+    row[k] = total
+    k += 1
+    for size in range(3, CELLS + 1):
+        row[k] = s.combinations[p, size]
+        k += 1
+    row[k] = s.cascades[p]
+    row[k + 1] = s.multi_colour[p]
+    row[k + 2] = s.two_rows[p]
+    row[k + 3] = s.jokers_used[p]
+    row[k + 4] = s.kept[p]
+    row[k + 5] = s.left_standing[p]
+    row[k + 6] = s.biggest[p]
+    k += 7
+    for skill in range(4):
+        row[k + skill] = s.alguazil_uses[p, skill]
+    k += 4
+    row[k] = s.interrupted[p]
+    row[k + 1] = s.switches[p]
+    row[k + 2] = s.turns_played[p]
+    row[k + 3] = s.small_gems[p]
+    row[k + 4] = s.small_gems_used[p]
+    row[k + 5] = 1 if s.closer == p else 0
+
+
+@njit(cache=True)
+def finish(table, r, mix_slot, seats, first_row, games_row):
+    """Final standings: the higher score wins; a tie goes to fewer small gems (used or not);
+    still equal, the win is shared. Then the output rows.
+
+    Takes the one-element ``table``, not its record: numba frees an array after its last use even
+    while a record taken from it is still read (see ``simulator/core/tables.py``).
+    """
+    s = table[0]
+    points = np.zeros(N_PLAYERS, dtype=np.int64)
+    tiebreak = np.zeros(N_PLAYERS, dtype=np.int64)
+    rank = np.zeros(N_PLAYERS, dtype=np.int64)
+    for p in range(N_PLAYERS):
+        points[p] = final_score(s, r, p)
+        tiebreak[p] = -s.small_gems[p]
+    rank_players(points, tiebreak, N_PLAYERS, rank)
+    for p in range(N_PLAYERS):
+        write_seat(seats[first_row + p], s, p, mix_slot[p], points[p], rank[p])
+    combinations = 0
+    cascades = 0
+    jokers = 0
+    uses = 0
+    for p in range(N_PLAYERS):
+        for size in range(3, CELLS + 1):
+            combinations += s.combinations[p, size]
+        cascades += s.cascades[p]
+        jokers += s.jokers_used[p]
+        for skill in range(4):
+            uses += s.alguazil_uses[p, skill]
+    g = games_row
+    g[0] = s.turn
+    g[1] = s.truncated
+    g[2] = s.close_turn if s.closer >= 0 else -1
+    g[3] = s.sack_refills
+    g[4] = s.street_moves
+    g[5] = combinations
+    g[6] = cascades
+    g[7] = jokers
+    g[8] = uses
+    g[9] = s.small_gems[0] + s.small_gems[1]
+    g[10] = max(points[0], points[1])
+    g[11] = abs(points[0] - points[1])
+    g[12] = 1 if points[0] == points[1] and s.small_gems[0] != s.small_gems[1] else 0
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def play_games(rules, run_seed, first_game, n_games, mode, seatings, mix_ids, mix_weights,
+               seats, games, searching):
+    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
+    for i in prange(n_games):
+        game_index = first_game + i
+        rng = seed_stream(run_seed, game_index)
+        plans, mix_slot = seat_plans(game_index, N_PLAYERS, N_PLAYERS, seatings, mix_ids,
+                                     mix_weights, searching)
+        table = play_game(rules[0], mode, plans, rng, no_log())
+        finish(table, rules[0], mix_slot, seats, i * N_PLAYERS, games[i])
+
+
+def new_outputs(n_games: int):
+    return (np.zeros((n_games * N_PLAYERS, N_SEAT_COLUMNS), dtype=np.int64),
+            np.zeros((n_games, N_GAME_COLUMNS), dtype=np.int64))

@@ -1,0 +1,480 @@
+"""Scripted GEMMiS players.
+
+Each seat is played by a strategy id plus a weight vector (``plans = (ids, weights)``, one row
+per seat). The heuristic players value a zone in points: the points a combination scores now, and
+what the zone keeps for later (windows of three cells holding two gems of a colour, one gem
+short of a run; such near runs in both rows at once, the makings of a two-row combination;
+jokers kept; the printed values still in the zone), less, for the players who watch the market,
+the points the opponent's best next switch could score. Every decision (the switch, the jokers'
+colours, the gems taken from the street, the street's direction, small gems, the Alguazil) takes
+the option worth most by those weights. Players see what a player at the table sees: everything
+but the order of the sack (the new gems the street will draw count as unknown).
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import below, uniform
+from simulator.core.search import SEARCH_WEIGHTS
+from simulator.games.gemmis.board import (
+    CELLS, CLEAN_STREET, INTERRUPT, JOKERS_AT, MAX_OPTIONS,
+    MAX_SWITCHES, N_MASKS, ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, SWITCH_WITH_STREET, TOWARDS_FIRST, TOWARDS_LAST,
+    best_points, combination_options, combination_points, fill_allowed, landing_cell,
+    masks_after_switch, new_work, popcount, put_in_masks, street_after_move, switches, zone_masks,
+    zone_value,
+)
+from simulator.games.gemmis.search import DIRECTION, SWITCH, searched
+
+RANDOM, GREEDY, QUICK_SCORER, BIG_BUILDER, MARKET_TRADER, ALGUAZIL_TACTICIAN, LOOKAHEAD = range(7)
+NAMES = ("random", "greedy", "quick_scorer", "big_builder", "market_trader", "alguazil_tactician",
+         "lookahead")
+DESCRIPTIONS = (
+    "uniform over the legal choices (switches, jokers' colours, gems taken, direction, skills)",
+    "most points now: the switch, jokers and refill that score most at once; nothing for later",
+    "triggers small combinations fast, places the street gems it takes for cascades, values "
+    "near runs and printed values",
+    "builds big two-row, multi-colour combinations: keeps jokers ('not this colour') and pairs "
+    "in both rows, avoids small combinations",
+    "plays the market: switches and moves the street to leave the opponent the worst street",
+    "scores like quick_scorer and spends the Alguazil well: interrupts big combinations, "
+    "cleans a street that favours the opponent, turns the market, cancels",
+    "searches: plays each of its switches (and street directions) out, the sack re-dealt "
+    "before each rollout, and leaves its rollout policy's choice only for a surely better one",
+)
+
+# The weight vector: what each entry means (values are in points).
+WEIGHT_NAMES = (
+    "points",             # value of one point scored now
+    "near_runs",          # value of each window of three cells holding two gems of a colour
+    "both_rows",          # value of near runs (or runs) in both rows at once
+    "kept_joker",         # value of each joker kept in the zone
+    "small_combination",  # cost per gem a triggered combination falls short of min_size
+    "min_size",           # the combination size worth waiting for
+    "zone_values",        # value of each printed point in the zone (advanced: turns into the
+                          # end penalty as the market nears its close)
+    "denial",             # cost of each point the opponent's best next switch could score
+    "interrupt_at",       # interrupt an opponent's combination worth at least this many points
+    "clean_at",           # clean the street when the opponent's best switch scores this many
+    "reverse_at",         # change the opponent's direction when it gains this many points
+    "cancel_at",          # cancel an Alguazil skill that costs this many points
+    "small_gem_at",       # spend a small gem when one more switch gains this many points
+    "noise",              # random jitter on every value, so equal players do not mirror each other
+    "search_breadth",     # the search player: how many of its policy's best switches it plays out
+) + SEARCH_WEIGHTS        # a search player's budget and rollout policy (simulator/core/search.py)
+(W_POINTS, W_NEAR_RUNS, W_BOTH_ROWS, W_KEPT_JOKER, W_SMALL_COMBINATION, W_MIN_SIZE,
+ W_ZONE_VALUES, W_DENIAL, W_INTERRUPT_AT, W_CLEAN_AT, W_REVERSE_AT, W_CANCEL_AT, W_SMALL_GEM_AT,
+ W_NOISE, W_SEARCH_BREADTH, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
+ W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
+N_WEIGHTS = len(WEIGHT_NAMES)
+NEVER = 999.0  # a threshold no stake reaches
+
+DEFAULT_WEIGHTS = np.array([
+    # pts near both  joker small size values deny  intr   clean  rev    cancel gem  noise brd  rollouts turns policy conf
+    [0.0, 0.0, 0.0,  0.0,  0.0,  0.0, 0.0,   0.0,  0.0,   0.0,   0.0,   0.0,   0.0, 0.0,  0,   0, 0, 0, 0],   # random (unused)
+    [1.0, 0.0, 0.0,  0.0,  0.0,  0.0, 0.0,   0.0,  6.0,   NEVER, NEVER, 6.0,   1.0, 0.0,  0,   0, 0, 0, 0],   # greedy
+    [1.0, 0.35, 0.2, 0.3,  0.0,  0.0, 0.3,   0.1,  5.0,   NEVER, 3.0,   5.0,   2.0, 0.05, 0,   0, 0, 0, 0],   # quick_scorer
+    [1.0, 0.5, 1.5,  2.0,  0.8,  6.0, 0.15,  0.0,  8.0,   NEVER, NEVER, 8.0,   3.0, 0.05, 0,   0, 0, 0, 0],   # big_builder
+    [1.0, 0.35, 0.2, 0.3,  0.0,  0.0, 0.3,   0.6,  5.0,   NEVER, 2.0,   5.0,   2.0, 0.05, 0,   0, 0, 0, 0],   # market_trader
+    [1.0, 0.35, 0.2, 0.3,  0.0,  0.0, 0.3,   0.1,  3.0,   3.0,   1.5,   3.0,   2.0, 0.05, 0,   0, 0, 0, 0],   # alguazil_tactician
+    # lookahead: quick_scorer's weights for its rollouts; 8 switches searched, 16 rollouts
+    # each, 8 turns deep
+    [1.0, 0.35, 0.2, 0.3,  0.0,  0.0, 0.3,   0.1,  5.0,   NEVER, 3.0,   5.0,   2.0, 0.05, 8,   16, 8, QUICK_SCORER, 1.0],
+])
+
+
+@njit(cache=True)
+def acting(plans, p):
+    """The strategy that makes ``p``'s decision: a search player decides what it does not search
+    (jokers, refills, small gems, the Alguazil) as its rollout policy would."""
+    sid = plans[0][p]
+    return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@njit(cache=True)
+def _noise(w, rng):
+    if w[W_NOISE] == 0.0:
+        return 0.0
+    return w[W_NOISE] * (uniform(rng) - 0.5)
+
+
+@njit(cache=True)
+def _better(value, best, ties, rng):
+    """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance).
+    Returns (replace, ties so far)."""
+    if value > best + 1e-9:
+        return True, 1
+    if value > best - 1e-9:
+        ties += 1
+        return below(rng, ties) == 0, ties
+    return False, ties
+
+
+# --- what a zone is worth ----------------------------------------------------------------------
+
+@njit(cache=True)
+def near_windows(m):
+    """Starts of the windows of three cells of a row holding exactly two of ``m``'s gems."""
+    a = m & RUN_STARTS
+    b = (m >> 1) & RUN_STARTS
+    c = (m >> 2) & RUN_STARTS
+    return (a & b & ~c) | (a & ~b & c) | (~a & b & c)
+
+
+@njit(cache=True)
+def progress(s, r):
+    """How far the game is towards the market's close: 0 at the start, 1 at the closing score."""
+    return min(1.0, max(s.points[0], s.points[1]) / max(1, r.closing_score))
+
+
+@njit(cache=True)
+def values_weight(s, r, w):
+    """What a printed point left in the zone is worth: later points in family mode; in advanced
+    mode less and less as the close nears, until it is the penalty it will cost."""
+    if not s.advanced:
+        return w[W_ZONE_VALUES]
+    t = progress(s, r)
+    return w[W_ZONE_VALUES] * (1.0 - t) - t
+
+
+@njit(cache=True)
+def zone_worth(s, r, w, masks):
+    """What a zone keeps for later: near runs, near runs in both rows, jokers, printed values."""
+    near = np.zeros(2, dtype=np.int64)
+    for c in range(s.n_colours):
+        x = near_windows(masks[c])
+        near[0] += popcount(x & ROW_MASK[0])
+        near[1] += popcount(x & ROW_MASK[1])
+    worth = w[W_NEAR_RUNS] * (near[0] + near[1])
+    if near[0] > 0 and near[1] > 0:
+        worth += w[W_BOTH_ROWS]
+    worth += w[W_KEPT_JOKER] * popcount(masks[JOKERS_AT])
+    return worth + values_weight(s, r, w) * zone_value(masks)
+
+
+@njit(cache=True)
+def option_value(s, r, w, masks, mask, rest):
+    """Triggering combination ``mask`` now: its points (less the cost of its being small) and
+    what the zone keeps (``rest``: scratch for the zone without the combination)."""
+    rest[:] = masks
+    for i in range(N_MASKS):
+        rest[i] &= ~mask
+    size = popcount(mask)
+    short = max(0.0, w[W_MIN_SIZE] - size)
+    return w[W_POINTS] * combination_points(r, masks, mask) - w[W_SMALL_COMBINATION] * short + \
+        zone_worth(s, r, w, rest)
+
+
+@njit(cache=True)
+def best_option(s, r, w, masks, least, option_masks, option_colours, rest, work):
+    """The best of a zone's combinations of at least ``least`` gems for this personality, or
+    keeping the zone as it is where that is allowed: (value, option index, -1 to keep it)."""
+    n = combination_options(masks, s.n_colours, option_masks, option_colours, work)
+    natural = option_masks[0]
+    mandatory = natural != 0 and popcount(natural) >= least
+    best = -1e18
+    pick = -1
+    if not mandatory:
+        best = zone_worth(s, r, w, masks)
+    for i in range(n):
+        if option_masks[i] == 0 or popcount(option_masks[i]) < least:
+            continue
+        value = option_value(s, r, w, masks, option_masks[i], rest)
+        if value > best:
+            best, pick = value, i
+    return best, pick
+
+
+# --- the opponent's street ----------------------------------------------------------------------
+
+@njit(cache=True)
+def best_switch_points(s, r, q, street, scratch):
+    """The most points ``q``'s best switch could score now with ``street`` (unknown places
+    EMPTY): what the market leaves them."""
+    masks, after, option_masks, option_colours, options, work = scratch
+    zone_masks(s, q, masks)
+    n = switches(s, r, q, street, options)
+    best = 0
+    for i in range(n):
+        masks_after_switch(s, masks, street, options[i, 0], options[i, 1], options[i, 2], after)
+        best = max(best, best_points(r, after, s.n_colours, option_masks, option_colours, work))
+    return best
+
+
+@njit(cache=True)
+def new_scratch():
+    return (np.zeros(N_MASKS, dtype=np.int64), np.zeros(N_MASKS, dtype=np.int64),
+            np.zeros(MAX_OPTIONS, dtype=np.int64), np.zeros(MAX_OPTIONS, dtype=np.int64),
+            np.zeros((MAX_SWITCHES, 3), dtype=np.int64), new_work())
+
+
+# --- 1. the switch ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def switch_values(s, r, p, w, options, n, values, rng):
+    """What each of ``p``'s switches is worth to the personality ``w``: the best combination it
+    gets (or the zone it leaves), less the opponent's best switch on the street it leaves.
+
+    The opponent's switches are valued once on the street as it is; a switch with street place
+    ``b`` changes only the opponent's switches with that place, which alone are valued again."""
+    masks = np.zeros(N_MASKS, dtype=np.int64)
+    after = np.zeros(N_MASKS, dtype=np.int64)
+    rest = np.zeros(N_MASKS, dtype=np.int64)
+    option_masks = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    option_colours = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    work = new_work()
+    zone_masks(s, p, masks)
+    deny = w[W_DENIAL] != 0.0
+    q = 1 - p
+    q_masks = np.zeros(N_MASKS, dtype=np.int64)
+    q_options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    q_points = np.zeros(MAX_SWITCHES, dtype=np.int64)
+    street = s.street.copy()
+    unchanged = 0
+    q_n = 0
+    if deny:
+        zone_masks(s, q, q_masks)
+        q_n = switches(s, r, q, street, q_options)
+        for j in range(q_n):
+            masks_after_switch(s, q_masks, street, q_options[j, 0], q_options[j, 1],
+                               q_options[j, 2], after)
+            q_points[j] = best_points(r, after, s.n_colours, option_masks, option_colours, work)
+            unchanged = max(unchanged, q_points[j])
+    for i in range(n):
+        kind, a, b = options[i, 0], options[i, 1], options[i, 2]
+        masks_after_switch(s, masks, s.street, kind, a, b, after)
+        value, _ = best_option(s, r, w, after, 3, option_masks, option_colours, rest, work)
+        if deny:
+            if kind == SWITCH_IN_ZONE:
+                value -= w[W_DENIAL] * unchanged
+            else:
+                street[b] = s.zone[p, a]
+                best = 0
+                for j in range(q_n):
+                    if q_options[j, 0] == SWITCH_WITH_STREET and q_options[j, 2] == b:
+                        masks_after_switch(s, q_masks, street, q_options[j, 0], q_options[j, 1],
+                                           b, after)
+                        best = max(best, best_points(r, after, s.n_colours, option_masks,
+                                                     option_colours, work))
+                    else:
+                        best = max(best, q_points[j])
+                value -= w[W_DENIAL] * best
+                street[b] = s.street[b]
+        values[i] = value + _noise(w, rng)
+
+
+@njit(cache=True)
+def pick_best(values, n, rng):
+    best = -1e18
+    pick = 0
+    ties = 0
+    for i in range(n):
+        replace, ties = _better(values[i], best, ties, rng)
+        if replace:
+            best, pick = values[i], i
+    return pick
+
+
+@njit(cache=True)
+def choose_switch(s, r, p, plans, rng, options, n):
+    """Index (into ``options[:n]``) of the switch to make: the turn's main decision."""
+    sid = plans[0][p]
+    if sid == LOOKAHEAD:
+        return searched(SWITCH, s, r, p, plans, rng, options, n)
+    if sid == RANDOM:
+        return below(rng, n)
+    values = np.empty(n, dtype=np.float64)
+    switch_values(s, r, p, plans[1][p], options, n, values, rng)
+    return pick_best(values, n, rng)
+
+
+@njit(cache=True)
+def choose_extra_switch(s, r, p, plans, rng, options, n):
+    """Spend a small gem for one more switch (its index), or keep it (-1): worth it when the best
+    switch gains at least small_gem_at points over the zone as it stands."""
+    sid = acting(plans, p)
+    if sid == RANDOM:
+        return below(rng, n) if below(rng, 2) == 0 else -1
+    w = plans[1][p]
+    values = np.empty(n, dtype=np.float64)
+    switch_values(s, r, p, w, options, n, values, rng)
+    i = pick_best(values, n, rng)
+    masks = np.zeros(N_MASKS, dtype=np.int64)
+    zone_masks(s, p, masks)
+    scratch = new_scratch()
+    now, _ = best_option(s, r, w, masks, 3, scratch[2], scratch[3], scratch[1], scratch[5])
+    if w[W_DENIAL] != 0.0:
+        now -= w[W_DENIAL] * best_switch_points(s, r, 1 - p, s.street.copy(), scratch)
+    gain = (values[i] - now) / max(w[W_POINTS], 1e-9)
+    return i if gain >= w[W_SMALL_GEM_AT] else -1
+
+
+# --- 2-3. the combination and its jokers ------------------------------------------------------
+
+@njit(cache=True)
+def choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours, n, mandatory):
+    """Which of the ``n`` combinations the zone can make to trigger (the jokers' colours that
+    make it), or -1 to declare the jokers not to join (only when none is ``mandatory``)."""
+    sid = acting(plans, p)
+    if sid == RANDOM:
+        k = below(rng, n + (0 if mandatory else 1))
+        return k if k < n else -1
+    w = plans[1][p]
+    rest = np.zeros(N_MASKS, dtype=np.int64)
+    best = -1e18
+    pick = -1
+    ties = 0
+    if not mandatory:
+        best = zone_worth(s, r, w, masks)
+        ties = 1
+    for i in range(n):
+        value = option_value(s, r, w, masks, option_masks[i], rest) + _noise(w, rng)
+        replace, ties = _better(value, best, ties, rng)
+        if replace:
+            best, pick = value, i
+    return pick
+
+
+# --- 4. filling the zone from the street -------------------------------------------------------
+
+@njit(cache=True)
+def choose_fill(s, r, p, plans, rng):
+    """The next gem taken from the street and the empty place it goes to (``board.fill_allowed``
+    says which pairs zone_refill allows): (place, cell, options, index of the pair among them),
+    or (-1, -1, 0, -1) when none is allowed. Each gem is placed where the zone is then worth
+    most: the combination it will make (the cascade to come) and what it keeps."""
+    n = 0
+    for place in range(STREET):
+        for cell in range(CELLS):
+            if fill_allowed(s, r, p, place, cell):
+                n += 1
+    if n == 0:
+        return -1, -1, 0, -1
+    sid = acting(plans, p)
+    if sid == RANDOM:
+        k = below(rng, n)
+        i = 0
+        for place in range(STREET):
+            for cell in range(CELLS):
+                if fill_allowed(s, r, p, place, cell):
+                    if i == k:
+                        return place, cell, n, k
+                    i += 1
+    w = plans[1][p]
+    masks = np.zeros(N_MASKS, dtype=np.int64)
+    after = np.zeros(N_MASKS, dtype=np.int64)
+    rest = np.zeros(N_MASKS, dtype=np.int64)
+    option_masks = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    option_colours = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    work = new_work()
+    zone_masks(s, p, masks)
+    least = s.last_size + 1 if s.advanced else 3
+    best = -1e18
+    best_place, best_cell, best_index = -1, -1, -1
+    ties = 0
+    i = -1
+    for place in range(STREET):
+        chip = s.street[place]
+        for cell in range(CELLS):
+            if not fill_allowed(s, r, p, place, cell):
+                continue
+            i += 1
+            after[:] = masks
+            put_in_masks(s, after, landing_cell(s, r, p, cell), chip)
+            value, _ = best_option(s, r, w, after, least, option_masks, option_colours, rest,
+                                   work)
+            replace, ties = _better(value + _noise(w, rng), best, ties, rng)
+            if replace:
+                best, best_place, best_cell, best_index = value, place, cell, i
+    return best_place, best_cell, n, best_index
+
+
+# --- 5. the street's direction -------------------------------------------------------------------
+
+@njit(cache=True)
+def direction_values(s, r, p, w):
+    """(towards place 0, towards place 8): minus the denial cost of the opponent's best switch on
+    the street each direction leaves (its new gems unknown)."""
+    scratch = new_scratch()
+    moved = np.empty(STREET, dtype=np.int64)
+    values = np.zeros(2, dtype=np.float64)
+    for d in (TOWARDS_FIRST, TOWARDS_LAST):
+        street_after_move(s.street, d, moved)
+        values[d] = -w[W_DENIAL] * best_switch_points(s, r, 1 - p, moved, scratch)
+    return values
+
+
+@njit(cache=True)
+def choose_direction(s, r, p, plans, rng):
+    if plans[0][p] == LOOKAHEAD:
+        options = np.zeros((2, 3), dtype=np.int64)
+        options[1, 0] = TOWARDS_LAST
+        return searched(DIRECTION, s, r, p, plans, rng, options, 2)
+    sid = acting(plans, p)
+    w = plans[1][p]
+    if sid == RANDOM or w[W_DENIAL] == 0.0:
+        return below(rng, 2)
+    values = direction_values(s, r, p, w)
+    values[0] += _noise(w, rng)
+    values[1] += _noise(w, rng)
+    return pick_best(values, 2, rng)
+
+
+# --- the Alguazil ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def street_gain_of_reversal(s, r, q, direction):
+    """How many more points ``q``'s best next switch scores if the street moves the other way."""
+    scratch = new_scratch()
+    moved = np.empty(STREET, dtype=np.int64)
+    street_after_move(s.street, direction, moved)
+    as_chosen = best_switch_points(s, r, q, moved, scratch)
+    street_after_move(s.street, 1 - direction, moved)
+    return best_switch_points(s, r, q, moved, scratch) - as_chosen
+
+
+@njit(cache=True)
+def interrupts(s, r, q, plans, rng, masks, mask):
+    """Interrupt the combination the player with the turn is going to trigger."""
+    if acting(plans, q) == RANDOM:
+        return below(rng, 2) == 0
+    return combination_points(r, masks, mask) >= plans[1][q][W_INTERRUPT_AT]
+
+
+@njit(cache=True)
+def cleans_street(s, r, u, plans, rng):
+    """Clean the full street: at the start of the opponent's turn, when the best switch it offers
+    them scores at least clean_at points."""
+    if acting(plans, u) == RANDOM:
+        return below(rng, 2) == 0
+    if u == s.player:
+        return False
+    return best_switch_points(s, r, s.player, s.street.copy(), new_scratch()) >= \
+        plans[1][u][W_CLEAN_AT]
+
+
+@njit(cache=True)
+def changes_direction(s, r, q, plans, rng, direction):
+    """Change the direction the opponent chose, when the other way gains ``q`` reverse_at points
+    on their next switch."""
+    if acting(plans, q) == RANDOM:
+        return below(rng, 2) == 0
+    return street_gain_of_reversal(s, r, q, direction) >= plans[1][q][W_REVERSE_AT]
+
+
+@njit(cache=True)
+def cancels(s, r, u, plans, rng, skill, mask, direction):
+    """Cancel the opponent's Alguazil: when what its skill takes from ``u`` is worth cancel_at
+    points (an interrupted combination's points; the switch a cleaning takes away; the points a
+    change of direction gives the opponent)."""
+    if acting(plans, u) == RANDOM:
+        return below(rng, 2) == 0
+    if skill == INTERRUPT:
+        masks = np.zeros(N_MASKS, dtype=np.int64)
+        zone_masks(s, u, masks)
+        stake = combination_points(r, masks, mask)
+    elif skill == CLEAN_STREET:
+        stake = best_switch_points(s, r, s.player, s.street.copy(), new_scratch()) \
+            if u == s.player else 0
+    else:
+        stake = street_gain_of_reversal(s, r, 1 - u, direction)
+    return stake >= plans[1][u][W_CANCEL_AT]

@@ -1,0 +1,74 @@
+"""A replayed GEMMiS game is the game of the run, event for event: every switch, combination,
+refill and street move the story tells is counted in the dataset too."""
+
+import json
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from simulator import api
+from simulator.cli import main
+from simulator.games.gemmis.board import SKILL_NAMES
+from simulator.games.gemmis.kernel import SIZES, SKILL_COLUMNS
+
+
+def count(events, kind, **fields):
+    return sum(1 for e in events if e["kind"] == kind and all(e.get(k) == v for k, v in fields.items()))
+
+
+@pytest.mark.parametrize("mode", ["family", "advanced_alguazil"])
+def test_replay_matches_the_run(tmp_path, mode):
+    path = api.run("gemmis", games=20, seed=3, mode=mode, out=tmp_path / "run", progress=False)
+    data = api.load(path)
+    seats, games = data.seats, data.games
+    for index in (0, 7, 19):
+        events = api.replay("gemmis", seed=3, game_index=index, mode=mode)
+        assert events[0]["kind"] == "setup" and events[0]["mode"] == mode
+        end = events[-1]
+        assert end["kind"] == "game_end"
+        rows = seats.filter(pl.col("game_id") == index).sort("seat")
+        assert end["scores"] == rows["score"].to_list()
+        assert end["small_gems"] == rows["small_gems"].to_list()
+        game = games.filter(pl.col("game_id") == index)
+        assert count(events, "turn") == game["turns"].item()
+        assert count(events, "street_moved") == game["street_moves"].item()
+        assert count(events, "sack_refilled") == game["sack_refills"].item()
+        for seat, row in enumerate(rows.iter_rows(named=True)):
+            switches = count(events, "switch", player=seat) + \
+                count(events, "small_gem_switch", player=seat)
+            assert switches == row["switches"]
+            assert count(events, "combination", player=seat) == row["combinations"]
+            for k in SIZES:
+                assert count(events, "combination", player=seat, size=k) == row[f"combinations_{k}"]
+            cascades = sum(1 for e in events if e["kind"] == "combination" and e["player"] == seat
+                           and e["cascade"] > 0)
+            assert cascades == row["cascades"]
+            assert count(events, "joker", player=seat) == row["jokers_used"]
+            assert count(events, "small_gem_taken", player=seat) == row["small_gems"]
+            table = sum(e["table_points"] for e in events
+                        if e["kind"] == "combination" and e["player"] == seat)
+            values = sum(e["values"] for e in events
+                         if e["kind"] == "combination" and e["player"] == seat)
+            assert (table, values) == (row["points_combinations"], row["points_values"])
+            for skill, column in zip(SKILL_NAMES[:3], SKILL_COLUMNS[:3]):
+                assert count(events, "alguazil_used", player=seat, skill=skill) == row[column]
+            assert count(events, "alguazil_cancelled", player=seat) == row["alguazil_cancel"]
+        # every combination's gems are refilled: from the street, or from the sack
+        triggered = sum(e["size"] for e in events if e["kind"] == "combination")
+        filled = count(events, "zone_filled")
+        left = sum(e["cells"] for e in events if e["kind"] == "zone_left_empty")
+        assert filled >= triggered - left - 12 * 2
+        # every decision is told with its options
+        assert all(0 <= e["chosen"] < e["options"] for e in events if e["kind"] == "options")
+
+
+def test_the_cli_replays_as_jsonl():
+    result = CliRunner().invoke(main, ["replay", "gemmis", "--seed", "1", "--game-index", "2",
+                                       "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.output.splitlines()]
+    kinds = {e["kind"] for e in events}
+    assert {"setup", "turn", "switch", "combination", "zone_filled", "street_moved",
+            "street_filled", "game_end"} <= kinds
+    assert all("text" in e for e in events)
