@@ -45,6 +45,14 @@ def attach_marker(ids, weights, marker):
     return (ids, weights) if marker is None else (ids, weights, marker)
 
 
+def never_searched(decision, s, r, p, plans, rng, options, n):
+    """A game's ``searched`` at a table with heuristic plans: never called (a search player is
+    never seated with heuristic plans), but the heuristic game loop must still type-check."""
+    if n >= 0:  # always
+        raise RuntimeError("a search player was seated with heuristic plans")
+    return 0
+
+
 @overload(attach_marker, jit_options={"cache": True})
 def _attach_marker(ids, weights, marker):
     if isinstance(marker, (types.NoneType, types.Omitted)):

@@ -23,8 +23,8 @@ from numba import njit
 from numba.extending import overload
 
 from simulator.core.search import (
-    add_outcome, best_option, budget, decision_seed, new_tally, outcome, policy_plans,
-    rollout_stream, searching_plans, shuffle_unseen,
+    add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
+    policy_plans, rollout_stream, searching_plans, shuffle_unseen,
 )
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
@@ -145,11 +145,7 @@ def searched(decision, s, r, p, plans, rng, options, n):
 @overload(searched, jit_options={"cache": True})
 def _searched(decision, s, r, p, plans, rng, options, n):
     if not searching_plans(plans):
-        def unreachable(decision, s, r, p, plans, rng, options, n):
-            if n >= 0:  # always: a search player is never seated with heuristic plans
-                raise RuntimeError("a search player was seated with heuristic plans")
-            return 0
-        return unreachable
+        return never_searched
     # The rules play the options out and the players choose in them: imported late, as the
     # rules import the players, who import this module.
     from simulator.games.gremios import turn
