@@ -24,14 +24,16 @@ from simulator.games.gnomeland.board import (
     M_TRADERS, SUMMONING, TWO_COINS, WAREHOUSE, WEAPON, contest_points, convert_gives,
     convert_price, keep_limit, may_complete, mission_vp, slot_of, special_effect,
 )
+from simulator.games.gnomeland.search import searched
 from simulator.games.gnomeland.story import (
     OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE, OPT_DIE_CHANGE, OPT_END, OPT_HIRE,
     OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL, OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL,
     OPT_UPGRADE_SPECIAL,
 )
 
-RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED = range(7)
-NAMES = ("random", "greedy", "mission_hunter", "engine_builder", "copier", "brawler", "balanced")
+RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED, LOOKAHEAD = range(8)
+NAMES = ("random", "greedy", "mission_hunter", "engine_builder", "copier", "brawler", "balanced",
+         "lookahead")
 DESCRIPTIONS = (
     "uniform over the legal actions (ending the turn is one once every die is spent)",
     "most victory points now: missions and buildings' end points first; no value for the rounds ahead",
@@ -40,6 +42,8 @@ DESCRIPTIONS = (
     "lives on others' dice: spends gnomes to copy their resources",
     "plays for the Brawl and the Magic Challenge: Weapons and Mana, gnomes on the contests",
     "weighs missions, buildings, contests and copying evenly",
+    "searches: plays each action of its turn out to the end of the game (rollouts by balanced "
+    "players, decks re-dealt) and leaves balanced's choice only for a surely better one",
 )
 
 STYLE_NAMES = (
@@ -60,7 +64,8 @@ STYLE_NAMES = (
 )
 WEIGHT_NAMES = STYLE_NAMES + SEARCH_WEIGHTS
 (W_VP, W_COIN, W_MANA, W_WEAPON, W_MERC, W_GNOME, W_ENGINE, W_MISSION, W_CONTEST, W_COPY,
- W_KEEP, W_ATTACK, W_DIE_FIRST, W_NOISE) = range(len(STYLE_NAMES))
+ W_KEEP, W_ATTACK, W_DIE_FIRST, W_NOISE, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
+ W_SEARCH_CONFIDENCE) = range(len(STYLE_NAMES) + len(SEARCH_WEIGHTS))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 _STYLE = np.array([
@@ -73,10 +78,23 @@ _STYLE = np.array([
     [1.0, 0.3,  0.45, 0.45, 0.4,  0.4,  0.4,   0.1,  1.2,  1.0,  0.9,  0.4,  3.0,  0.05],  # brawler
     [1.0, 0.35, 0.35, 0.35, 0.4,  0.5,  0.6,   0.2,  0.4,  1.0,  0.9,  0.2,  3.0,  0.05],  # balanced
 ])
-DEFAULT_WEIGHTS = np.hstack([_STYLE, np.zeros((len(NAMES), len(SEARCH_WEIGHTS)))])
+_SEARCH = np.zeros((len(NAMES), len(SEARCH_WEIGHTS)))
+# lookahead: balanced's weights, 4 rollouts per option to the game's end, balanced rollouts,
+# leaving balanced's own choice at 1 standard error
+_STYLE = np.vstack([_STYLE, _STYLE[BALANCED]])
+_SEARCH[LOOKAHEAD] = (4, 0, BALANCED, 1.0)
+DEFAULT_WEIGHTS = np.hstack([_STYLE, _SEARCH])
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 IMPROVE_FIRST = 6.0   # dice-changing actions are worth taking only before the dice are spent
+
+
+@njit(cache=True)
+def acting(plans, p):
+    """The strategy that makes ``p``'s decision: a search player decides what it does not search
+    (copying, Warehouses, re-rolls, contests) as its rollout policy would."""
+    sid = plans[0][p]
+    return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
 @njit(cache=True)
@@ -160,43 +178,44 @@ def rounds_after(s, r):
 
 
 @njit(cache=True)
-def keep_value(w, hand, limit):
-    """What the Warehouses would keep of ``hand``: the ``limit`` most valuable units."""
+def keep_value(w, h0, h1, h2, limit):
+    """What the Warehouses would keep of a hand (h0, h1, h2): the ``limit`` most valuable units."""
     total = 0.0
     left = limit
-    h = hand.copy()
     while left > 0:
         best, best_v = -1, -1.0
-        for k in range(3):
-            if h[k] > 0 and w[W_COIN + k] > best_v:
-                best, best_v = k, w[W_COIN + k]
+        if h0 > 0 and w[W_COIN] > best_v:
+            best, best_v = 0, w[W_COIN]
+        if h1 > 0 and w[W_MANA] > best_v:
+            best, best_v = 1, w[W_MANA]
+        if h2 > 0 and w[W_WEAPON] > best_v:
+            best, best_v = 2, w[W_WEAPON]
         if best < 0:
             break
         total += best_v * w[W_KEEP]
-        h[best] -= 1
+        if best == 0:
+            h0 -= 1
+        elif best == 1:
+            h1 -= 1
+        else:
+            h2 -= 1
         left -= 1
     return total
 
 
 @njit(cache=True)
-def cost_value(s, r, p, w, cost):
-    """What paying ``cost`` costs ``p``: its worth while dice remain to be spent; after that,
-    what the Warehouses would have kept of it (and the Mercenaries discarded to cover it)."""
-    mercs = 0.0
-    short = np.zeros(3, dtype=np.int64)
-    for k in range(3):
-        short[k] = min(cost[k], s.res[p, k])
-        if cost[k] > s.res[p, k]:
-            y = max(1, r.mercenary_yield)
-            mercs += (cost[k] - s.res[p, k] + y - 1) // y
-    if dice_left(s) > 0:
-        return bundle_value(w, short) + mercs * w[W_MERC]
-    hand = s.res[p].copy()
+def cost_value(s, r, p, w, left, c0, c1, c2):
+    """What paying (coin ``c0``, mana ``c1``, weapons ``c2``) costs ``p``: its worth while dice
+    remain to be spent (``left``); after that, what the Warehouses would have kept of it; and the
+    Mercenaries discarded to cover what the hand lacks."""
+    y = max(1, r.mercenary_yield)
+    h0, h1, h2 = s.res[p, 0], s.res[p, 1], s.res[p, 2]
+    p0, p1, p2 = min(c0, h0), min(c1, h1), min(c2, h2)
+    mercs = ((c0 - p0 + y - 1) // y + (c1 - p1 + y - 1) // y + (c2 - p2 + y - 1) // y) * w[W_MERC]
+    if left > 0:
+        return p0 * w[W_COIN] + p1 * w[W_MANA] + p2 * w[W_WEAPON] + mercs
     limit = keep_limit(s, r, p)
-    before = keep_value(w, hand, limit)
-    for k in range(3):
-        hand[k] -= short[k]
-    return before - keep_value(w, hand, limit) + mercs * w[W_MERC]
+    return keep_value(w, h0, h1, h2, limit) - keep_value(w, h0 - p0, h1 - p1, h2 - p2, limit) + mercs
 
 
 @njit(cache=True)
@@ -209,10 +228,9 @@ def gnome_cost(s, r, p, w):
 
 
 @njit(cache=True)
-def effect_value(s, r, p, w, t, side):
+def effect_value(s, r, p, w, t, side, avg):
     """Worth per turn of a Special Building's ability."""
     e = special_effect(t, side)
-    avg = average_die(s, p, w)
     if e == EFFECT_EXTRA_DIE:
         return avg
     if e == EFFECT_PAID_DIE:
@@ -241,7 +259,7 @@ def special_points(r, t, side):
 
 
 @njit(cache=True)
-def replaced_special_loss(s, r, p, w, slot, future):
+def replaced_special_loss(s, r, p, w, slot, future, avg):
     t = s.special[p, slot]
     if t < 0:
         return 0.0
@@ -251,7 +269,7 @@ def replaced_special_loss(s, r, p, w, slot, future):
     if t == GNOME_HOUSE:
         return 100.0 + s.gnomes_home[p] * w[W_GNOME]
     side = s.special_side[p, slot]
-    return special_points(r, t, side) * w[W_VP] + effect_value(s, r, p, w, t, side) * future * w[W_ENGINE]
+    return special_points(r, t, side) * w[W_VP] + effect_value(s, r, p, w, t, side, avg) * future * w[W_ENGINE]
 
 
 @njit(cache=True)
@@ -263,8 +281,9 @@ def contest_worth(s, r, p, w):
 
 
 @njit(cache=True)
-def option_value(s, r, p, w, rng, kind, a, b):
-    """Worth of one legal action to a heuristic player, in victory points."""
+def option_value(s, r, p, w, kind, a, b, avg, left):
+    """Worth of one legal action to a heuristic player, in victory points (``avg``: a die's
+    worth on average on ``p``'s board, ``left``: dice still to spend)."""
     future = rounds_after(s, r) * r.dice_per_player / 3.0
     if kind == OPT_END:
         return 0.0
@@ -279,9 +298,8 @@ def option_value(s, r, p, w, rng, kind, a, b):
         action = b
         v = -gnome_cost(s, r, p, w)
         if action == FORTUNE:
-            v += average_die(s, p, w)
+            v += avg
         elif action == FAVOUR:
-            avg = average_die(s, p, w)
             for i in range(s.n_dice):
                 if not s.dice_spent[i]:
                     v += max(0.0, avg - face_value(s, p, w, s.dice[i]))
@@ -291,11 +309,9 @@ def option_value(s, r, p, w, rng, kind, a, b):
             v += contest_worth(s, r, p, w)
         return v
     if kind == OPT_SPELL:
-        c = np.zeros(3, dtype=np.int64)
-        c[MANA] = r.spell_cost_mana
-        v = -cost_value(s, r, p, w, c)
+        v = -cost_value(s, r, p, w, left, 0, r.spell_cost_mana, 0)
         if b == ABUNDANCE:
-            v += average_die(s, p, w)
+            v += avg
         elif b == GNOME_RECALL:
             v += w[W_GNOME]
         elif b == SUMMONING:
@@ -315,65 +331,52 @@ def option_value(s, r, p, w, rng, kind, a, b):
                 v += r.curse_coins * w[W_COIN + k] * (1.0 + w[W_ATTACK])
         return v
     if kind == OPT_PALACE:
-        c = np.zeros(3, dtype=np.int64)
-        c[COIN] = r.palace_pay_coin
-        return average_die(s, p, w) - cost_value(s, r, p, w, c)
+        return avg - cost_value(s, r, p, w, left, r.palace_pay_coin, 0, 0)
     if kind == OPT_DIE_CHANGE:
         d = b // 2
         new = (s.dice[d] + (1 if b % 2 == 0 else -1) - 1) % 6 + 1
         return face_value(s, p, w, new) - face_value(s, p, w, s.dice[d])
     if kind == OPT_REROLL:
-        return average_die(s, p, w) - face_value(s, p, w, s.dice[b])
+        return avg - face_value(s, p, w, s.dice[b])
     if kind == OPT_CONVERT:
-        c = np.zeros(3, dtype=np.int64)
-        c[COIN] = convert_price(r, s.special_side[p, a])
-        return w[W_COIN + b] - cost_value(s, r, p, w, c)
+        return w[W_COIN + b] - cost_value(s, r, p, w, left, convert_price(r, s.special_side[p, a]), 0, 0)
     if kind == OPT_INCOME:
         return bundle_value(w, s.s_income[s.special_side[p, a]])
     if kind == OPT_HIRE:
-        c = np.zeros(3, dtype=np.int64)
-        c[b] = 2
-        if a == 0:
-            c[b] = r.trader_cost_coin
-        elif a == 1:
-            c[b] = r.wizard_cost
-        else:
-            c[b] = r.soldier_cost
-        return merc_value(s, r, p, w, a) - cost_value(s, r, p, w, c)
+        price = r.trader_cost_coin if a == 0 else (r.wizard_cost if a == 1 else r.soldier_cost)
+        return merc_value(s, r, p, w, a) - cost_value(
+            s, r, p, w, left, price if b == 0 else 0, price if b == 1 else 0, price if b == 2 else 0)
     if kind == OPT_BUILD_NORMAL:
         old_t, old_side = s.normal[p, b], s.normal_side[p, b]
         gain = building_value(s, w, a, BASE) - building_value(s, w, old_t, old_side)
         v = gain * (w[W_ENGINE] * future + pending_on(s, b))
         if old_t >= 2 and old_side == ADVANCED:
             v -= r.vp_advanced_normal * w[W_VP]
-        return v - cost_value(s, r, p, w, s.n_cost[a, 0])
+        return v - cost_value(s, r, p, w, left, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2])
     if kind == OPT_UPGRADE_NORMAL:
         t = s.normal[p, a]
         gain = building_value(s, w, t, ADVANCED) - building_value(s, w, t, BASE)
         v = r.vp_advanced_normal * w[W_VP] + gain * (w[W_ENGINE] * future + pending_on(s, a))
-        return v - cost_value(s, r, p, w, s.n_cost[t, 1])
+        return v - cost_value(s, r, p, w, left, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2])
     if kind == OPT_BUILD_SPECIAL:
-        v = r.vp_base_special * w[W_VP] + effect_value(s, r, p, w, a, BASE) * \
-            (w[W_ENGINE] * future + (1.0 if dice_left(s) > 0 else 0.0))
-        v -= replaced_special_loss(s, r, p, w, b, future)
-        return v - cost_value(s, r, p, w, s.s_cost[a, 0])
+        v = r.vp_base_special * w[W_VP] + effect_value(s, r, p, w, a, BASE, avg) * \
+            (w[W_ENGINE] * future + (1.0 if left > 0 else 0.0))
+        v -= replaced_special_loss(s, r, p, w, b, future, avg)
+        return v - cost_value(s, r, p, w, left, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
     if kind == OPT_UPGRADE_SPECIAL:
         t = s.special[p, a]
         v = (r.vp_advanced_special - r.vp_base_special) * w[W_VP] + \
-            (effect_value(s, r, p, w, t, ADVANCED) - effect_value(s, r, p, w, t, BASE)) * \
+            (effect_value(s, r, p, w, t, ADVANCED, avg) - effect_value(s, r, p, w, t, BASE, avg)) * \
             w[W_ENGINE] * future
-        return v - cost_value(s, r, p, w, s.s_cost[t, 1])
+        return v - cost_value(s, r, p, w, left, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2])
     if kind == OPT_MISSION:
         card = s.missions[a]
         side = 0 if a < 2 else 1
         c = s.m_cost[card, side]
-        v = mission_vp(s, r, a) * w[W_VP] * (1.0 + w[W_MISSION])
-        bonus = np.zeros(3, dtype=np.int64)
-        for k in range(3):
-            bonus[k] = s.m_reward[card, side, 1 + k]
-        v += bundle_value(w, bonus)
+        v = mission_vp(s, r, a) * w[W_VP] * (1.0 + w[W_MISSION]) + \
+            bundle_value(w, s.m_reward[card, side, 1:])
         mercs = c[3] + c[4] + c[5] + c[6]
-        return v - cost_value(s, r, p, w, c[:3]) - mercs * w[W_MERC]
+        return v - cost_value(s, r, p, w, left, c[0], c[1], c[2]) - mercs * w[W_MERC]
     return 0.0
 
 
@@ -390,8 +393,12 @@ def is_improver(kind, b):
 @njit(cache=True)
 def choose_option(s, r, p, plans, rng, opts, n, values):
     """The action ``p`` takes now: an index into ``opts[:n]``; ``values[:n]`` is filled with the
-    worth of each (for the replay)."""
+    worth of each (for the replay; none for the search player)."""
     sid = plans[0][p]
+    if sid == LOOKAHEAD:
+        for i in range(n):
+            values[i] = 0.0
+        return searched(s, r, p, plans, rng, opts, n)
     w = plans[1][p]
     if sid == RANDOM:
         for i in range(n):
@@ -399,9 +406,11 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
         return below(rng, n)
     best = -1
     best_rank = -1e18
+    avg = average_die(s, p, w)
+    left = dice_left(s)
     for i in range(n):
         kind, a, b = opts[i, 0], opts[i, 1], opts[i, 2]
-        v = option_value(s, r, p, w, rng, kind, a, b) + _noise(w, rng)
+        v = option_value(s, r, p, w, kind, a, b, avg, left) + _noise(w, rng)
         values[i] = v
         if kind == OPT_DIE:
             rank = v + w[W_DIE_FIRST]
@@ -421,7 +430,7 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
 @njit(cache=True)
 def choose_copy(s, r, q, p, plans, rng, got):
     """Whether ``q`` spends a gnome to copy the resources ``got`` that ``p`` just received."""
-    sid = plans[0][q]
+    sid = acting(plans, q)
     w = plans[1][q]
     if sid == RANDOM:
         return below(rng, 2) == 0
@@ -431,7 +440,7 @@ def choose_copy(s, r, q, p, plans, rng, got):
 @njit(cache=True)
 def choose_rerolls(s, r, p, plans, rng):
     """Favour of the Gods: a bit mask of the unspent dice to re-roll."""
-    sid = plans[0][p]
+    sid = acting(plans, p)
     w = plans[1][p]
     mask = 0
     if sid == RANDOM:
@@ -449,7 +458,7 @@ def choose_rerolls(s, r, p, plans, rng):
 @njit(cache=True)
 def choose_keep(s, r, p, plans, rng, limit):
     """What to keep in the Warehouses: at most ``limit`` resources of the hand."""
-    sid = plans[0][p]
+    sid = acting(plans, p)
     w = plans[1][p]
     keep = np.zeros(3, dtype=np.int64)
     left = limit
@@ -481,7 +490,7 @@ def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals):
     have = s.mercs[q, k]
     if have == 0:
         return 0
-    sid = plans[0][q]
+    sid = acting(plans, q)
     w = plans[1][q]
     if sid == RANDOM:
         return below(rng, have + 1)

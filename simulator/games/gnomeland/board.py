@@ -81,6 +81,8 @@ STATE = np.dtype([
     ("first_player", np.int64),              # who holds the First Player marker
     ("first_seat", np.int64),                # who held it in round 1 (highest roll)
     ("current", np.int64),                   # whose turn it is, -1 between turns
+    ("turn_in_round", np.int64),             # the current turn's place in the round (0: first player)
+    ("steps", np.int64),                     # actions taken in the current turn
     ("turns", np.int64),
     ("clock", np.int64),                     # counts score moves: who reached a space first
     ("supply", np.int64, (3,)),              # cubes in the supply, by resource

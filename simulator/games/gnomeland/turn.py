@@ -100,17 +100,19 @@ def mercs_for(s, r, p, k, need, spare):
 
 
 @njit(cache=True)
-def payable(s, r, p, cost, reserved):
-    """Whether ``p`` can pay ``cost`` (coin, mana, weapons) from hand, discarding Mercenaries
-    (not the ``reserved`` ones) for what the hand lacks. The cubes paid go back to the supply
-    first, so a Mercenary's resource can always be taken (when it is the same kind)."""
+def payable3(s, r, p, c0, c1, c2):
+    """Whether ``p`` can pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``) from hand,
+    discarding Mercenaries for what the hand lacks. The cubes paid go back to the supply first,
+    so a Mercenary's resource can be taken while the supply has it. (Three numbers, no array:
+    the option list asks this hundreds of times a turn.)"""
     for k in range(3):
-        need = cost[k] - s.res[p, k]
+        c = c0 if k == 0 else (c1 if k == 1 else c2)
+        have = s.res[p, k]
+        need = c - have
         if need > 0:
-            cards = mercs_for(s, r, p, k, need, s.mercs[p, k] - reserved[k])
-            if cards < 0:
+            if mercs_for(s, r, p, k, need, s.mercs[p, k]) < 0:
                 return False
-            if r.supply_limited == YES and s.supply[k] + min(cost[k], s.res[p, k]) < need:
+            if r.supply_limited == YES and s.supply[k] + min(c, have) < need:
                 return False
     return True
 
@@ -411,22 +413,23 @@ def mission_cost(s, space):
 def mission_payable(s, r, p, space):
     """Resources and Mercenaries: the named kinds first, then any kind, then the resources
     (Mercenaries not otherwise needed may be discarded for what the hand lacks)."""
-    c = mission_cost(s, space)
-    reserved = np.zeros(3, dtype=np.int64)
-    for k in range(3):
-        reserved[k] = c[M_TRADERS + k]
-        if reserved[k] > s.mercs[p, k]:
-            return False
+    card = s.missions[space]
+    side = 0 if space < 2 else 1
     spare = 0
     for k in range(3):
-        need = c[k] - s.res[p, k]
-        used = mercs_for(s, r, p, k, need, s.mercs[p, k] - reserved[k])
+        named = s.m_cost[card, side, M_TRADERS + k]
+        if named > s.mercs[p, k]:
+            return False
+        c = s.m_cost[card, side, k]
+        have = s.res[p, k]
+        need = c - have
+        used = mercs_for(s, r, p, k, need, s.mercs[p, k] - named)
         if used < 0:
             return False
-        spare += s.mercs[p, k] - reserved[k] - used
-    if spare < c[M_ANY]:
-        return False
-    return payable(s, r, p, c[:3], reserved)
+        if need > 0 and r.supply_limited == YES and s.supply[k] + min(c, have) < need:
+            return False
+        spare += s.mercs[p, k] - named - used
+    return spare >= s.m_cost[card, side, M_ANY]
 
 
 @njit(cache=True)
@@ -607,7 +610,6 @@ def list_options(s, r, p, opts):
     """Every action ``p`` may take now (``opts`` rows: kind, a, b, packed cost); returns how many.
     Ending the turn is allowed once every die is spent."""
     n = 0
-    none = np.zeros(3, dtype=np.int64)
     if dice_left(s) == 0:
         n = add_option(opts, n, OPT_END, 0, 0, 0)
     for d in range(s.n_dice):
@@ -631,7 +633,7 @@ def list_options(s, r, p, opts):
             if a == FAVOUR and dice_left(s) == 0:
                 continue
             n = add_option(opts, n, OPT_TAVERN, slot, a, 0)
-    if s.magic[p] == 0 and s.spell >= 0 and payable(s, r, p, spell_cost(r), none):
+    if s.magic[p] == 0 and s.spell >= 0 and payable3(s, r, p, 0, r.spell_cost_mana, 0):
         cost = pack(0, r.spell_cost_mana, 0)
         sp = s.spell
         if sp == ABUNDANCE and neutral_available(s, r):
@@ -662,19 +664,16 @@ def list_options(s, r, p, opts):
         side = s.special_side[p, slot]
         e = special_effect(t, side)
         if e == EFFECT_CONVERT:
-            c = np.zeros(3, dtype=np.int64)
-            c[COIN] = convert_price(r, side)
-            if payable(s, r, p, c, none):
+            price = convert_price(r, side)
+            if payable3(s, r, p, price, 0, 0):
                 for k in range(3):
                     if convert_gives(side, k):
-                        n = add_option(opts, n, OPT_CONVERT, slot, k, c[COIN])
+                        n = add_option(opts, n, OPT_CONVERT, slot, k, price)
         elif e == EFFECT_INCOME:
             n = add_option(opts, n, OPT_INCOME, slot, 0, 0)
         elif e == EFFECT_PAID_DIE:
-            c = np.zeros(3, dtype=np.int64)
-            c[COIN] = r.palace_pay_coin
-            if neutral_available(s, r) and payable(s, r, p, c, none):
-                n = add_option(opts, n, OPT_PALACE, slot, 0, c[COIN])
+            if neutral_available(s, r) and payable3(s, r, p, r.palace_pay_coin, 0, 0):
+                n = add_option(opts, n, OPT_PALACE, slot, 0, r.palace_pay_coin)
         elif e == EFFECT_DIE_UP or e == EFFECT_DIE_UP_DOWN or e == EFFECT_REROLL:
             for d in range(s.n_dice):
                 if s.dice_spent[d] or not first_of_value(s, d):
@@ -693,38 +692,44 @@ def list_options(s, r, p, opts):
             # a Trader is paid in Coins; a Soldier in Coins or Weapons; a Wizard in Coins or Mana
             if k != COIN and k != kind:
                 continue
-            c = np.zeros(3, dtype=np.int64)
-            c[k] = price
-            if payable(s, r, p, c, none):
-                n = add_option(opts, n, OPT_HIRE, kind, k, pack(c[0], c[1], c[2]))
+            c0 = price if k == 0 else 0
+            c1 = price if k == 1 else 0
+            c2 = price if k == 2 else 0
+            if payable3(s, r, p, c0, c1, c2):
+                n = add_option(opts, n, OPT_HIRE, kind, k, pack(c0, c1, c2))
     for kind in range(2):
         first = FIRST_NORMAL_CARD if kind == 0 else FIRST_SPECIAL_CARD
         for i in range(N_CARDS):
             if s.deck_at[p, kind, i] != IN_DECK:
                 continue
-            c = s.n_cost[first + i, 0] if kind == 0 else s.s_cost[first + i, 0]
-            if not payable(s, r, p, c, none):
+            if kind == 0:
+                c0, c1, c2 = s.n_cost[first + i, 0, 0], s.n_cost[first + i, 0, 1], s.n_cost[first + i, 0, 2]
+            else:
+                c0, c1, c2 = s.s_cost[first + i, 0, 0], s.s_cost[first + i, 0, 1], s.s_cost[first + i, 0, 2]
+            if not payable3(s, r, p, c0, c1, c2):
                 continue
             for slot in range(3):
                 n = add_option(opts, n, OPT_BUILD_NORMAL if kind == 0 else OPT_BUILD_SPECIAL,
-                               first + i, slot, pack(c[0], c[1], c[2]))
+                               first + i, slot, pack(c0, c1, c2))
     for slot in range(3):
         t = s.normal[p, slot]
         if t >= FIRST_NORMAL_CARD and s.normal_side[p, slot] == BASE:
-            c = s.n_cost[t, 1]
-            if payable(s, r, p, c, none):
-                n = add_option(opts, n, OPT_UPGRADE_NORMAL, slot, t, pack(c[0], c[1], c[2]))
+            if payable3(s, r, p, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2]):
+                n = add_option(opts, n, OPT_UPGRADE_NORMAL, slot, t,
+                               pack(s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2]))
         t = s.special[p, slot]
         if t >= FIRST_SPECIAL_CARD and s.special_side[p, slot] == BASE:
-            c = s.s_cost[t, 1]
-            if payable(s, r, p, c, none):
-                n = add_option(opts, n, OPT_UPGRADE_SPECIAL, slot, t, pack(c[0], c[1], c[2]))
+            if payable3(s, r, p, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2]):
+                n = add_option(opts, n, OPT_UPGRADE_SPECIAL, slot, t,
+                               pack(s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2]))
     for space in range(4):
         if may_complete(s, r, p, space) and mission_payable(s, r, p, space):
-            c = mission_cost(s, space)
-            mercs = c[3] + c[4] + c[5] + c[6]
-            n = add_option(opts, n, OPT_MISSION, space, s.missions[space],
-                           pack(c[0], c[1], c[2]) + 1000 * mercs)
+            card, side = s.missions[space], 0 if space < 2 else 1
+            mercs = s.m_cost[card, side, 3] + s.m_cost[card, side, 4] + \
+                s.m_cost[card, side, 5] + s.m_cost[card, side, 6]
+            n = add_option(opts, n, OPT_MISSION, space, card,
+                           pack(s.m_cost[card, side, 0], s.m_cost[card, side, 1],
+                                s.m_cost[card, side, 2]) + 1000 * mercs)
     return n
 
 
@@ -779,10 +784,12 @@ def log_options(log, opts, n, values, chosen):
 
 
 @njit(cache=True)
-def play_turn(s, r, plans, rng, log, p):
-    """The Turn: spend every die, with any of the actions in between; then the Warehouses."""
+def start_turn(s, r, rng, log, p):
+    """The start of ``p``'s turn: the Warehouses' and the copied resources into hand, the dice
+    rolled for the round, once-per-turn abilities ready, the Castle's or Temple's die."""
     s.current = p
     s.turns += 1
+    s.steps = 0
     record(log, L.TURN, p)
     stored = pack(s.res[p, 0], s.res[p, 1], s.res[p, 2])
     copied = pack(s.copied[p, 0], s.copied[p, 1], s.copied[p, 2])
@@ -800,10 +807,17 @@ def play_turn(s, r, plans, rng, log, p):
         s.special_used[p, k] = 0
     s.tavern_done = 0
     free_dice(s, r, rng, log, p)
+
+
+@njit(cache=True)
+def continue_turn(s, r, plans, rng, log, p):
+    """The Turn's actions, one at a time as ``p`` chooses, until every die is spent and ``p``
+    ends the turn; then the Warehouses."""
     opts = np.zeros((MAX_OPTIONS, 4), dtype=np.int64)
     values = np.zeros(MAX_OPTIONS, dtype=np.float64)
     finished = False
-    for _ in range(r.max_steps_per_turn):
+    while s.steps < r.max_steps_per_turn:
+        s.steps += 1
         n = list_options(s, r, p, opts)
         i = players.choose_option(s, r, p, plans, rng, opts, n, values)
         record(log, L.OPTIONS, p, n)
@@ -816,7 +830,13 @@ def play_turn(s, r, plans, rng, log, p):
         s.truncated = 1
         record(log, L.TRUNCATED, p)
     end_of_turn(s, r, plans, rng, log, p)
-    s.current = -1
+
+
+@njit(cache=True)
+def play_turn(s, r, plans, rng, log, p):
+    """The Turn: spend every die, with any of the actions in between; then the Warehouses."""
+    start_turn(s, r, rng, log, p)
+    continue_turn(s, r, plans, rng, log, p)
 
 
 @njit(cache=True)
@@ -831,6 +851,7 @@ def end_of_turn(s, r, plans, rng, log, p):
         s.res[p, k] = keep[k]
     s.lost[p] += lost
     record(log, L.KEEP, p, pack(keep[0], keep[1], keep[2]), lost)
+    s.current = -1
 
 
 # --- End of the Round ------------------------------------------------------------------------------
@@ -1013,19 +1034,26 @@ def end_of_round(s, r, plans, rng, log):
 # --- A whole game ----------------------------------------------------------------------------------
 
 @njit(cache=True)
-def play_round(s, r, plans, rng, log):
-    """The Round: everyone rolls, turns from the first player clockwise, the end of the round."""
+def begin_round(s, r, rng, log):
+    """The Round begins: every player rolls the dice of their colour (visible to all)."""
     s.round_no += 1
     record(log, L.ROUND, s.round_no, s.first_player)
-    n = s.n_players
-    for p in range(n):
+    for p in range(s.n_players):
         for i in range(MAX_DICE):
             s.own_dice[p, i] = 0
         for i in range(r.dice_per_player):
             s.own_dice[p, i] = roll_die(rng)
         record(log, L.ROLL, p, s.own_dice[p, 0], s.own_dice[p, 1], s.own_dice[p, 2],
                s.own_dice[p, 3], s.own_dice[p, 4])
-    for i in range(n):
+
+
+@njit(cache=True)
+def finish_round(s, r, plans, rng, log, first_turn):
+    """The turns from the ``first_turn``-th (from the first player clockwise), then the end of
+    the round; after the last round the game is over."""
+    n = s.n_players
+    for i in range(first_turn, n):
+        s.turn_in_round = i
         play_turn(s, r, plans, rng, log, (s.first_player + i) % n)
     end_of_round(s, r, plans, rng, log)
     if s.round_no >= r.rounds:
@@ -1033,12 +1061,36 @@ def play_round(s, r, plans, rng, log):
 
 
 @njit(cache=True)
+def play_round(s, r, plans, rng, log):
+    """The Round: everyone rolls, turns from the first player clockwise, the end of the round."""
+    begin_round(s, r, rng, log)
+    finish_round(s, r, plans, rng, log, 0)
+
+
+@njit(cache=True)
+def play_on(s, r, plans, rng, log, rounds):
+    """Go on from the middle of the current player's turn (``s.current``; -1 once their turn
+    ended) to the end of the game, or to the end of the ``rounds``-th round from now (0: the
+    end): how a search player's rollouts continue a game."""
+    if s.current >= 0:
+        continue_turn(s, r, plans, rng, log, s.current)
+    finish_round(s, r, plans, rng, log, s.turn_in_round + 1)
+    played = 1
+    while not s.over and (rounds == 0 or played < rounds):
+        play_round(s, r, plans, rng, log)
+        played += 1
+
+
+@njit(cache=True)
 def play_game(r, n_players, plans, rng, log):
     """Set up and play one game of five rounds."""
     table = new_game(r, n_players, plans, rng, log)
     s = table[0]
-    while not s.over:
-        play_round(s, r, plans, rng, log)
+    # play_on plays the rest (so the loop the search's rollouts use is compiled with the
+    # heuristic game, never first inside a search: see core/game.py, kernel_calls)
+    begin_round(s, r, rng, log)
+    s.turn_in_round = -1
+    play_on(s, r, plans, rng, log, 0)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     points = 0
     for p in range(n_players):

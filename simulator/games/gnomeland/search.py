@@ -1,0 +1,110 @@
+"""Gnomeland's search player: each action of its turn, played out.
+
+The shared mechanism (budget, searching plans, common random numbers, the choice) is in
+``simulator/core/search.py``. What is Gnomeland's own:
+
+- **What a player cannot see** (``redeal_hidden``): only the order of the three decks (missions,
+  actions, spells). Every board, hand, Warehouse, Mercenary, gnome and this round's dice are in
+  view; the decks' contents are known (what has not been seen yet), their order is not. Each
+  rollout re-deals them in a random order.
+- **Playing an option out**: the action, then the rest of the searcher's turn, the round and the
+  game (or ``rollout_turns`` rounds, counting the current one), every seat played by the
+  searcher's rollout policy with the searcher's weights; a rollout is judged on the scores with
+  the building points (the final scores at the game's end).
+
+Every other decision of a search player (copying, Warehouses, Favour's re-rolls, Mercenaries in
+a contest) is made as its rollout policy makes it.
+"""
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from simulator.core.search import (
+    add_outcome, best_option, budget, decision_seed, new_tally, outcome, policy_plans,
+    rollout_stream, searching_plans, shuffle_unseen,
+)
+from simulator.core.trace import no_log
+from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, final_score, new_table
+from simulator.games.gnomeland.story import OPT_END
+
+
+@njit(cache=True)
+def redeal_hidden(s, rng):
+    """Re-deal, in the state ``s``, the cards whose order no player knows: the decks."""
+    pool = np.empty(MAX_DECK, dtype=np.int64)
+    n = s.mission_deck_n
+    pool[:n] = s.mission_deck[:n]
+    shuffle_unseen(rng, pool, n)
+    s.mission_deck[:n] = pool[:n]
+    n = s.action_deck_n
+    pool[:n] = s.action_deck[:n]
+    shuffle_unseen(rng, pool, n)
+    s.action_deck[:n] = pool[:n]
+    n = s.spell_deck_n
+    pool[:n] = s.spell_deck[:n]
+    shuffle_unseen(rng, pool, n)
+    s.spell_deck[:n] = pool[:n]
+
+
+@njit(cache=True)
+def copy_of(s):
+    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
+    table = new_table()
+    table[0] = s
+    return table
+
+
+@njit(cache=True)
+def score_rollout(tally, option, j, table, r, p):
+    s = table[0]
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for q in range(s.n_players):
+        scores[q] = final_score(s, r, q)
+    share, margin = outcome(scores, s.n_players, p)
+    add_outcome(tally, option, j, share, margin)
+
+
+def searched(s, r, p, plans, rng, opts, n):
+    """Which of the ``n`` actions (``opts[:n]``) a search player takes."""
+    raise NotImplementedError("compiled only")
+
+
+@overload(searched, jit_options={"cache": True})
+def _searched(s, r, p, plans, rng, opts, n):
+    if not searching_plans(plans):
+        def unreachable(s, r, p, plans, rng, opts, n):
+            if n >= 0:  # always: a search player is never seated with heuristic plans
+                raise RuntimeError("a search player was seated with heuristic plans")
+            return 0
+        return unreachable
+    # The rules play the options out and the players choose in them: imported late, as the
+    # rules import the players, who import this module.
+    from simulator.games.gnomeland import turn
+    from strategies import gnomeland as players
+
+    def impl(s, r, p, plans, rng, opts, n):
+        if n == 1:
+            return 0
+        rollouts, rounds, _, confidence = budget(plans[1][p])
+        policy = policy_plans(plans, p, MAX_PLAYERS)
+        seed = decision_seed(rng)
+        values = np.zeros(opts.shape[0], dtype=np.float64)
+        anchor = players.choose_option(s, r, p, policy, rollout_stream(seed, rollouts), opts, n,
+                                       values)
+        tally = new_tally(n, rollouts)
+        for o in range(n):
+            for j in range(rollouts):
+                rr = rollout_stream(seed, j)
+                table = copy_of(s)
+                x = table[0]
+                redeal_hidden(x, rr)
+                if opts[o, 0] == OPT_END:
+                    turn.end_of_turn(x, r, policy, rr, no_log(), p)
+                else:
+                    turn.apply_option(x, r, policy, rr, no_log(), p, opts[o, 0], opts[o, 1],
+                                      opts[o, 2])
+                turn.play_on(x, r, policy, rr, no_log(), rounds)
+                score_rollout(tally, o, j, table, r, p)
+        return best_option(tally, n, anchor, confidence)
+    return impl
