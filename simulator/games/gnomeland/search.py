@@ -108,3 +108,36 @@ def _searched(s, r, p, plans, rng, opts, n):
                 score_rollout(tally, o, j, table, r, p)
         return best_option(tally, n, anchor, confidence)
     return impl
+
+
+def load_rollout_functions(rules, n_players):
+    """Call, from Python, the heuristic-plans versions of the functions a search's rollouts
+    call while the searching game loop is being compiled (``choose_option``, ``play_on`` and
+    the turn's steps), on one throw-away game.
+
+    In the searching loop numba lowers those calls as calls to symbols resolved at run time
+    (the functions are on its compile stack: a "recursion", see ``core/game.py``). A process
+    that loads the searching loop from the cache must have those symbols defined; loading each
+    function's own compiled code (this call) defines them, whatever the compiler inlined into
+    the heuristic kernel."""
+    from simulator.core.rng import seed_stream
+    from simulator.games.gnomeland import turn
+    from strategies import gnomeland as players
+    r = rules[0]
+    ids = np.full(MAX_PLAYERS, players.BALANCED, dtype=np.int64)
+    plans = (ids, players.DEFAULT_WEIGHTS[ids].copy())
+    rng = seed_stream(0, 0)
+    table = turn.new_game(r, n_players, plans, rng, no_log()).view(np.recarray)
+    s = table[0]
+    turn.begin_round(s, r, rng, no_log())
+    s.turn_in_round = 0
+    turn.start_turn(s, r, rng, no_log(), s.first_player)
+    opts = np.zeros((turn.MAX_OPTIONS, 4), dtype=np.int64)
+    values = np.zeros(turn.MAX_OPTIONS, dtype=np.float64)
+    n = turn.list_options(s, r, s.first_player, opts)
+    i = players.choose_option(s, r, s.first_player, plans, rng, opts, n, values)
+    turn.apply_option(s, r, plans, rng, no_log(), s.first_player, opts[i, 0], opts[i, 1], opts[i, 2])
+    turn.continue_turn(s, r, plans, rng, no_log(), s.first_player)
+    turn.end_of_turn(s, r, plans, rng, no_log(), s.first_player)
+    turn.play_on(s, r, plans, rng, no_log(), np.int64(0))
+    return table

@@ -12,7 +12,7 @@ import numpy as np
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies, kernel_calls, search_marker
 from simulator.core.trace import new_log
-from simulator.games.gnomeland import board, kernel, story
+from simulator.games.gnomeland import board, kernel, search, story
 from strategies import gnomeland as players
 
 MODES = {
@@ -37,6 +37,8 @@ def check_setup(rules, setup):
 
 def play(rules, run_seed, first_game, n_games, setup):
     seats, games = kernel.new_outputs(n_games, setup.n_players)
+    if setup.has_search:
+        search.load_rollout_functions(rules, setup.n_players)
     for marker, warm_up in kernel_calls(setup):
         kernel.play_games(rules, np.uint64(run_seed), first_game, 0 if warm_up else n_games,
                           setup.n_players, setup.seatings, setup.mix_ids, setup.mix_weights,
