@@ -1,0 +1,711 @@
+"""Gnomeland: the table as numbers, and the questions the rules and the players ask of it.
+
+One game's state is a numpy record of dtype ``STATE`` (layout below, field by field); the rule
+numbers are a record of ``rules.toml``'s parameters (``r.shop_cost_coin``...), copied once per
+game into the card tables of the state (``load_cards``) so the rules read a card by its index.
+Resources are indexed COIN, MANA, WEAPON; mercenaries TRADER, WIZARD, SOLDIER in the same order
+as the resource they give (a Trader gives Coins, a Wizard Mana, a Soldier Weapons).
+
+Nothing is hidden in Gnomeland but the order of the decks: every field except the decks'
+contents may be read by any player.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.tables import table_factory
+
+MAX_PLAYERS = 4
+MAX_DICE = 12          # a player's dice in one turn: their own plus neutral dice
+MAX_DECK = 64          # spell and action decks (rules.toml counts are checked against it)
+
+COIN, MANA, WEAPON = range(3)
+RESOURCE_NAMES = ("Coin", "Mana", "Weapons")
+TRADER, WIZARD, SOLDIER = range(3)   # a mercenary's index is the resource it gives
+MERCENARY_NAMES = ("Trader", "Wizard", "Soldier")
+
+# --- buildings ---------------------------------------------------------------------------------
+# Normal buildings: the two printed ones, then the five cards of a player's deck (Base / Advanced).
+KIOSK, GUARD_POST, SHOP, INN, FORGE, SHRINE, MARKET = range(7)
+N_NORMAL_TYPES = 7
+FIRST_NORMAL_CARD = SHOP
+NORMAL_NAMES = (("Kiosk", "Kiosk"), ("Guard Post", "Guard Post"), ("Shop", "Bank"),
+                ("Inn", "Hotel"), ("Forge", "Armoury"), ("Shrine", "Abbey"),
+                ("Market", "Exchange"))
+# Special buildings: the three printed ones, then the five cards.
+WAREHOUSE, GNOME_HOUSE, PIER, COURT, OBELISK, PALACE, SANCTUARY = range(7)
+N_SPECIAL_TYPES = 7
+FIRST_SPECIAL_CARD = PIER
+SPECIAL_NAMES = (("Warehouse", "Warehouse"), ("Gnome House", "Gnome House"), ("Pier", "Port"),
+                 ("Court", "Town Hall"), ("Obelisk", "Monument"), ("Palace", "Castle"),
+                 ("Sanctuary", "Temple"))
+N_CARDS = 5            # of each kind in a player's deck
+EMPTY = -1
+BASE, ADVANCED = 0, 1
+# where a card of a player's deck is (deck_at)
+IN_DECK, ON_BOARD, COVERED = 0, 1, 2
+
+# --- missions, actions, spells -----------------------------------------------------------------
+N_MISSIONS = 10
+MISSION_NAMES = (("Embassy", "Grand Embassy"), ("Watchtower", "Dragons' Lair"),
+                 ("Market Day", "Trade Fair"), ("Apprentice", "Arcane Rite"),
+                 ("Militia", "War Camp"), ("Coven", "Circle of Mages"),
+                 ("Caravan", "Trade Route"), ("Festival", "Grand Festival"),
+                 ("Bridge", "Fortress Bridge"), ("Library", "Great Library"))
+# m_cost columns: coin, mana, weapons, mercenaries of any kind, traders, wizards, soldiers
+M_ANY, M_TRADERS = 3, 4
+# m_reward columns: vp, coin, mana, weapons
+FORTUNE, FAVOUR, BRAWL, MAGIC_CHALLENGE, TWO_COINS = range(5)
+N_ACTIONS = 5
+ACTION_NAMES = ("Little Folk's Fortune", "Favour of the Gods", "Brawl", "Magic Challenge",
+                "Two Coins")
+ABUNDANCE, GNOME_RECALL, SUMMONING, HEX, CURSE = range(5)
+N_SPELLS = 5
+SPELL_NAMES = ("Abundance", "Gnome Recall", "Summoning", "Hex", "Curse")
+
+# --- sources (dataset columns) ----------------------------------------------------------------
+FROM_DICE, FROM_COPY, FROM_TAVERN, FROM_SPELL, FROM_SPECIAL, FROM_MISSION, FROM_MERCENARY = range(7)
+N_SOURCES = 7
+SOURCE_NAMES = ("dice", "copied", "tavern", "spell", "special", "mission", "mercenary")
+
+# rules choices (index into the ``choices`` list of rules.toml)
+NO, YES = 0, 1
+ONCE_PER_CARD, ONCE_PER_SIDE = 0, 1
+
+STATE = np.dtype([
+    # the table
+    ("n_players", np.int64),
+    ("round_no", np.int64),                  # rounds begun (1 during the first)
+    ("over", np.int64),
+    ("truncated", np.int64),
+    ("first_player", np.int64),              # who holds the First Player marker
+    ("first_seat", np.int64),                # who held it in round 1 (highest roll)
+    ("current", np.int64),                   # whose turn it is, -1 between turns
+    ("turn_in_round", np.int64),             # the current turn's place in the round (0: first player)
+    ("steps", np.int64),                     # actions taken in the current turn
+    ("turns", np.int64),
+    ("clock", np.int64),                     # counts score moves: who reached a space first
+    ("supply", np.int64, (3,)),              # cubes in the supply, by resource
+    # the players
+    ("res", np.int64, (MAX_PLAYERS, 3)),     # in hand during the turn; in Warehouses between turns
+    ("copied", np.int64, (MAX_PLAYERS, 3)),  # copied resources beside the board, for the next turn
+    ("mercs", np.int64, (MAX_PLAYERS, 3)),   # mercenaries held, by kind
+    ("merc_deck", np.int64, (3,)),           # mercenaries available, by kind
+    ("normal", np.int64, (MAX_PLAYERS, 3)),  # Normal Building type on slots 1-2, 3-4, 5-6
+    ("normal_side", np.int64, (MAX_PLAYERS, 3)),
+    ("special", np.int64, (MAX_PLAYERS, 3)),  # Special Building type per slot (EMPTY: none)
+    ("special_side", np.int64, (MAX_PLAYERS, 3)),
+    ("special_used", np.int64, (MAX_PLAYERS, 3)),  # used this turn (once per turn)
+    ("deck_at", np.int64, (MAX_PLAYERS, 2, N_CARDS)),  # [p, normal/special, card]: IN_DECK...
+    ("gnomes_home", np.int64, (MAX_PLAYERS,)),  # on the Gnome House
+    ("gnomes_tavern", np.int64, (MAX_PLAYERS,)),  # on a Tavern card this round
+    ("gnomes_out", np.int64, (MAX_PLAYERS,)),  # removed from the game
+    ("magic", np.int64, (MAX_PLAYERS,)),     # 1: the Magic marker is out this round
+    ("score", np.int64, (MAX_PLAYERS,)),     # the Score track
+    ("reached", np.int64, (MAX_PLAYERS,)),   # clock when the marker reached its space
+    ("done", np.int64, (MAX_PLAYERS, N_MISSIONS, 2)),  # missions completed, by card and side
+    # the board
+    ("missions", np.int64, (4,)),            # card on each space: 0-1 Base, 2-3 Advanced (or -1)
+    ("hexes", np.int64, (4,)),               # Hex markers on each mission space
+    ("mission_deck", np.int64, (N_MISSIONS,)),  # the top card is the last one
+    ("mission_deck_n", np.int64),
+    ("tavern", np.int64, (2,)),              # the two Action cards (-1: none)
+    ("tavern_gnomes", np.int64, (2, MAX_PLAYERS)),  # gnomes on each
+    ("action_deck", np.int64, (MAX_DECK,)),
+    ("action_deck_n", np.int64),
+    ("action_used", np.int64, (MAX_DECK,)),  # discarded Action cards, to reshuffle
+    ("action_used_n", np.int64),
+    ("spell", np.int64),                     # the Spell in the Wizard's Tower (-1: none)
+    ("spell_deck", np.int64, (MAX_DECK,)),
+    ("spell_deck_n", np.int64),
+    # the active player's dice
+    ("dice", np.int64, (MAX_DICE,)),
+    ("dice_spent", np.int64, (MAX_DICE,)),
+    ("dice_neutral", np.int64, (MAX_DICE,)),
+    ("n_dice", np.int64),
+    ("own_dice", np.int64, (MAX_PLAYERS, MAX_DICE)),  # each player's roll for the round
+    ("tavern_done", np.int64),               # the active player has used a gnome on the Tavern
+    # card tables of this game (load_cards)
+    ("n_cost", np.int64, (N_NORMAL_TYPES, 2, 3)),      # [type, build/upgrade, resource]
+    ("n_yield", np.int64, (N_NORMAL_TYPES, 2, 2, 3)),  # [type, side, alternative, resource]
+    ("n_merc", np.int64, (N_NORMAL_TYPES, 2)),         # 1: may give a Mercenary instead
+    ("s_cost", np.int64, (N_SPECIAL_TYPES, 2, 3)),
+    ("s_income", np.int64, (2, 3)),                    # Obelisk, Monument
+    ("m_cost", np.int64, (N_MISSIONS, 2, 7)),
+    ("m_reward", np.int64, (N_MISSIONS, 2, 4)),
+    # what happened, for the dataset
+    ("vp_missions", np.int64, (MAX_PLAYERS,)),
+    ("vp_contests", np.int64, (MAX_PLAYERS,)),
+    ("gained", np.int64, (MAX_PLAYERS, N_SOURCES)),    # resources received, by source
+    ("gained_kind", np.int64, (MAX_PLAYERS, 3)),       # resources received, by kind
+    ("lost", np.int64, (MAX_PLAYERS,)),                # discarded at the end of a turn
+    ("supply_short", np.int64, (MAX_PLAYERS,)),        # gains the supply could not pay
+    ("dice_used", np.int64, (MAX_PLAYERS,)),
+    ("copies", np.int64, (MAX_PLAYERS,)),              # actions copied (a gnome each)
+    ("copied_from", np.int64, (MAX_PLAYERS,)),         # times others copied this player
+    ("tavern_used", np.int64, (MAX_PLAYERS, N_ACTIONS)),
+    ("gnomes_recalled", np.int64, (MAX_PLAYERS,)),
+    ("gnomes_lost", np.int64, (MAX_PLAYERS,)),         # discarded with a replaced Gnome House
+    ("hired", np.int64, (MAX_PLAYERS,)),
+    ("built", np.int64, (MAX_PLAYERS, 2)),             # normal, special
+    ("upgraded", np.int64, (MAX_PLAYERS, 2)),
+    ("cast", np.int64, (MAX_PLAYERS, N_SPELLS)),
+    ("missions_done", np.int64, (MAX_PLAYERS,)),
+    ("beaten", np.int64, (MAX_PLAYERS,)),              # rivals beaten in contests
+    ("brawls", np.int64),
+    ("challenges", np.int64),
+    ("action_reshuffles", np.int64),
+])
+
+new_table = table_factory(STATE)
+
+
+@njit(cache=True)
+def load_cards(s, r):
+    """Copy the card numbers of ``rules.toml`` into the game's card tables (``n_*``, ``s_*``,
+    ``m_*``): one place that maps parameter names to card indices."""
+    s.n_yield[KIOSK, 0, 0, 0] = r.kiosk_coin
+    s.n_yield[KIOSK, 1, 0, 0] = r.kiosk_coin
+    s.n_yield[GUARD_POST, 0, 0, 0] = r.guard_post_coin
+    s.n_yield[GUARD_POST, 1, 0, 0] = r.guard_post_coin
+    s.n_yield[KIOSK, 0, 0, 1] = r.kiosk_mana
+    s.n_yield[KIOSK, 1, 0, 1] = r.kiosk_mana
+    s.n_yield[GUARD_POST, 0, 0, 1] = r.guard_post_mana
+    s.n_yield[GUARD_POST, 1, 0, 1] = r.guard_post_mana
+    s.n_yield[KIOSK, 0, 0, 2] = r.kiosk_weapon
+    s.n_yield[KIOSK, 1, 0, 2] = r.kiosk_weapon
+    s.n_yield[GUARD_POST, 0, 0, 2] = r.guard_post_weapon
+    s.n_yield[GUARD_POST, 1, 0, 2] = r.guard_post_weapon
+    s.n_cost[FIRST_NORMAL_CARD + 0, 0, 0] = r.shop_cost_coin
+    s.n_cost[FIRST_NORMAL_CARD + 0, 1, 0] = r.shop_upgrade_coin
+    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 0, 0] = r.shop_coin
+    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 1, 0] = r.shop_alt_coin
+    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 0, 0] = r.bank_coin
+    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 1, 0] = r.bank_alt_coin
+    s.n_cost[FIRST_NORMAL_CARD + 0, 0, 1] = r.shop_cost_mana
+    s.n_cost[FIRST_NORMAL_CARD + 0, 1, 1] = r.shop_upgrade_mana
+    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 0, 1] = r.shop_mana
+    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 1, 1] = r.shop_alt_mana
+    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 0, 1] = r.bank_mana
+    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 1, 1] = r.bank_alt_mana
+    s.n_cost[FIRST_NORMAL_CARD + 0, 0, 2] = r.shop_cost_weapon
+    s.n_cost[FIRST_NORMAL_CARD + 0, 1, 2] = r.shop_upgrade_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 0, 2] = r.shop_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 1, 2] = r.shop_alt_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 0, 2] = r.bank_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 1, 2] = r.bank_alt_weapon
+    s.n_merc[FIRST_NORMAL_CARD + 0, 0] = r.shop_mercenary
+    s.n_merc[FIRST_NORMAL_CARD + 0, 1] = r.bank_mercenary
+    s.n_cost[FIRST_NORMAL_CARD + 1, 0, 0] = r.inn_cost_coin
+    s.n_cost[FIRST_NORMAL_CARD + 1, 1, 0] = r.inn_upgrade_coin
+    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 0, 0] = r.inn_coin
+    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 1, 0] = r.inn_alt_coin
+    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 0, 0] = r.hotel_coin
+    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 1, 0] = r.hotel_alt_coin
+    s.n_cost[FIRST_NORMAL_CARD + 1, 0, 1] = r.inn_cost_mana
+    s.n_cost[FIRST_NORMAL_CARD + 1, 1, 1] = r.inn_upgrade_mana
+    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 0, 1] = r.inn_mana
+    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 1, 1] = r.inn_alt_mana
+    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 0, 1] = r.hotel_mana
+    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 1, 1] = r.hotel_alt_mana
+    s.n_cost[FIRST_NORMAL_CARD + 1, 0, 2] = r.inn_cost_weapon
+    s.n_cost[FIRST_NORMAL_CARD + 1, 1, 2] = r.inn_upgrade_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 0, 2] = r.inn_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 1, 2] = r.inn_alt_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 0, 2] = r.hotel_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 1, 2] = r.hotel_alt_weapon
+    s.n_merc[FIRST_NORMAL_CARD + 1, 0] = r.inn_mercenary
+    s.n_merc[FIRST_NORMAL_CARD + 1, 1] = r.hotel_mercenary
+    s.n_cost[FIRST_NORMAL_CARD + 2, 0, 0] = r.forge_cost_coin
+    s.n_cost[FIRST_NORMAL_CARD + 2, 1, 0] = r.forge_upgrade_coin
+    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 0, 0] = r.forge_coin
+    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 1, 0] = r.forge_alt_coin
+    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 0, 0] = r.armoury_coin
+    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 1, 0] = r.armoury_alt_coin
+    s.n_cost[FIRST_NORMAL_CARD + 2, 0, 1] = r.forge_cost_mana
+    s.n_cost[FIRST_NORMAL_CARD + 2, 1, 1] = r.forge_upgrade_mana
+    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 0, 1] = r.forge_mana
+    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 1, 1] = r.forge_alt_mana
+    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 0, 1] = r.armoury_mana
+    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 1, 1] = r.armoury_alt_mana
+    s.n_cost[FIRST_NORMAL_CARD + 2, 0, 2] = r.forge_cost_weapon
+    s.n_cost[FIRST_NORMAL_CARD + 2, 1, 2] = r.forge_upgrade_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 0, 2] = r.forge_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 1, 2] = r.forge_alt_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 0, 2] = r.armoury_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 1, 2] = r.armoury_alt_weapon
+    s.n_merc[FIRST_NORMAL_CARD + 2, 0] = r.forge_mercenary
+    s.n_merc[FIRST_NORMAL_CARD + 2, 1] = r.armoury_mercenary
+    s.n_cost[FIRST_NORMAL_CARD + 3, 0, 0] = r.shrine_cost_coin
+    s.n_cost[FIRST_NORMAL_CARD + 3, 1, 0] = r.shrine_upgrade_coin
+    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 0, 0] = r.shrine_coin
+    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 1, 0] = r.shrine_alt_coin
+    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 0, 0] = r.abbey_coin
+    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 1, 0] = r.abbey_alt_coin
+    s.n_cost[FIRST_NORMAL_CARD + 3, 0, 1] = r.shrine_cost_mana
+    s.n_cost[FIRST_NORMAL_CARD + 3, 1, 1] = r.shrine_upgrade_mana
+    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 0, 1] = r.shrine_mana
+    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 1, 1] = r.shrine_alt_mana
+    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 0, 1] = r.abbey_mana
+    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 1, 1] = r.abbey_alt_mana
+    s.n_cost[FIRST_NORMAL_CARD + 3, 0, 2] = r.shrine_cost_weapon
+    s.n_cost[FIRST_NORMAL_CARD + 3, 1, 2] = r.shrine_upgrade_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 0, 2] = r.shrine_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 1, 2] = r.shrine_alt_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 0, 2] = r.abbey_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 1, 2] = r.abbey_alt_weapon
+    s.n_merc[FIRST_NORMAL_CARD + 3, 0] = r.shrine_mercenary
+    s.n_merc[FIRST_NORMAL_CARD + 3, 1] = r.abbey_mercenary
+    s.n_cost[FIRST_NORMAL_CARD + 4, 0, 0] = r.market_cost_coin
+    s.n_cost[FIRST_NORMAL_CARD + 4, 1, 0] = r.market_upgrade_coin
+    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 0, 0] = r.market_coin
+    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 1, 0] = r.market_alt_coin
+    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 0, 0] = r.exchange_coin
+    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 1, 0] = r.exchange_alt_coin
+    s.n_cost[FIRST_NORMAL_CARD + 4, 0, 1] = r.market_cost_mana
+    s.n_cost[FIRST_NORMAL_CARD + 4, 1, 1] = r.market_upgrade_mana
+    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 0, 1] = r.market_mana
+    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 1, 1] = r.market_alt_mana
+    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 0, 1] = r.exchange_mana
+    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 1, 1] = r.exchange_alt_mana
+    s.n_cost[FIRST_NORMAL_CARD + 4, 0, 2] = r.market_cost_weapon
+    s.n_cost[FIRST_NORMAL_CARD + 4, 1, 2] = r.market_upgrade_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 0, 2] = r.market_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 1, 2] = r.market_alt_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 0, 2] = r.exchange_weapon
+    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 1, 2] = r.exchange_alt_weapon
+    s.n_merc[FIRST_NORMAL_CARD + 4, 0] = r.market_mercenary
+    s.n_merc[FIRST_NORMAL_CARD + 4, 1] = r.exchange_mercenary
+    s.s_cost[FIRST_SPECIAL_CARD + 0, 0, 0] = r.pier_cost_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 0, 1, 0] = r.pier_upgrade_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 0, 0, 1] = r.pier_cost_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 0, 1, 1] = r.pier_upgrade_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 0, 0, 2] = r.pier_cost_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 0, 1, 2] = r.pier_upgrade_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 1, 0, 0] = r.court_cost_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 1, 1, 0] = r.court_upgrade_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 1, 0, 1] = r.court_cost_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 1, 1, 1] = r.court_upgrade_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 1, 0, 2] = r.court_cost_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 1, 1, 2] = r.court_upgrade_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 2, 0, 0] = r.obelisk_cost_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 2, 1, 0] = r.obelisk_upgrade_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 2, 0, 1] = r.obelisk_cost_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 2, 1, 1] = r.obelisk_upgrade_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 2, 0, 2] = r.obelisk_cost_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 2, 1, 2] = r.obelisk_upgrade_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 3, 0, 0] = r.palace_cost_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 3, 1, 0] = r.palace_upgrade_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 3, 0, 1] = r.palace_cost_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 3, 1, 1] = r.palace_upgrade_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 3, 0, 2] = r.palace_cost_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 3, 1, 2] = r.palace_upgrade_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 4, 0, 0] = r.sanctuary_cost_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 4, 1, 0] = r.sanctuary_upgrade_coin
+    s.s_cost[FIRST_SPECIAL_CARD + 4, 0, 1] = r.sanctuary_cost_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 4, 1, 1] = r.sanctuary_upgrade_mana
+    s.s_cost[FIRST_SPECIAL_CARD + 4, 0, 2] = r.sanctuary_cost_weapon
+    s.s_cost[FIRST_SPECIAL_CARD + 4, 1, 2] = r.sanctuary_upgrade_weapon
+    s.s_income[0, 0] = r.obelisk_coin
+    s.s_income[1, 0] = r.monument_coin
+    s.s_income[0, 1] = r.obelisk_mana
+    s.s_income[1, 1] = r.monument_mana
+    s.s_income[0, 2] = r.obelisk_weapon
+    s.s_income[1, 2] = r.monument_weapon
+    s.m_cost[0, 0, 0] = r.embassy_coin
+    s.m_cost[0, 0, 1] = r.embassy_mana
+    s.m_cost[0, 0, 2] = r.embassy_weapon
+    s.m_cost[0, 0, 3] = r.embassy_mercenaries
+    s.m_cost[0, 0, 4] = r.embassy_traders
+    s.m_cost[0, 0, 6] = r.embassy_soldiers
+    s.m_cost[0, 0, 5] = r.embassy_wizards
+    s.m_reward[0, 0, 0] = r.embassy_vp
+    s.m_reward[0, 0, 1] = r.embassy_bonus_coin
+    s.m_reward[0, 0, 2] = r.embassy_bonus_mana
+    s.m_reward[0, 0, 3] = r.embassy_bonus_weapon
+    s.m_cost[0, 1, 0] = r.grand_embassy_coin
+    s.m_cost[0, 1, 1] = r.grand_embassy_mana
+    s.m_cost[0, 1, 2] = r.grand_embassy_weapon
+    s.m_cost[0, 1, 3] = r.grand_embassy_mercenaries
+    s.m_cost[0, 1, 4] = r.grand_embassy_traders
+    s.m_cost[0, 1, 6] = r.grand_embassy_soldiers
+    s.m_cost[0, 1, 5] = r.grand_embassy_wizards
+    s.m_reward[0, 1, 0] = r.grand_embassy_vp
+    s.m_reward[0, 1, 1] = r.grand_embassy_bonus_coin
+    s.m_reward[0, 1, 2] = r.grand_embassy_bonus_mana
+    s.m_reward[0, 1, 3] = r.grand_embassy_bonus_weapon
+    s.m_cost[1, 0, 0] = r.watchtower_coin
+    s.m_cost[1, 0, 1] = r.watchtower_mana
+    s.m_cost[1, 0, 2] = r.watchtower_weapon
+    s.m_cost[1, 0, 3] = r.watchtower_mercenaries
+    s.m_cost[1, 0, 4] = r.watchtower_traders
+    s.m_cost[1, 0, 6] = r.watchtower_soldiers
+    s.m_cost[1, 0, 5] = r.watchtower_wizards
+    s.m_reward[1, 0, 0] = r.watchtower_vp
+    s.m_reward[1, 0, 1] = r.watchtower_bonus_coin
+    s.m_reward[1, 0, 2] = r.watchtower_bonus_mana
+    s.m_reward[1, 0, 3] = r.watchtower_bonus_weapon
+    s.m_cost[1, 1, 0] = r.dragons_lair_coin
+    s.m_cost[1, 1, 1] = r.dragons_lair_mana
+    s.m_cost[1, 1, 2] = r.dragons_lair_weapon
+    s.m_cost[1, 1, 3] = r.dragons_lair_mercenaries
+    s.m_cost[1, 1, 4] = r.dragons_lair_traders
+    s.m_cost[1, 1, 6] = r.dragons_lair_soldiers
+    s.m_cost[1, 1, 5] = r.dragons_lair_wizards
+    s.m_reward[1, 1, 0] = r.dragons_lair_vp
+    s.m_reward[1, 1, 1] = r.dragons_lair_bonus_coin
+    s.m_reward[1, 1, 2] = r.dragons_lair_bonus_mana
+    s.m_reward[1, 1, 3] = r.dragons_lair_bonus_weapon
+    s.m_cost[2, 0, 0] = r.market_day_coin
+    s.m_cost[2, 0, 1] = r.market_day_mana
+    s.m_cost[2, 0, 2] = r.market_day_weapon
+    s.m_cost[2, 0, 3] = r.market_day_mercenaries
+    s.m_cost[2, 0, 4] = r.market_day_traders
+    s.m_cost[2, 0, 6] = r.market_day_soldiers
+    s.m_cost[2, 0, 5] = r.market_day_wizards
+    s.m_reward[2, 0, 0] = r.market_day_vp
+    s.m_reward[2, 0, 1] = r.market_day_bonus_coin
+    s.m_reward[2, 0, 2] = r.market_day_bonus_mana
+    s.m_reward[2, 0, 3] = r.market_day_bonus_weapon
+    s.m_cost[2, 1, 0] = r.trade_fair_coin
+    s.m_cost[2, 1, 1] = r.trade_fair_mana
+    s.m_cost[2, 1, 2] = r.trade_fair_weapon
+    s.m_cost[2, 1, 3] = r.trade_fair_mercenaries
+    s.m_cost[2, 1, 4] = r.trade_fair_traders
+    s.m_cost[2, 1, 6] = r.trade_fair_soldiers
+    s.m_cost[2, 1, 5] = r.trade_fair_wizards
+    s.m_reward[2, 1, 0] = r.trade_fair_vp
+    s.m_reward[2, 1, 1] = r.trade_fair_bonus_coin
+    s.m_reward[2, 1, 2] = r.trade_fair_bonus_mana
+    s.m_reward[2, 1, 3] = r.trade_fair_bonus_weapon
+    s.m_cost[3, 0, 0] = r.apprentice_coin
+    s.m_cost[3, 0, 1] = r.apprentice_mana
+    s.m_cost[3, 0, 2] = r.apprentice_weapon
+    s.m_cost[3, 0, 3] = r.apprentice_mercenaries
+    s.m_cost[3, 0, 4] = r.apprentice_traders
+    s.m_cost[3, 0, 6] = r.apprentice_soldiers
+    s.m_cost[3, 0, 5] = r.apprentice_wizards
+    s.m_reward[3, 0, 0] = r.apprentice_vp
+    s.m_reward[3, 0, 1] = r.apprentice_bonus_coin
+    s.m_reward[3, 0, 2] = r.apprentice_bonus_mana
+    s.m_reward[3, 0, 3] = r.apprentice_bonus_weapon
+    s.m_cost[3, 1, 0] = r.arcane_rite_coin
+    s.m_cost[3, 1, 1] = r.arcane_rite_mana
+    s.m_cost[3, 1, 2] = r.arcane_rite_weapon
+    s.m_cost[3, 1, 3] = r.arcane_rite_mercenaries
+    s.m_cost[3, 1, 4] = r.arcane_rite_traders
+    s.m_cost[3, 1, 6] = r.arcane_rite_soldiers
+    s.m_cost[3, 1, 5] = r.arcane_rite_wizards
+    s.m_reward[3, 1, 0] = r.arcane_rite_vp
+    s.m_reward[3, 1, 1] = r.arcane_rite_bonus_coin
+    s.m_reward[3, 1, 2] = r.arcane_rite_bonus_mana
+    s.m_reward[3, 1, 3] = r.arcane_rite_bonus_weapon
+    s.m_cost[4, 0, 0] = r.militia_coin
+    s.m_cost[4, 0, 1] = r.militia_mana
+    s.m_cost[4, 0, 2] = r.militia_weapon
+    s.m_cost[4, 0, 3] = r.militia_mercenaries
+    s.m_cost[4, 0, 4] = r.militia_traders
+    s.m_cost[4, 0, 6] = r.militia_soldiers
+    s.m_cost[4, 0, 5] = r.militia_wizards
+    s.m_reward[4, 0, 0] = r.militia_vp
+    s.m_reward[4, 0, 1] = r.militia_bonus_coin
+    s.m_reward[4, 0, 2] = r.militia_bonus_mana
+    s.m_reward[4, 0, 3] = r.militia_bonus_weapon
+    s.m_cost[4, 1, 0] = r.war_camp_coin
+    s.m_cost[4, 1, 1] = r.war_camp_mana
+    s.m_cost[4, 1, 2] = r.war_camp_weapon
+    s.m_cost[4, 1, 3] = r.war_camp_mercenaries
+    s.m_cost[4, 1, 4] = r.war_camp_traders
+    s.m_cost[4, 1, 6] = r.war_camp_soldiers
+    s.m_cost[4, 1, 5] = r.war_camp_wizards
+    s.m_reward[4, 1, 0] = r.war_camp_vp
+    s.m_reward[4, 1, 1] = r.war_camp_bonus_coin
+    s.m_reward[4, 1, 2] = r.war_camp_bonus_mana
+    s.m_reward[4, 1, 3] = r.war_camp_bonus_weapon
+    s.m_cost[5, 0, 0] = r.coven_coin
+    s.m_cost[5, 0, 1] = r.coven_mana
+    s.m_cost[5, 0, 2] = r.coven_weapon
+    s.m_cost[5, 0, 3] = r.coven_mercenaries
+    s.m_cost[5, 0, 4] = r.coven_traders
+    s.m_cost[5, 0, 6] = r.coven_soldiers
+    s.m_cost[5, 0, 5] = r.coven_wizards
+    s.m_reward[5, 0, 0] = r.coven_vp
+    s.m_reward[5, 0, 1] = r.coven_bonus_coin
+    s.m_reward[5, 0, 2] = r.coven_bonus_mana
+    s.m_reward[5, 0, 3] = r.coven_bonus_weapon
+    s.m_cost[5, 1, 0] = r.circle_of_mages_coin
+    s.m_cost[5, 1, 1] = r.circle_of_mages_mana
+    s.m_cost[5, 1, 2] = r.circle_of_mages_weapon
+    s.m_cost[5, 1, 3] = r.circle_of_mages_mercenaries
+    s.m_cost[5, 1, 4] = r.circle_of_mages_traders
+    s.m_cost[5, 1, 6] = r.circle_of_mages_soldiers
+    s.m_cost[5, 1, 5] = r.circle_of_mages_wizards
+    s.m_reward[5, 1, 0] = r.circle_of_mages_vp
+    s.m_reward[5, 1, 1] = r.circle_of_mages_bonus_coin
+    s.m_reward[5, 1, 2] = r.circle_of_mages_bonus_mana
+    s.m_reward[5, 1, 3] = r.circle_of_mages_bonus_weapon
+    s.m_cost[6, 0, 0] = r.caravan_coin
+    s.m_cost[6, 0, 1] = r.caravan_mana
+    s.m_cost[6, 0, 2] = r.caravan_weapon
+    s.m_cost[6, 0, 3] = r.caravan_mercenaries
+    s.m_cost[6, 0, 4] = r.caravan_traders
+    s.m_cost[6, 0, 6] = r.caravan_soldiers
+    s.m_cost[6, 0, 5] = r.caravan_wizards
+    s.m_reward[6, 0, 0] = r.caravan_vp
+    s.m_reward[6, 0, 1] = r.caravan_bonus_coin
+    s.m_reward[6, 0, 2] = r.caravan_bonus_mana
+    s.m_reward[6, 0, 3] = r.caravan_bonus_weapon
+    s.m_cost[6, 1, 0] = r.trade_route_coin
+    s.m_cost[6, 1, 1] = r.trade_route_mana
+    s.m_cost[6, 1, 2] = r.trade_route_weapon
+    s.m_cost[6, 1, 3] = r.trade_route_mercenaries
+    s.m_cost[6, 1, 4] = r.trade_route_traders
+    s.m_cost[6, 1, 6] = r.trade_route_soldiers
+    s.m_cost[6, 1, 5] = r.trade_route_wizards
+    s.m_reward[6, 1, 0] = r.trade_route_vp
+    s.m_reward[6, 1, 1] = r.trade_route_bonus_coin
+    s.m_reward[6, 1, 2] = r.trade_route_bonus_mana
+    s.m_reward[6, 1, 3] = r.trade_route_bonus_weapon
+    s.m_cost[7, 0, 0] = r.festival_coin
+    s.m_cost[7, 0, 1] = r.festival_mana
+    s.m_cost[7, 0, 2] = r.festival_weapon
+    s.m_cost[7, 0, 3] = r.festival_mercenaries
+    s.m_cost[7, 0, 4] = r.festival_traders
+    s.m_cost[7, 0, 6] = r.festival_soldiers
+    s.m_cost[7, 0, 5] = r.festival_wizards
+    s.m_reward[7, 0, 0] = r.festival_vp
+    s.m_reward[7, 0, 1] = r.festival_bonus_coin
+    s.m_reward[7, 0, 2] = r.festival_bonus_mana
+    s.m_reward[7, 0, 3] = r.festival_bonus_weapon
+    s.m_cost[7, 1, 0] = r.grand_festival_coin
+    s.m_cost[7, 1, 1] = r.grand_festival_mana
+    s.m_cost[7, 1, 2] = r.grand_festival_weapon
+    s.m_cost[7, 1, 3] = r.grand_festival_mercenaries
+    s.m_cost[7, 1, 4] = r.grand_festival_traders
+    s.m_cost[7, 1, 6] = r.grand_festival_soldiers
+    s.m_cost[7, 1, 5] = r.grand_festival_wizards
+    s.m_reward[7, 1, 0] = r.grand_festival_vp
+    s.m_reward[7, 1, 1] = r.grand_festival_bonus_coin
+    s.m_reward[7, 1, 2] = r.grand_festival_bonus_mana
+    s.m_reward[7, 1, 3] = r.grand_festival_bonus_weapon
+    s.m_cost[8, 0, 0] = r.bridge_coin
+    s.m_cost[8, 0, 1] = r.bridge_mana
+    s.m_cost[8, 0, 2] = r.bridge_weapon
+    s.m_cost[8, 0, 3] = r.bridge_mercenaries
+    s.m_cost[8, 0, 4] = r.bridge_traders
+    s.m_cost[8, 0, 6] = r.bridge_soldiers
+    s.m_cost[8, 0, 5] = r.bridge_wizards
+    s.m_reward[8, 0, 0] = r.bridge_vp
+    s.m_reward[8, 0, 1] = r.bridge_bonus_coin
+    s.m_reward[8, 0, 2] = r.bridge_bonus_mana
+    s.m_reward[8, 0, 3] = r.bridge_bonus_weapon
+    s.m_cost[8, 1, 0] = r.fortress_bridge_coin
+    s.m_cost[8, 1, 1] = r.fortress_bridge_mana
+    s.m_cost[8, 1, 2] = r.fortress_bridge_weapon
+    s.m_cost[8, 1, 3] = r.fortress_bridge_mercenaries
+    s.m_cost[8, 1, 4] = r.fortress_bridge_traders
+    s.m_cost[8, 1, 6] = r.fortress_bridge_soldiers
+    s.m_cost[8, 1, 5] = r.fortress_bridge_wizards
+    s.m_reward[8, 1, 0] = r.fortress_bridge_vp
+    s.m_reward[8, 1, 1] = r.fortress_bridge_bonus_coin
+    s.m_reward[8, 1, 2] = r.fortress_bridge_bonus_mana
+    s.m_reward[8, 1, 3] = r.fortress_bridge_bonus_weapon
+    s.m_cost[9, 0, 0] = r.library_coin
+    s.m_cost[9, 0, 1] = r.library_mana
+    s.m_cost[9, 0, 2] = r.library_weapon
+    s.m_cost[9, 0, 3] = r.library_mercenaries
+    s.m_cost[9, 0, 4] = r.library_traders
+    s.m_cost[9, 0, 6] = r.library_soldiers
+    s.m_cost[9, 0, 5] = r.library_wizards
+    s.m_reward[9, 0, 0] = r.library_vp
+    s.m_reward[9, 0, 1] = r.library_bonus_coin
+    s.m_reward[9, 0, 2] = r.library_bonus_mana
+    s.m_reward[9, 0, 3] = r.library_bonus_weapon
+    s.m_cost[9, 1, 0] = r.great_library_coin
+    s.m_cost[9, 1, 1] = r.great_library_mana
+    s.m_cost[9, 1, 2] = r.great_library_weapon
+    s.m_cost[9, 1, 3] = r.great_library_mercenaries
+    s.m_cost[9, 1, 4] = r.great_library_traders
+    s.m_cost[9, 1, 6] = r.great_library_soldiers
+    s.m_cost[9, 1, 5] = r.great_library_wizards
+    s.m_reward[9, 1, 0] = r.great_library_vp
+    s.m_reward[9, 1, 1] = r.great_library_bonus_coin
+    s.m_reward[9, 1, 2] = r.great_library_bonus_mana
+    s.m_reward[9, 1, 3] = r.great_library_bonus_weapon
+
+
+# --- rule lookups ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def supply_start(r, k):
+    return (r.supply_coin, r.supply_mana, r.supply_weapon)[k]
+
+
+@njit(cache=True)
+def mercenaries_per_deck(r, n_players):
+    if n_players <= 2:
+        return r.mercenaries_2p
+    if n_players == 3:
+        return r.mercenaries_3p
+    return r.mercenaries_4p
+
+
+@njit(cache=True)
+def contest_points(r, n_players):
+    if n_players <= 2:
+        return r.contest_points_2p
+    if n_players == 3:
+        return r.contest_points_3p
+    return r.contest_points_4p
+
+
+@njit(cache=True)
+def spell_counts(r):
+    return (r.spell_abundance, r.spell_gnome_recall, r.spell_summoning, r.spell_hex, r.spell_curse)
+
+
+@njit(cache=True)
+def action_counts(r):
+    return (r.action_fortune, r.action_favour, r.action_brawl, r.action_magic_challenge,
+            r.action_two_coins)
+
+
+@njit(cache=True)
+def slot_of(value):
+    """The Normal Building slot a die of ``value`` activates: 1-2, 3-4, 5-6."""
+    return (value - 1) // 2
+
+
+@njit(cache=True)
+def circular(value):
+    """Circular dice: above 6 is 1, below 1 is 6."""
+    return (value - 1) % 6 + 1
+
+
+# --- what a building gives ---------------------------------------------------------------------
+
+@njit(cache=True)
+def yield_of(s, p, slot, alt):
+    """The resources (coin, mana, weapons) of ``p``'s Normal Building on ``slot``, alternative
+    ``alt`` (0, or 1 for the other side of a '/'); the Mercenary choice is ``has_merc_choice``."""
+    t = s.normal[p, slot]
+    return s.n_yield[t, s.normal_side[p, slot], alt]
+
+
+@njit(cache=True)
+def has_alternative(s, p, slot):
+    t = s.normal[p, slot]
+    a = s.n_yield[t, s.normal_side[p, slot], 1]
+    return a[0] + a[1] + a[2] > 0
+
+
+@njit(cache=True)
+def has_merc_choice(s, p, slot):
+    return s.n_merc[s.normal[p, slot], s.normal_side[p, slot]] == 1
+
+
+@njit(cache=True)
+def special_effect(t, side):
+    """What a Special Building does, by the rulebook's card texts (EFFECT_...)."""
+    if t == PIER:
+        return EFFECT_CONVERT
+    if t == COURT:
+        return EFFECT_DIE_UP if side == BASE else EFFECT_DIE_UP_DOWN
+    if t == OBELISK:
+        return EFFECT_INCOME
+    if t == PALACE:
+        return EFFECT_PAID_DIE if side == BASE else EFFECT_EXTRA_DIE
+    if t == SANCTUARY:
+        return EFFECT_REROLL if side == BASE else EFFECT_EXTRA_DIE
+    return EFFECT_NONE
+
+
+EFFECT_NONE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN, EFFECT_INCOME, EFFECT_PAID_DIE, \
+    EFFECT_EXTRA_DIE, EFFECT_REROLL = range(8)
+
+
+@njit(cache=True)
+def convert_price(r, side):
+    """Coins a Pier (Base) or Port (Advanced) takes for one resource."""
+    return r.pier_pay_coin if side == BASE else r.port_pay_coin
+
+
+@njit(cache=True)
+def convert_gives(side, k):
+    """Whether a Pier / Port gives resource ``k``: the Pier Weapons, the Port Weapons or Mana."""
+    return k == WEAPON or (side == ADVANCED and k == MANA)
+
+
+@njit(cache=True)
+def warehouses_of(s, p):
+    n = 0
+    for k in range(3):
+        if s.special[p, k] == WAREHOUSE:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def has_gnome_house(s, p):
+    for k in range(3):
+        if s.special[p, k] == GNOME_HOUSE:
+            return True
+    return False
+
+
+@njit(cache=True)
+def keep_limit(s, r, p):
+    """Resources ``p`` may keep at the end of their turn: one per Warehouse."""
+    return warehouses_of(s, p) * r.warehouse_capacity
+
+
+# --- points ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def building_points(s, r, p):
+    """End of the Game: Advanced Normal cards, Base and Advanced Special cards (printed buildings
+    are not cards and score nothing)."""
+    return vp_normal(s, r, p) + vp_special(s, r, p)
+
+
+@njit(cache=True)
+def vp_normal(s, r, p):
+    total = 0
+    for k in range(3):
+        if s.normal[p, k] >= FIRST_NORMAL_CARD and s.normal_side[p, k] == ADVANCED:
+            total += r.vp_advanced_normal
+    return total
+
+
+@njit(cache=True)
+def vp_special(s, r, p):
+    total = 0
+    for k in range(3):
+        if s.special[p, k] >= FIRST_SPECIAL_CARD:
+            total += r.vp_base_special if s.special_side[p, k] == BASE else r.vp_advanced_special
+    return total
+
+
+@njit(cache=True)
+def final_score(s, r, p):
+    return s.score[p] + building_points(s, r, p)
+
+
+@njit(cache=True)
+def mission_vp(s, r, space):
+    """What the mission on ``space`` gives now: its VP less any Hex (at least 0)."""
+    card = s.missions[space]
+    side = BASE if space < 2 else ADVANCED
+    return max(0, s.m_reward[card, side, 0] - s.hexes[space] * r.hex_penalty)
+
+
+@njit(cache=True)
+def may_complete(s, r, p, space):
+    """Whether ``p`` has not yet completed the mission on ``space`` (by card or by side)."""
+    card = s.missions[space]
+    if card < 0:
+        return False
+    side = BASE if space < 2 else ADVANCED
+    if r.mission_once_per == ONCE_PER_CARD:
+        return s.done[p, card, 0] == 0 and s.done[p, card, 1] == 0
+    return s.done[p, card, side] == 0

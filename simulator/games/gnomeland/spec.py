@@ -1,0 +1,109 @@
+"""Gnomeland for the engine: modes, strategies, and the kernel calls (see ``core/game.py``).
+
+The rules are in ``turn.py`` (rulebook order), the table in ``board.py``, the numbers in
+``rules.toml``, the replay story in ``story.py`` and the batch kernel in ``kernel.py``.
+Gnomeland has no roles: every Village board is the same, so ``role`` is null.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from simulator.core.errors import UsageError
+from simulator.core.game import Game, Mode, Strategies, kernel_calls, search_marker
+from simulator.core.trace import new_log
+from simulator.games.gnomeland import board, kernel, search, story
+from strategies import gnomeland as players
+
+MODES = {
+    "standard": Mode("standard", "the base game: five rounds, Mercenary decks of 5/7/9 cards",
+                     (2, 3, 4)),
+}
+
+REPLAY_LOG_ROWS = 200_000
+
+
+def check_setup(rules, setup):
+    """Deck sizes the state has room for, and enough spells and actions to play."""
+    r = rules[0]
+    spells = sum(int(x) for x in board.spell_counts(r))
+    actions = sum(int(x) for x in board.action_counts(r))
+    for name, n in (("Spell", spells), ("Action", actions)):
+        if n > board.MAX_DECK:
+            raise UsageError(f"the {name} deck would hold {n} cards; at most {board.MAX_DECK} are supported")
+    if actions == 0:
+        raise UsageError("the Action deck would be empty: give at least one action_* card")
+
+
+def play(rules, run_seed, first_game, n_games, setup):
+    seats, games = kernel.new_outputs(n_games, setup.n_players)
+    if setup.has_search:
+        search.load_rollout_functions(rules, setup.n_players)
+    for marker, warm_up in kernel_calls(setup):
+        kernel.play_games(rules, np.uint64(run_seed), first_game, 0 if warm_up else n_games,
+                          setup.n_players, setup.seatings, setup.mix_ids, setup.mix_weights,
+                          seats, games, marker)
+    return seats, games
+
+
+def replay(rules, run_seed, game_index, setup):
+    if setup.has_search:
+        play(rules, run_seed, 0, 0, setup)  # the heuristic game loop compiled first (kernel_calls)
+    log = new_log(REPLAY_LOG_ROWS)
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.seatings,
+                       setup.mix_ids, setup.mix_weights, log, search_marker(setup))
+    return story.tell(log)
+
+
+def seat_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
+    out = {
+        "strategy": np.array(config.strategies, dtype=object)[c.pop("strategy_index")],
+        "role": np.full(len(rows), None, dtype=object),
+        "score": c.pop("score"),
+        "rank": c.pop("rank").astype(np.int8),
+        "winner": c.pop("winner"),
+    }
+    c["first_player"] = c["first_player"].astype(bool)
+    for name, values in c.items():  # small counts: 16 bits keep the parts and memory small
+        if values.dtype == np.int64:
+            c[name] = values.astype(np.int16)
+    out.update(c)
+    return out
+
+
+def game_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c["first_seat"] = c["first_seat"].astype(np.int8)
+    c["truncated"] = c["truncated"].astype(bool)
+    for name in kernel.GAME_COLUMNS:
+        if c[name].dtype == np.int64:
+            c[name] = c[name].astype(np.int16)
+    return c
+
+
+GAME = Game(
+    name="gnomeland",
+    title="Gnomeland",
+    modes=MODES,
+    roles=(),
+    strategies=Strategies(players.NAMES, players.DESCRIPTIONS, players.WEIGHT_NAMES,
+                          players.DEFAULT_WEIGHTS,
+                          default_mix=("greedy", "mission_hunter", "engine_builder", "copier",
+                                       "brawler", "balanced"),
+                          tunable=("mission_hunter", "engine_builder", "copier", "brawler",
+                                   "balanced"),
+                          tuned_weights=tuple(n for n in players.STYLE_NAMES if n != "noise"),
+                          search="lookahead"),
+    rules_path=Path(__file__).with_name("rules.toml"),
+    play=play,
+    replay=replay,
+    seat_columns=seat_columns,
+    game_columns=game_columns,
+    check=check_setup,
+    report_columns={
+        "point_sources": list(kernel.POINT_SOURCES),
+        "game_counts": ["brawls", "magic_challenges", "missions_completed", "copies"],
+    },
+    max_players=board.MAX_PLAYERS,
+)

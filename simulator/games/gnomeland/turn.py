@@ -1,0 +1,1100 @@
+"""Gnomeland, played by the rulebook: Setup, then five rounds of dice, turns and the end of the
+round, then the End of the Game.
+
+The functions follow the rulebook's order. ``s`` is one game's state (``board.STATE``), ``r`` the
+rule numbers (``rules.toml``), ``rng`` the game's random stream, ``log`` the replay log (empty in
+batch runs), and ``plans`` the seats' strategies that every decision is asked of.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import roll_die, shuffle
+from simulator.core.trace import record
+from simulator.games.gnomeland import story as L
+from simulator.games.gnomeland.board import (
+    ADVANCED, BASE, BRAWL, COIN, COVERED, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN,
+    EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR,
+    FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, FROM_COPY, FROM_DICE, FROM_MERCENARY,
+    FROM_MISSION, FROM_SPECIAL, FROM_SPELL, FROM_TAVERN, GNOME_HOUSE, GNOME_RECALL, GUARD_POST,
+    HEX, IN_DECK, KIOSK, MAGIC_CHALLENGE, MANA, MAX_DICE, MAX_PLAYERS, M_ANY, M_TRADERS,
+    N_ACTIONS, N_CARDS, N_MISSIONS, N_SPELLS, ON_BOARD, SOLDIER, SUMMONING, TRADER, TWO_COINS,
+    WAREHOUSE, WEAPON, WIZARD, YES, ABUNDANCE, action_counts, circular, contest_points,
+    convert_gives, convert_price, final_score, building_points, has_alternative,
+    has_gnome_house, has_merc_choice, keep_limit, load_cards, may_complete,
+    mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
+    supply_start, yield_of,
+)
+from simulator.games.gnomeland.story import (
+    BY_ACTION, BY_BUILDING, BY_SPELL, OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE,
+    OPT_DIE_CHANGE, OPT_END, OPT_HIRE, OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL,
+    OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL, OPT_UPGRADE_SPECIAL, SCORE_CONTEST, SCORE_MISSION,
+)
+from strategies import gnomeland as players
+
+MAX_OPTIONS = 256
+
+
+@njit(cache=True)
+def pack(c, m, w):
+    return c + 10 * m + 100 * w
+
+
+# --- resources and the supply --------------------------------------------------------------------
+
+@njit(cache=True)
+def take_from_supply(s, r, p, k, amount, log):
+    """``amount`` of resource ``k`` from the supply, as far as it goes (a limited supply)."""
+    if r.supply_limited == YES and amount > s.supply[k]:
+        short = amount - s.supply[k]
+        s.supply_short[p] += short
+        record(log, L.SUPPLY_SHORT, p, k, short)
+        amount = s.supply[k]
+    if r.supply_limited == YES:
+        s.supply[k] -= amount
+    return amount
+
+
+@njit(cache=True)
+def give_back(s, r, k, amount):
+    if r.supply_limited == YES:
+        s.supply[k] += amount
+
+
+@njit(cache=True)
+def gain(s, r, p, bundle, source, log):
+    """``p`` receives ``bundle`` (coin, mana, weapons) into hand; returns what came, packed."""
+    got = np.zeros(3, dtype=np.int64)
+    for k in range(3):
+        if bundle[k] > 0:
+            got[k] = take_from_supply(s, r, p, k, bundle[k], log)
+            s.res[p, k] += got[k]
+            s.gained[p, source] += got[k]
+            s.gained_kind[p, k] += got[k]
+    packed = pack(got[0], got[1], got[2])
+    if source != FROM_DICE and packed > 0:
+        record(log, L.GAIN, p, source, packed)
+    return got
+
+
+@njit(cache=True)
+def gain_one(s, r, p, k, amount, source, log):
+    bundle = np.zeros(3, dtype=np.int64)
+    bundle[k] = amount
+    return gain(s, r, p, bundle, source, log)
+
+
+@njit(cache=True)
+def mercs_for(s, r, p, k, need, spare):
+    """Mercenary cards of kind ``k`` that cover ``need`` more units of their resource, or -1
+    when ``spare`` cards are not enough (or the supply cannot pay their resource)."""
+    if need <= 0:
+        return 0
+    y = r.mercenary_yield
+    if y <= 0:
+        return -1
+    cards = (need + y - 1) // y
+    if cards > spare:
+        return -1
+    return cards
+
+
+@njit(cache=True)
+def payable3(s, r, p, c0, c1, c2):
+    """Whether ``p`` can pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``) from hand,
+    discarding Mercenaries for what the hand lacks. The cubes paid go back to the supply first,
+    so a Mercenary's resource can be taken while the supply has it. (Three numbers, no array:
+    the option list asks this hundreds of times a turn.)"""
+    for k in range(3):
+        c = c0 if k == 0 else (c1 if k == 1 else c2)
+        have = s.res[p, k]
+        need = c - have
+        if need > 0:
+            if mercs_for(s, r, p, k, need, s.mercs[p, k]) < 0:
+                return False
+            if r.supply_limited == YES and s.supply[k] + min(c, have) < need:
+                return False
+    return True
+
+
+@njit(cache=True)
+def pay(s, r, p, cost, log):
+    """Pay ``cost``: hand first, then Mercenaries discarded for their resource (back to their
+    deck). Returns the Mercenaries discarded."""
+    discarded = 0
+    for k in range(3):
+        from_hand = min(cost[k], s.res[p, k])
+        s.res[p, k] -= from_hand
+        give_back(s, r, k, from_hand)
+        need = cost[k] - from_hand
+        while need > 0:
+            s.mercs[p, k] -= 1
+            s.merc_deck[k] += 1
+            discarded += 1
+            got = gain_one(s, r, p, k, r.mercenary_yield, FROM_MERCENARY, log)[k]
+            used = min(got, need)
+            s.res[p, k] -= used
+            give_back(s, r, k, used)
+            need -= used
+    if cost[0] + cost[1] + cost[2] > 0:
+        record(log, L.PAY, p, pack(cost[0], cost[1], cost[2]), discarded)
+    return discarded
+
+
+@njit(cache=True)
+def add_points(s, p, vp, why, log):
+    """Move ``p``'s score marker; the clock records who reached a space first."""
+    if vp <= 0:
+        return
+    s.score[p] += vp
+    s.clock += 1
+    s.reached[p] = s.clock
+    if why == SCORE_MISSION:
+        s.vp_missions[p] += vp
+    else:
+        s.vp_contests[p] += vp
+    record(log, L.SCORE, p, vp, why, s.score[p])
+
+
+# --- Setup ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def draw_action(s, rng, log):
+    """The top Action card; an empty deck is refilled from the used ones, shuffled (-1: none)."""
+    if s.action_deck_n == 0:
+        if s.action_used_n == 0:
+            return -1
+        for i in range(s.action_used_n):
+            s.action_deck[i] = s.action_used[i]
+        s.action_deck_n = s.action_used_n
+        s.action_used_n = 0
+        shuffle(rng, s.action_deck, s.action_deck_n)
+        s.action_reshuffles += 1
+        record(log, L.ACTION_RESHUFFLE, s.action_deck_n)
+    s.action_deck_n -= 1
+    return s.action_deck[s.action_deck_n]
+
+
+@njit(cache=True)
+def draw_spell(s, log):
+    if s.spell_deck_n == 0:
+        s.spell = -1
+    else:
+        s.spell_deck_n -= 1
+        s.spell = s.spell_deck[s.spell_deck_n]
+    record(log, L.SPELL_CARD, s.spell)
+
+
+@njit(cache=True)
+def draw_mission(s, space, log):
+    if s.mission_deck_n == 0:
+        s.missions[space] = -1
+    else:
+        s.mission_deck_n -= 1
+        s.missions[space] = s.mission_deck[s.mission_deck_n]
+    s.hexes[space] = 0
+    record(log, L.MISSION_DRAWN, space, s.missions[space])
+
+
+@njit(cache=True)
+def new_game(r, n_players, plans, rng, log):
+    """A game set up by the rulebook's Setup."""
+    table = new_table()
+    s = table[0]
+    s.n_players = n_players
+    s.current = -1
+    load_cards(s, r)
+    for k in range(3):
+        s.supply[k] = supply_start(r, k)
+        s.merc_deck[k] = mercenaries_per_deck(r, n_players)
+    # the Mission deck, two Base missions on the board
+    for i in range(N_MISSIONS):
+        s.mission_deck[i] = i
+    s.mission_deck_n = N_MISSIONS
+    shuffle(rng, s.mission_deck, N_MISSIONS)
+    s.missions[:] = -1
+    draw_mission(s, 0, log)
+    draw_mission(s, 1, log)
+    # the Tavern: two face-up Action cards
+    n = 0
+    counts = action_counts(r)
+    for a in range(N_ACTIONS):
+        for _ in range(counts[a]):
+            s.action_deck[n] = a
+            n += 1
+    s.action_deck_n = n
+    shuffle(rng, s.action_deck, n)
+    for slot in range(2):
+        s.tavern[slot] = draw_action(s, rng, log)
+        record(log, L.TAVERN_CARD, slot, s.tavern[slot])
+    # the Wizard's Tower: one Spell
+    n = 0
+    counts = spell_counts(r)
+    for a in range(N_SPELLS):
+        for _ in range(counts[a]):
+            s.spell_deck[n] = a
+            n += 1
+    s.spell_deck_n = n
+    shuffle(rng, s.spell_deck, n)
+    draw_spell(s, log)
+    # the Village boards: two Kiosks and a Guard Post; two Warehouses and the Gnome House
+    for p in range(n_players):
+        s.normal[p, 0] = KIOSK
+        s.normal[p, 1] = KIOSK
+        s.normal[p, 2] = GUARD_POST
+        for k in range(3):
+            s.special[p, k] = EMPTY
+        for k in range(min(r.warehouses, 2)):
+            s.special[p, k] = WAREHOUSE
+        s.special[p, 2] = GNOME_HOUSE
+        s.gnomes_home[p] = r.gnomes_per_player
+    # first player: the highest roll of three dice, ties re-rolled
+    tied = np.ones(MAX_PLAYERS, dtype=np.int64)
+    while True:
+        best = -1
+        totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        for p in range(n_players):
+            if tied[p]:
+                for _ in range(r.dice_per_player):
+                    totals[p] += roll_die(rng)
+                record(log, L.FIRST_ROLL, p, totals[p])
+                best = max(best, totals[p])
+        count = 0
+        for p in range(n_players):
+            tied[p] = 1 if tied[p] and totals[p] == best else 0
+            count += tied[p]
+        if count == 1:
+            break
+    for p in range(n_players):
+        if tied[p]:
+            s.first_player = p
+    s.first_seat = s.first_player
+    return table
+
+
+# --- dice ------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def neutral_in_hand(s):
+    n = 0
+    for i in range(s.n_dice):
+        if s.dice_neutral[i] and not s.dice_spent[i]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def neutral_available(s, r):
+    """A neutral die is in the common pool (FAQ Q2: spent ones go back) and the hand has room."""
+    return neutral_in_hand(s) < r.neutral_dice and s.n_dice < MAX_DICE
+
+
+@njit(cache=True)
+def add_neutral_die(s, r, rng, log, p, why):
+    v = roll_die(rng)
+    s.dice[s.n_dice] = v
+    s.dice_spent[s.n_dice] = 0
+    s.dice_neutral[s.n_dice] = 1
+    s.n_dice += 1
+    record(log, L.EXTRA_DIE, p, v, why, s.n_dice - 1)
+
+
+@njit(cache=True)
+def dice_left(s):
+    n = 0
+    for i in range(s.n_dice):
+        if not s.dice_spent[i]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def free_dice(s, r, rng, log, p):
+    """Castle and Temple: one more die in the turn, rolled as soon as the building stands."""
+    for k in range(3):
+        t = s.special[p, k]
+        if t >= FIRST_SPECIAL_CARD and not s.special_used[p, k] and \
+                special_effect(t, s.special_side[p, k]) == EFFECT_EXTRA_DIE:
+            s.special_used[p, k] = 1
+            if neutral_available(s, r):
+                add_neutral_die(s, r, rng, log, p, BY_BUILDING)
+            else:
+                record(log, L.NO_NEUTRAL_DIE, p, t)
+
+
+# --- copying ---------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def offer_copies(s, r, plans, rng, log, p, got):
+    """Using Gnomes Outside Your Own Turn: each other player clockwise may spend a gnome for the
+    same resources, kept beside their board until their next turn (no Warehouse limit)."""
+    if got[0] + got[1] + got[2] == 0:
+        return
+    n = s.n_players
+    for i in range(1, n):
+        q = (p + i) % n
+        if s.gnomes_home[q] == 0:
+            record(log, L.COPY_DECLINED, q, p, 1)
+            continue
+        if not players.choose_copy(s, r, q, p, plans, rng, got):
+            record(log, L.COPY_DECLINED, q, p, 0)
+            continue
+        s.gnomes_home[q] -= 1
+        s.gnomes_out[q] += 1
+        s.copies[q] += 1
+        s.copied_from[p] += 1
+        came = np.zeros(3, dtype=np.int64)
+        for k in range(3):
+            if got[k] > 0:
+                came[k] = take_from_supply(s, r, q, k, got[k], log)
+                s.copied[q, k] += came[k]
+                s.gained[q, FROM_COPY] += came[k]
+                s.gained_kind[q, k] += came[k]
+        record(log, L.COPY, q, p, pack(came[0], came[1], came[2]), s.gnomes_home[q])
+
+
+# --- the turn's actions ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def spend_die(s, r, plans, rng, log, p, d, alt):
+    """Spend die ``d`` on the Normal Building of its pair (alternative ``alt``; 2 + kind: the
+    Hotel's Mercenary); the other players may copy the resources."""
+    s.dice_spent[d] = 1
+    s.dice_used[p] += 1
+    slot = slot_of(s.dice[d])
+    t = s.normal[p, slot]
+    side = s.normal_side[p, slot]
+    if alt >= 2:
+        kind = alt - 2
+        s.merc_deck[kind] -= 1
+        s.mercs[p, kind] += 1
+        record(log, L.DIE, p, s.dice[d], slot, alt, 0, t * 2 + side)
+        record(log, L.MERCENARY, p, kind, 0)
+        return
+    got = gain(s, r, p, yield_of(s, p, slot, alt), FROM_DICE, log)
+    record(log, L.DIE, p, s.dice[d], slot, alt, pack(got[0], got[1], got[2]), t * 2 + side)
+    offer_copies(s, r, plans, rng, log, p, got)
+
+
+@njit(cache=True)
+def place_card(s, r, log, p, kind, card, slot):
+    """Build: the card covers what stands on the slot; markers on it are discarded."""
+    if kind == 0:
+        old, old_side = s.normal[p, slot], s.normal_side[p, slot]
+        if old >= FIRST_NORMAL_CARD:
+            s.deck_at[p, 0, old - FIRST_NORMAL_CARD] = COVERED
+        s.normal[p, slot] = card
+        s.normal_side[p, slot] = BASE
+        s.deck_at[p, 0, card - FIRST_NORMAL_CARD] = ON_BOARD
+    else:
+        old, old_side = s.special[p, slot], s.special_side[p, slot]
+        if old >= FIRST_SPECIAL_CARD:
+            s.deck_at[p, 1, old - FIRST_SPECIAL_CARD] = COVERED
+        if old == GNOME_HOUSE and s.gnomes_home[p] > 0:
+            record(log, L.GNOMES_DISCARDED, p, s.gnomes_home[p])
+            s.gnomes_lost[p] += s.gnomes_home[p]
+            s.gnomes_out[p] += s.gnomes_home[p]
+            s.gnomes_home[p] = 0
+        s.special[p, slot] = card
+        s.special_side[p, slot] = BASE
+        s.special_used[p, slot] = 0
+        s.deck_at[p, 1, card - FIRST_SPECIAL_CARD] = ON_BOARD
+    s.built[p, kind] += 1
+    record(log, L.BUILD, p, kind, card, slot, old, old_side if old >= 0 else 0)
+
+
+@njit(cache=True)
+def mission_cost(s, space):
+    card = s.missions[space]
+    return s.m_cost[card, 0 if space < 2 else 1]
+
+
+@njit(cache=True)
+def mission_payable(s, r, p, space):
+    """Resources and Mercenaries: the named kinds first, then any kind, then the resources
+    (Mercenaries not otherwise needed may be discarded for what the hand lacks)."""
+    card = s.missions[space]
+    side = 0 if space < 2 else 1
+    spare = 0
+    for k in range(3):
+        named = s.m_cost[card, side, M_TRADERS + k]
+        if named > s.mercs[p, k]:
+            return False
+        c = s.m_cost[card, side, k]
+        have = s.res[p, k]
+        need = c - have
+        used = mercs_for(s, r, p, k, need, s.mercs[p, k] - named)
+        if used < 0:
+            return False
+        if need > 0 and r.supply_limited == YES and s.supply[k] + min(c, have) < need:
+            return False
+        spare += s.mercs[p, k] - named - used
+    return spare >= s.m_cost[card, side, M_ANY]
+
+
+@njit(cache=True)
+def complete_mission(s, r, log, p, space):
+    card = s.missions[space]
+    side = 0 if space < 2 else 1
+    c = mission_cost(s, space)
+    vp = mission_vp(s, r, space)
+    hexed = s.m_reward[card, side, 0] - vp
+    mercs = 0
+    for k in range(3):  # the named Mercenaries
+        for _ in range(c[M_TRADERS + k]):
+            s.mercs[p, k] -= 1
+            s.merc_deck[k] += 1
+            mercs += 1
+    cost = np.zeros(3, dtype=np.int64)
+    for k in range(3):
+        cost[k] = c[k]
+    # any kind: those the resource payment will not need, the most plentiful first
+    for _ in range(c[M_ANY]):
+        best = -1
+        best_spare = 0
+        for k in range(3):
+            need = max(0, cost[k] - s.res[p, k])
+            spare = s.mercs[p, k] - mercs_for(s, r, p, k, need, s.mercs[p, k])
+            if spare > best_spare:
+                best, best_spare = k, spare
+        s.mercs[p, best] -= 1
+        s.merc_deck[best] += 1
+        mercs += 1
+    pay(s, r, p, cost, log)
+    s.done[p, card, side] = 1
+    s.missions_done[p] += 1
+    record(log, L.MISSION, p, space, card, side, vp, hexed)
+    add_points(s, p, vp, SCORE_MISSION, log)
+    bonus = np.zeros(3, dtype=np.int64)
+    for k in range(3):
+        bonus[k] = s.m_reward[card, side, 1 + k]
+    gain(s, r, p, bonus, FROM_MISSION, log)
+
+
+@njit(cache=True)
+def hire_price(r, kind):
+    if kind == TRADER:
+        return r.trader_cost_coin
+    if kind == SOLDIER:
+        return r.soldier_cost
+    return r.wizard_cost
+
+
+@njit(cache=True)
+def take_mercenary(s, log, p, kind, why):
+    s.merc_deck[kind] -= 1
+    s.mercs[p, kind] += 1
+    record(log, L.MERCENARY, p, kind, why)
+
+
+@njit(cache=True)
+def spell_cost(r):
+    c = np.zeros(3, dtype=np.int64)
+    c[MANA] = r.spell_cost_mana
+    return c
+
+
+@njit(cache=True)
+def cast_spell(s, r, plans, rng, log, p, variant):
+    """Cast a Spell: the Magic marker on the card (Hex: on a mission), pay 1 Mana, its effect."""
+    spell = s.spell
+    pay(s, r, p, spell_cost(r), log)
+    s.magic[p] = 1
+    s.cast[p, spell] += 1
+    record(log, L.SPELL, p, spell, variant)
+    if spell == ABUNDANCE:
+        add_neutral_die(s, r, rng, log, p, BY_SPELL)
+    elif spell == GNOME_RECALL:
+        s.gnomes_out[p] -= 1
+        s.gnomes_home[p] += 1
+        s.gnomes_recalled[p] += 1
+        record(log, L.RECALL, p, s.gnomes_home[p])
+    elif spell == SUMMONING:
+        take_mercenary(s, log, p, variant, 1)
+    elif spell == HEX:
+        s.hexes[variant] += 1
+        record(log, L.HEX, p, variant, mission_vp(s, r, variant))
+    elif spell == CURSE:
+        if variant == 0:
+            gain_one(s, r, p, COIN, r.curse_coins, FROM_SPELL, log)
+            record(log, L.CURSE, p, -1, COIN)
+        else:
+            q = (variant - 1) // 2
+            k = COIN if (variant - 1) % 2 == 0 else WEAPON
+            amount = min(r.curse_coins, s.res[q, k])
+            s.res[q, k] -= amount
+            s.res[p, k] += amount
+            s.gained[p, FROM_SPELL] += amount
+            s.gained_kind[p, k] += amount
+            record(log, L.CURSE, p, q, k)
+
+
+@njit(cache=True)
+def use_tavern(s, r, plans, rng, log, p, slot):
+    """Activate an Action card: a gnome from the Village board on it, and its benefit."""
+    action = s.tavern[slot]
+    s.gnomes_home[p] -= 1
+    s.gnomes_tavern[p] += 1
+    s.tavern_gnomes[slot, p] += 1
+    s.tavern_done = 1
+    s.tavern_used[p, action] += 1
+    record(log, L.TAVERN, p, slot, action)
+    if action == FORTUNE:
+        add_neutral_die(s, r, rng, log, p, BY_ACTION)
+    elif action == FAVOUR:
+        mask = players.choose_rerolls(s, r, p, plans, rng)
+        for i in range(s.n_dice):
+            if not s.dice_spent[i] and (mask >> i) & 1:
+                old = s.dice[i]
+                s.dice[i] = roll_die(rng)
+                record(log, L.REROLL, p, i, old, s.dice[i], BY_ACTION)
+    elif action == TWO_COINS:
+        gain_one(s, r, p, COIN, r.two_coins_gain, FROM_TAVERN, log)
+    # Brawl and Magic Challenge act at the end of the round
+
+
+@njit(cache=True)
+def use_special(s, r, rng, log, p, kind, slot, b):
+    """A Special Building's once-per-turn ability."""
+    t = s.special[p, slot]
+    side = s.special_side[p, slot]
+    s.special_used[p, slot] = 1
+    if kind == OPT_PALACE:
+        cost = np.zeros(3, dtype=np.int64)
+        cost[COIN] = r.palace_pay_coin
+        pay(s, r, p, cost, log)
+        record(log, L.SPECIAL, p, t, side, 0)
+        add_neutral_die(s, r, rng, log, p, BY_BUILDING)
+    elif kind == OPT_DIE_CHANGE:
+        d = b // 2
+        old = s.dice[d]
+        s.dice[d] = circular(old + (1 if b % 2 == 0 else -1))
+        record(log, L.DIE_CHANGE, p, d, old, s.dice[d], t, side)
+    elif kind == OPT_REROLL:
+        old = s.dice[b]
+        s.dice[b] = roll_die(rng)
+        record(log, L.REROLL, p, b, old, s.dice[b], BY_BUILDING)
+    elif kind == OPT_CONVERT:
+        cost = np.zeros(3, dtype=np.int64)
+        cost[COIN] = convert_price(r, side)
+        pay(s, r, p, cost, log)
+        got = gain_one(s, r, p, b, 1, FROM_SPECIAL, log)
+        record(log, L.SPECIAL, p, t, side, pack(got[0], got[1], got[2]))
+    elif kind == OPT_INCOME:
+        got = gain(s, r, p, s.s_income[side], FROM_SPECIAL, log)
+        record(log, L.SPECIAL, p, t, side, pack(got[0], got[1], got[2]))
+
+
+# --- the choices a turn offers ---------------------------------------------------------------------
+
+@njit(cache=True)
+def add_option(opts, n, kind, a, b, cost):
+    opts[n, 0] = kind
+    opts[n, 1] = a
+    opts[n, 2] = b
+    opts[n, 3] = cost
+    return n + 1
+
+
+@njit(cache=True)
+def first_of_value(s, d):
+    """Whether die ``d`` is the first unspent die of its value (same-valued dice are one choice)."""
+    for i in range(d):
+        if not s.dice_spent[i] and s.dice[i] == s.dice[d]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def list_options(s, r, p, opts):
+    """Every action ``p`` may take now (``opts`` rows: kind, a, b, packed cost); returns how many.
+    Ending the turn is allowed once every die is spent."""
+    n = 0
+    if dice_left(s) == 0:
+        n = add_option(opts, n, OPT_END, 0, 0, 0)
+    for d in range(s.n_dice):
+        if s.dice_spent[d] or not first_of_value(s, d):
+            continue
+        slot = slot_of(s.dice[d])
+        n = add_option(opts, n, OPT_DIE, d, 0, 0)
+        if has_alternative(s, p, slot):
+            n = add_option(opts, n, OPT_DIE, d, 1, 0)
+        if has_merc_choice(s, p, slot):
+            for k in range(3):
+                if s.merc_deck[k] > 0:
+                    n = add_option(opts, n, OPT_DIE, d, 2 + k, 0)
+    if not s.tavern_done and s.gnomes_home[p] > 0 and has_gnome_house(s, p):
+        for slot in range(2):
+            a = s.tavern[slot]
+            if a < 0:
+                continue
+            if a == FORTUNE and not neutral_available(s, r):
+                continue
+            if a == FAVOUR and dice_left(s) == 0:
+                continue
+            n = add_option(opts, n, OPT_TAVERN, slot, a, 0)
+    if s.magic[p] == 0 and s.spell >= 0 and payable3(s, r, p, 0, r.spell_cost_mana, 0):
+        cost = pack(0, r.spell_cost_mana, 0)
+        sp = s.spell
+        if sp == ABUNDANCE and neutral_available(s, r):
+            n = add_option(opts, n, OPT_SPELL, 0, sp, cost)
+        elif sp == GNOME_RECALL and s.gnomes_out[p] > 0 and has_gnome_house(s, p):
+            n = add_option(opts, n, OPT_SPELL, 0, sp, cost)   # Q6: not with every gnome
+        elif sp == SUMMONING:
+            for k in range(3):
+                if s.merc_deck[k] > 0:
+                    n = add_option(opts, n, OPT_SPELL, k, sp, cost)
+        elif sp == HEX:
+            for space in range(4):
+                if s.missions[space] >= 0:
+                    n = add_option(opts, n, OPT_SPELL, space, sp, cost)
+        elif sp == CURSE:
+            if r.supply_limited == 0 or s.supply[COIN] > 0:
+                n = add_option(opts, n, OPT_SPELL, 0, sp, cost)
+            for q in range(s.n_players):
+                if q != p:
+                    if s.res[q, COIN] > 0:
+                        n = add_option(opts, n, OPT_SPELL, 1 + 2 * q, sp, cost)
+                    if s.res[q, WEAPON] > 0:
+                        n = add_option(opts, n, OPT_SPELL, 2 + 2 * q, sp, cost)
+    for slot in range(3):
+        t = s.special[p, slot]
+        if t < FIRST_SPECIAL_CARD or s.special_used[p, slot]:
+            continue
+        side = s.special_side[p, slot]
+        e = special_effect(t, side)
+        if e == EFFECT_CONVERT:
+            price = convert_price(r, side)
+            if payable3(s, r, p, price, 0, 0):
+                for k in range(3):
+                    if convert_gives(side, k):
+                        n = add_option(opts, n, OPT_CONVERT, slot, k, price)
+        elif e == EFFECT_INCOME:
+            n = add_option(opts, n, OPT_INCOME, slot, 0, 0)
+        elif e == EFFECT_PAID_DIE:
+            if neutral_available(s, r) and payable3(s, r, p, r.palace_pay_coin, 0, 0):
+                n = add_option(opts, n, OPT_PALACE, slot, 0, r.palace_pay_coin)
+        elif e == EFFECT_DIE_UP or e == EFFECT_DIE_UP_DOWN or e == EFFECT_REROLL:
+            for d in range(s.n_dice):
+                if s.dice_spent[d] or not first_of_value(s, d):
+                    continue
+                if e == EFFECT_REROLL:
+                    n = add_option(opts, n, OPT_REROLL, slot, d, 0)
+                else:
+                    n = add_option(opts, n, OPT_DIE_CHANGE, slot, 2 * d, 0)
+                    if e == EFFECT_DIE_UP_DOWN:
+                        n = add_option(opts, n, OPT_DIE_CHANGE, slot, 2 * d + 1, 0)
+    for kind in range(3):
+        if s.merc_deck[kind] == 0:
+            continue
+        price = hire_price(r, kind)
+        for k in range(3):
+            # a Trader is paid in Coins; a Soldier in Coins or Weapons; a Wizard in Coins or Mana
+            if k != COIN and k != kind:
+                continue
+            c0 = price if k == 0 else 0
+            c1 = price if k == 1 else 0
+            c2 = price if k == 2 else 0
+            if payable3(s, r, p, c0, c1, c2):
+                n = add_option(opts, n, OPT_HIRE, kind, k, pack(c0, c1, c2))
+    for kind in range(2):
+        first = FIRST_NORMAL_CARD if kind == 0 else FIRST_SPECIAL_CARD
+        for i in range(N_CARDS):
+            if s.deck_at[p, kind, i] != IN_DECK:
+                continue
+            if kind == 0:
+                c0, c1, c2 = s.n_cost[first + i, 0, 0], s.n_cost[first + i, 0, 1], s.n_cost[first + i, 0, 2]
+            else:
+                c0, c1, c2 = s.s_cost[first + i, 0, 0], s.s_cost[first + i, 0, 1], s.s_cost[first + i, 0, 2]
+            if not payable3(s, r, p, c0, c1, c2):
+                continue
+            for slot in range(3):
+                n = add_option(opts, n, OPT_BUILD_NORMAL if kind == 0 else OPT_BUILD_SPECIAL,
+                               first + i, slot, pack(c0, c1, c2))
+    for slot in range(3):
+        t = s.normal[p, slot]
+        if t >= FIRST_NORMAL_CARD and s.normal_side[p, slot] == BASE:
+            if payable3(s, r, p, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2]):
+                n = add_option(opts, n, OPT_UPGRADE_NORMAL, slot, t,
+                               pack(s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2]))
+        t = s.special[p, slot]
+        if t >= FIRST_SPECIAL_CARD and s.special_side[p, slot] == BASE:
+            if payable3(s, r, p, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2]):
+                n = add_option(opts, n, OPT_UPGRADE_SPECIAL, slot, t,
+                               pack(s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2]))
+    for space in range(4):
+        if may_complete(s, r, p, space) and mission_payable(s, r, p, space):
+            card, side = s.missions[space], 0 if space < 2 else 1
+            mercs = s.m_cost[card, side, 3] + s.m_cost[card, side, 4] + \
+                s.m_cost[card, side, 5] + s.m_cost[card, side, 6]
+            n = add_option(opts, n, OPT_MISSION, space, card,
+                           pack(s.m_cost[card, side, 0], s.m_cost[card, side, 1],
+                                s.m_cost[card, side, 2]) + 1000 * mercs)
+    return n
+
+
+@njit(cache=True)
+def apply_option(s, r, plans, rng, log, p, kind, a, b):
+    if kind == OPT_DIE:
+        spend_die(s, r, plans, rng, log, p, a, b)
+    elif kind == OPT_TAVERN:
+        use_tavern(s, r, plans, rng, log, p, a)
+    elif kind == OPT_SPELL:
+        cast_spell(s, r, plans, rng, log, p, a)
+    elif kind == OPT_PALACE or kind == OPT_DIE_CHANGE or kind == OPT_REROLL or \
+            kind == OPT_CONVERT or kind == OPT_INCOME:
+        use_special(s, r, rng, log, p, kind, a, b)
+    elif kind == OPT_HIRE:
+        c = np.zeros(3, dtype=np.int64)
+        c[b] = hire_price(r, a)
+        pay(s, r, p, c, log)
+        s.hired[p] += 1
+        record(log, L.HIRE, p, a, c[b], b)
+        take_mercenary(s, log, p, a, 3)
+    elif kind == OPT_BUILD_NORMAL:
+        pay(s, r, p, s.n_cost[a, 0].copy(), log)
+        place_card(s, r, log, p, 0, a, b)
+    elif kind == OPT_BUILD_SPECIAL:
+        pay(s, r, p, s.s_cost[a, 0].copy(), log)
+        place_card(s, r, log, p, 1, a, b)
+        free_dice(s, r, rng, log, p)
+    elif kind == OPT_UPGRADE_NORMAL:
+        pay(s, r, p, s.n_cost[s.normal[p, a], 1].copy(), log)
+        s.normal_side[p, a] = ADVANCED
+        s.upgraded[p, 0] += 1
+        record(log, L.UPGRADE, p, 0, a, s.normal[p, a])
+    elif kind == OPT_UPGRADE_SPECIAL:
+        pay(s, r, p, s.s_cost[s.special[p, a], 1].copy(), log)
+        s.special_side[p, a] = ADVANCED
+        s.upgraded[p, 1] += 1
+        record(log, L.UPGRADE, p, 1, a, s.special[p, a])
+        free_dice(s, r, rng, log, p)
+    elif kind == OPT_MISSION:
+        complete_mission(s, r, log, p, a)
+
+
+@njit(cache=True)
+def log_options(log, opts, n, values, chosen):
+    if log.shape[0] == 0:
+        return
+    for i in range(n):
+        v = min(999, max(0, int(round((values[i] + 50.0) * 10.0))))
+        record(log, L.OPTION, 1 if i == chosen else 0, i, opts[i, 0], opts[i, 1], opts[i, 2],
+               opts[i, 3] * 1000 + v)
+
+
+@njit(cache=True)
+def start_turn(s, r, rng, log, p):
+    """The start of ``p``'s turn: the Warehouses' and the copied resources into hand, the dice
+    rolled for the round, once-per-turn abilities ready, the Castle's or Temple's die."""
+    s.current = p
+    s.turns += 1
+    s.steps = 0
+    record(log, L.TURN, p)
+    stored = pack(s.res[p, 0], s.res[p, 1], s.res[p, 2])
+    copied = pack(s.copied[p, 0], s.copied[p, 1], s.copied[p, 2])
+    for k in range(3):
+        s.res[p, k] += s.copied[p, k]
+        s.copied[p, k] = 0
+    record(log, L.HAND, p, stored, copied)
+    s.n_dice = 0
+    for i in range(r.dice_per_player):
+        s.dice[i] = s.own_dice[p, i]
+        s.dice_spent[i] = 0
+        s.dice_neutral[i] = 0
+        s.n_dice += 1
+    for k in range(3):
+        s.special_used[p, k] = 0
+    s.tavern_done = 0
+    free_dice(s, r, rng, log, p)
+
+
+@njit(cache=True)
+def continue_turn(s, r, plans, rng, log, p):
+    """The Turn's actions, one at a time as ``p`` chooses, until every die is spent and ``p``
+    ends the turn; then the Warehouses."""
+    opts = np.zeros((MAX_OPTIONS, 4), dtype=np.int64)
+    values = np.zeros(MAX_OPTIONS, dtype=np.float64)
+    finished = False
+    while s.steps < r.max_steps_per_turn:
+        s.steps += 1
+        n = list_options(s, r, p, opts)
+        i = players.choose_option(s, r, p, plans, rng, opts, n, values)
+        record(log, L.OPTIONS, p, n)
+        log_options(log, opts, n, values, i)
+        if opts[i, 0] == OPT_END:
+            finished = True
+            break
+        apply_option(s, r, plans, rng, log, p, opts[i, 0], opts[i, 1], opts[i, 2])
+    if not finished:
+        s.truncated = 1
+        record(log, L.TRUNCATED, p)
+    end_of_turn(s, r, plans, rng, log, p)
+
+
+@njit(cache=True)
+def play_turn(s, r, plans, rng, log, p):
+    """The Turn: spend every die, with any of the actions in between; then the Warehouses."""
+    start_turn(s, r, rng, log, p)
+    continue_turn(s, r, plans, rng, log, p)
+
+
+@njit(cache=True)
+def end_of_turn(s, r, plans, rng, log, p):
+    """Unused resources are discarded, except one per Warehouse (the player's choice)."""
+    keep = players.choose_keep(s, r, p, plans, rng, keep_limit(s, r, p))
+    lost = 0
+    for k in range(3):
+        drop = s.res[p, k] - keep[k]
+        lost += drop
+        give_back(s, r, k, drop)
+        s.res[p, k] = keep[k]
+    s.lost[p] += lost
+    record(log, L.KEEP, p, pack(keep[0], keep[1], keep[2]), lost)
+    s.current = -1
+
+
+# --- End of the Round ------------------------------------------------------------------------------
+
+@njit(cache=True)
+def best_die_count(s, p, k, value):
+    """Units of resource ``k`` a die of ``value`` brings on ``p``'s board (the '/' chosen for it)."""
+    slot = slot_of(value)
+    return max(yield_of(s, p, slot, 0)[k], yield_of(s, p, slot, 1)[k])
+
+
+@njit(cache=True)
+def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
+    """One player's count in a Brawl (k = Weapons) or Magic Challenge (k = Mana): their dice on
+    their buildings, Special Buildings, Warehouses, Mercenaries spent and their gnome."""
+    dice = np.zeros(MAX_DICE, dtype=np.int64)
+    n = r.dice_per_player
+    for i in range(n):
+        dice[i] = roll_die(rng)
+    used = np.zeros(3, dtype=np.int64)
+    for slot in range(3):  # Castle, Temple: one more die
+        t = s.special[q, slot]
+        if t >= FIRST_SPECIAL_CARD and special_effect(t, s.special_side[q, slot]) == EFFECT_EXTRA_DIE:
+            if n < MAX_DICE and n - r.dice_per_player < r.neutral_dice:
+                dice[n] = roll_die(rng)
+                n += 1
+            used[slot] = 1
+    for slot in range(3):  # Court, Town Hall, Sanctuary: on the die that gains most
+        t = s.special[q, slot]
+        if t < FIRST_SPECIAL_CARD or used[slot]:
+            continue
+        e = special_effect(t, s.special_side[q, slot])
+        if e == EFFECT_DIE_UP or e == EFFECT_DIE_UP_DOWN:
+            best_gain, best_i, best_v = 0, -1, 0
+            for i in range(n):
+                base = best_die_count(s, q, k, dice[i])
+                for step in (1, -1):
+                    if step == -1 and e == EFFECT_DIE_UP:
+                        continue
+                    v = circular(dice[i] + step)
+                    g = best_die_count(s, q, k, v) - base
+                    if g > best_gain:
+                        best_gain, best_i, best_v = g, i, v
+            if best_i >= 0:
+                dice[best_i] = best_v
+        elif e == EFFECT_REROLL:
+            worst, worst_i = 1000, -1
+            for i in range(n):
+                c = best_die_count(s, q, k, dice[i])
+                if c < worst:
+                    worst, worst_i = c, i
+            if worst_i >= 0 and worst == 0:
+                dice[worst_i] = roll_die(rng)
+    from_dice = 0
+    coins = 0
+    for i in range(n):
+        slot = slot_of(dice[i])
+        a0 = yield_of(s, q, slot, 0)
+        a1 = yield_of(s, q, slot, 1)
+        if a1[k] > a0[k]:
+            from_dice += a1[k]
+            coins += a1[COIN]
+        else:
+            from_dice += a0[k]
+            coins += a0[COIN]
+    for slot in range(3):  # Pier, Port (Coins from the dice), Obelisk, Monument
+        t = s.special[q, slot]
+        if t < FIRST_SPECIAL_CARD:
+            continue
+        side = s.special_side[q, slot]
+        e = special_effect(t, side)
+        if e == EFFECT_CONVERT and convert_gives(side, k) and coins >= convert_price(r, side) and \
+                convert_price(r, side) > 0:
+            from_dice += 1
+            coins -= convert_price(r, side)
+        elif e == EFFECT_INCOME:
+            from_dice += s.s_income[side, k]
+    stored = s.res[q, k]
+    mercs = players.contest_mercs(s, r, q, plans, rng, k, from_dice + stored + gnomes, counted,
+                                  totals)
+    s.mercs[q, k] -= mercs
+    s.merc_deck[k] += mercs
+    give_back(s, r, k, stored)
+    s.res[q, k] = 0
+    total = from_dice + stored + mercs * r.mercenary_yield + gnomes
+    record(log, L.CONTEST_ROLL, q, total, from_dice, stored, mercs, gnomes)
+    return total
+
+
+@njit(cache=True)
+def contest(s, r, plans, rng, log, slot):
+    """Brawl or Magic Challenge on Tavern card ``slot``: every player from the first player counts,
+    then scores per player with a lower total."""
+    action = s.tavern[slot]
+    k = WEAPON if action == BRAWL else MANA
+    n = s.n_players
+    held = 0
+    for q in range(n):
+        held += s.tavern_gnomes[slot, q]
+    record(log, L.CONTEST, action, slot, held)
+    if action == BRAWL:
+        s.brawls += 1
+    else:
+        s.challenges += 1
+    totals = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    counted = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for i in range(n):
+        q = (s.first_player + i) % n
+        totals[q] = contest_total(s, r, plans, rng, log, q, k,
+                                  s.tavern_gnomes[slot, q] * r.contest_gnome_bonus, counted, totals)
+        counted[q] = 1
+    points = contest_points(r, n)
+    for i in range(n):
+        q = (s.first_player + i) % n
+        beaten = 0
+        for o in range(n):
+            if o != q and totals[o] < totals[q]:
+                beaten += 1
+        s.beaten[q] += beaten
+        record(log, L.CONTEST_POINTS, q, beaten, beaten * points)
+        add_points(s, q, beaten * points, SCORE_CONTEST, log)
+
+
+@njit(cache=True)
+def end_of_round(s, r, plans, rng, log):
+    n = s.n_players
+    # Brawl and Magic Challenge, where a gnome is on the card (Brawl first)
+    for action in (BRAWL, MAGIC_CHALLENGE):
+        for slot in range(2):
+            if s.tavern[slot] == action:
+                held = 0
+                for q in range(n):
+                    held += s.tavern_gnomes[slot, q]
+                if held > 0:
+                    contest(s, r, plans, rng, log, slot)
+    last = s.round_no >= r.rounds
+    if not last:
+        # the missions' flip: Base -> Advanced spaces (the old Advanced discarded), two new Base
+        for i in range(2):
+            old = s.missions[2 + i]
+            s.missions[2 + i] = s.missions[i]
+            s.hexes[2 + i] = 0
+            if s.missions[i] >= 0:
+                record(log, L.MISSION_FLIP, s.missions[i], 2 + i, old)
+        for i in range(2):
+            draw_mission(s, i, log)
+    else:
+        for i in range(4):
+            s.hexes[i] = 0
+    # the Tavern: the cards discarded, their gnomes leave the game, two new cards
+    for slot in range(2):
+        if s.tavern[slot] >= 0:
+            s.action_used[s.action_used_n] = s.tavern[slot]
+            s.action_used_n += 1
+        s.tavern[slot] = -1
+        for q in range(n):
+            s.tavern_gnomes[slot, q] = 0
+    for q in range(n):
+        if s.gnomes_tavern[q] > 0:
+            record(log, L.GNOMES_REMOVED, q, s.gnomes_tavern[q])
+        s.gnomes_out[q] += s.gnomes_tavern[q]
+        s.gnomes_tavern[q] = 0
+        s.magic[q] = 0
+    if not last:
+        for slot in range(2):
+            s.tavern[slot] = draw_action(s, rng, log)
+            record(log, L.TAVERN_CARD, slot, s.tavern[slot])
+        draw_spell(s, log)
+    # the First Player marker: the leader; ties, who reached the space first
+    holder = s.first_player
+    best = holder
+    for i in range(1, n):
+        q = (holder + i) % n
+        if s.score[q] > s.score[best] or (s.score[q] == s.score[best] and s.reached[q] < s.reached[best]):
+            best = q
+    s.first_player = best
+    record(log, L.FIRST_PLAYER, best, s.score[best])
+
+
+# --- A whole game ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def begin_round(s, r, rng, log):
+    """The Round begins: every player rolls the dice of their colour (visible to all)."""
+    s.round_no += 1
+    record(log, L.ROUND, s.round_no, s.first_player)
+    for p in range(s.n_players):
+        for i in range(MAX_DICE):
+            s.own_dice[p, i] = 0
+        for i in range(r.dice_per_player):
+            s.own_dice[p, i] = roll_die(rng)
+        record(log, L.ROLL, p, s.own_dice[p, 0], s.own_dice[p, 1], s.own_dice[p, 2],
+               s.own_dice[p, 3], s.own_dice[p, 4])
+
+
+@njit(cache=True)
+def finish_round(s, r, plans, rng, log, first_turn):
+    """The turns from the ``first_turn``-th (from the first player clockwise), then the end of
+    the round; after the last round the game is over."""
+    n = s.n_players
+    for i in range(first_turn, n):
+        s.turn_in_round = i
+        play_turn(s, r, plans, rng, log, (s.first_player + i) % n)
+    end_of_round(s, r, plans, rng, log)
+    if s.round_no >= r.rounds:
+        s.over = 1
+
+
+@njit(cache=True)
+def play_round(s, r, plans, rng, log):
+    """The Round: everyone rolls, turns from the first player clockwise, the end of the round."""
+    begin_round(s, r, rng, log)
+    finish_round(s, r, plans, rng, log, 0)
+
+
+@njit(cache=True)
+def play_on(s, r, plans, rng, log, rounds):
+    """Go on from the middle of the current player's turn (``s.current``; -1 once their turn
+    ended) to the end of the game, or to the end of the ``rounds``-th round from now (0: the
+    end): how a search player's rollouts continue a game."""
+    if s.current >= 0:
+        continue_turn(s, r, plans, rng, log, s.current)
+    finish_round(s, r, plans, rng, log, s.turn_in_round + 1)
+    played = 1
+    while not s.over and (rounds == 0 or played < rounds):
+        play_round(s, r, plans, rng, log)
+        played += 1
+
+
+@njit(cache=True)
+def play_game(r, n_players, plans, rng, log):
+    """Set up and play one game of five rounds."""
+    table = new_game(r, n_players, plans, rng, log)
+    s = table[0]
+    # play_on plays the rest (so the loop the search's rollouts use is compiled with the
+    # heuristic game, never first inside a search: see core/game.py, kernel_calls)
+    begin_round(s, r, rng, log)
+    s.turn_in_round = -1
+    play_on(s, r, plans, rng, log, 0)
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    points = 0
+    for p in range(n_players):
+        scores[p] = final_score(s, r, p)
+        points |= min(255, building_points(s, r, p)) << (8 * p)
+    record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], points)
+    return table

@@ -1,0 +1,514 @@
+"""Scripted Gnomeland players.
+
+Each seat is played by a strategy id plus a weight vector (``plans = (ids, weights)``, one row
+per seat). The turn is a sequence of single actions (``turn.list_options``): heuristic players
+value every legal action in victory points from what it brings now (points, resources,
+Mercenaries, dice) and what it is worth for the rest of the game (a building's yield over the
+rounds left), scaled by their weights, and take the best; dice-changing actions come before the
+dice they change, dice before purchases, and the turn ends when every die is spent and nothing
+is worth doing. Resources the player cannot keep past the turn are valued by what the Warehouses
+would keep of them. Everything on the table is public, so players read the whole state except
+the decks' order (which no decision reads). Copying decisions are asked of the copying player's
+own strategy.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import below, uniform
+from simulator.core.search import SEARCH_WEIGHTS
+from simulator.games.gnomeland.board import (
+    ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
+    EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
+    FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX, MAGIC_CHALLENGE, MANA,
+    M_TRADERS, SUMMONING, TWO_COINS, WAREHOUSE, WEAPON, contest_points, convert_gives,
+    convert_price, keep_limit, may_complete, mission_vp, slot_of, special_effect,
+)
+from simulator.games.gnomeland.search import ACTION, searched
+from simulator.games.gnomeland.story import (
+    OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE, OPT_DIE_CHANGE, OPT_END, OPT_HIRE,
+    OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL, OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL,
+    OPT_UPGRADE_SPECIAL,
+)
+
+RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED, LOOKAHEAD = range(8)
+NAMES = ("random", "greedy", "mission_hunter", "engine_builder", "copier", "brawler", "balanced",
+         "lookahead")
+DESCRIPTIONS = (
+    "uniform over the legal actions (ending the turn is one once every die is spent)",
+    "most victory points now: missions and buildings' end points first; no value for the rounds ahead",
+    "completes every mission it can, hires the Mercenaries missions ask for",
+    "builds and upgrades early for yield over the rounds left",
+    "lives on others' dice: spends gnomes to copy their resources",
+    "plays for the Brawl and the Magic Challenge: Weapons and Mana, gnomes on the contests",
+    "weighs missions, buildings, contests and copying evenly",
+    "searches: plays each action of its turn out to the end of the game (rollouts by balanced "
+    "players, decks re-dealt) and leaves balanced's choice only for a surely better one",
+)
+
+STYLE_NAMES = (
+    "victory_point",     # worth of one victory point (1: the unit)
+    "coin",              # worth of a Coin in hand, in victory points
+    "mana",              # ... a Mana
+    "weapon",            # ... a Weapons
+    "mercenary",         # worth of a Mercenary card held
+    "gnome",             # worth of a gnome kept at home (for the Tavern and copying)
+    "engine",            # share of a building's yield per round over the rounds left
+    "mission",           # bias on a mission's points (on top of their worth)
+    "contest",           # worth of a contest point expected from a gnome on Brawl/Magic
+    "copy",              # multiplier on the worth of copied resources
+    "keep",              # share of its worth a resource kept in a Warehouse keeps
+    "attack",            # worth of each point or resource taken from a rival (Hex, Curse)
+    "die_first",         # priority of spending dice before buying (in victory points)
+    "noise",             # random jitter on every value, so equal players do not mirror each other
+)
+WEIGHT_NAMES = STYLE_NAMES + SEARCH_WEIGHTS
+(W_VP, W_COIN, W_MANA, W_WEAPON, W_MERC, W_GNOME, W_ENGINE, W_MISSION, W_CONTEST, W_COPY,
+ W_KEEP, W_ATTACK, W_DIE_FIRST, W_NOISE, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
+ W_SEARCH_CONFIDENCE) = range(len(STYLE_NAMES) + len(SEARCH_WEIGHTS))
+N_WEIGHTS = len(WEIGHT_NAMES)
+
+_STYLE = np.array([
+    # vp  coin  mana  weap  merc  gnome engine miss  cont  copy  keep  atk   first noise
+    [0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,   0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0],   # random
+    [1.0, 0.3,  0.3,  0.3,  0.3,  0.3,  0.0,   0.0,  0.0,  1.0,  1.0,  0.0,  3.0,  0.0],   # greedy
+    [1.0, 0.35, 0.35, 0.35, 0.6,  0.5,  0.3,   0.5,  0.2,  1.0,  0.9,  0.2,  3.0,  0.05],  # mission_hunter
+    [1.0, 0.35, 0.35, 0.35, 0.4,  0.5,  1.0,   0.0,  0.2,  1.0,  0.9,  0.1,  3.0,  0.05],  # engine_builder
+    [1.0, 0.35, 0.35, 0.35, 0.4,  0.15, 0.4,   0.2,  0.2,  1.3,  0.9,  0.1,  3.0,  0.05],  # copier
+    [1.0, 0.3,  0.45, 0.45, 0.4,  0.4,  0.4,   0.1,  1.2,  1.0,  0.9,  0.4,  3.0,  0.05],  # brawler
+    [1.0, 0.35, 0.35, 0.35, 0.4,  0.5,  0.6,   0.2,  0.4,  1.0,  0.9,  0.2,  3.0,  0.05],  # balanced
+])
+_SEARCH = np.zeros((len(NAMES), len(SEARCH_WEIGHTS)))
+# lookahead: balanced's weights, 4 rollouts per option to the game's end, balanced rollouts,
+# leaving balanced's own choice at 1 standard error
+_STYLE = np.vstack([_STYLE, _STYLE[BALANCED]])
+_SEARCH[LOOKAHEAD] = (4, 0, BALANCED, 1.0)
+DEFAULT_WEIGHTS = np.hstack([_STYLE, _SEARCH])
+assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
+
+IMPROVE_FIRST = 6.0   # dice-changing actions are worth taking only before the dice are spent
+
+
+@njit(cache=True)
+def acting(plans, p):
+    """The strategy that makes ``p``'s decision: a search player decides what it does not search
+    (copying, Warehouses, re-rolls, contests) as its rollout policy would."""
+    sid = plans[0][p]
+    return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@njit(cache=True)
+def _noise(w, rng):
+    if w[W_NOISE] == 0.0:
+        return 0.0
+    return w[W_NOISE] * (uniform(rng) - 0.5)
+
+
+# --- what things are worth ---------------------------------------------------------------------
+
+@njit(cache=True)
+def bundle_value(w, b):
+    return b[0] * w[W_COIN] + b[1] * w[W_MANA] + b[2] * w[W_WEAPON]
+
+
+@njit(cache=True)
+def merc_need(s, r, p, kind):
+    """Mercenaries of ``kind`` the board's missions ``p`` may still complete name."""
+    need = 0
+    for space in range(4):
+        if may_complete(s, r, p, space):
+            card = s.missions[space]
+            need += s.m_cost[card, 0 if space < 2 else 1, M_TRADERS + kind]
+    return need
+
+
+@njit(cache=True)
+def merc_value(s, r, p, w, kind):
+    v = w[W_MERC]
+    if merc_need(s, r, p, kind) > s.mercs[p, kind]:
+        v += 0.5 * w[W_VP] * (1.0 + w[W_MISSION])
+    return v
+
+
+@njit(cache=True)
+def building_value(s, w, t, side):
+    """Worth of one die on a Normal Building of type ``t`` (its best alternative)."""
+    a = bundle_value(w, s.n_yield[t, side, 0])
+    b = bundle_value(w, s.n_yield[t, side, 1])
+    m = w[W_MERC] if s.n_merc[t, side] == 1 else 0.0
+    return max(a, max(b, m))
+
+
+@njit(cache=True)
+def face_value(s, p, w, value):
+    slot = slot_of(value)
+    return building_value(s, w, s.normal[p, slot], s.normal_side[p, slot])
+
+
+@njit(cache=True)
+def average_die(s, p, w):
+    total = 0.0
+    for v in range(1, 7):
+        total += face_value(s, p, w, v)
+    return total / 6.0
+
+
+@njit(cache=True)
+def pending_on(s, slot):
+    """Unspent dice of the active player that activate ``slot``."""
+    n = 0
+    for i in range(s.n_dice):
+        if not s.dice_spent[i] and slot_of(s.dice[i]) == slot:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def dice_left(s):
+    n = 0
+    for i in range(s.n_dice):
+        if not s.dice_spent[i]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def rounds_after(s, r):
+    return max(0, r.rounds - s.round_no)
+
+
+@njit(cache=True)
+def keep_value(w, h0, h1, h2, limit):
+    """What the Warehouses would keep of a hand (h0, h1, h2): the ``limit`` most valuable units."""
+    total = 0.0
+    left = limit
+    while left > 0:
+        best, best_v = -1, -1.0
+        if h0 > 0 and w[W_COIN] > best_v:
+            best, best_v = 0, w[W_COIN]
+        if h1 > 0 and w[W_MANA] > best_v:
+            best, best_v = 1, w[W_MANA]
+        if h2 > 0 and w[W_WEAPON] > best_v:
+            best, best_v = 2, w[W_WEAPON]
+        if best < 0:
+            break
+        total += best_v * w[W_KEEP]
+        if best == 0:
+            h0 -= 1
+        elif best == 1:
+            h1 -= 1
+        else:
+            h2 -= 1
+        left -= 1
+    return total
+
+
+@njit(cache=True)
+def cost_value(s, r, p, w, left, c0, c1, c2):
+    """What paying (coin ``c0``, mana ``c1``, weapons ``c2``) costs ``p``: its worth while dice
+    remain to be spent (``left``); after that, what the Warehouses would have kept of it; and the
+    Mercenaries discarded to cover what the hand lacks."""
+    y = max(1, r.mercenary_yield)
+    h0, h1, h2 = s.res[p, 0], s.res[p, 1], s.res[p, 2]
+    p0, p1, p2 = min(c0, h0), min(c1, h1), min(c2, h2)
+    mercs = ((c0 - p0 + y - 1) // y + (c1 - p1 + y - 1) // y + (c2 - p2 + y - 1) // y) * w[W_MERC]
+    if left > 0:
+        return p0 * w[W_COIN] + p1 * w[W_MANA] + p2 * w[W_WEAPON] + mercs
+    limit = keep_limit(s, r, p)
+    return keep_value(w, h0, h1, h2, limit) - keep_value(w, h0 - p0, h1 - p1, h2 - p2, limit) + mercs
+
+
+@njit(cache=True)
+def gnome_cost(s, r, p, w):
+    """A gnome spent: worth ``gnome`` while the Tavern turns left could use it, little beyond."""
+    uses = rounds_after(s, r) + (0 if s.current == p and s.tavern_done else 1)
+    if s.gnomes_home[p] > uses:
+        return 0.3 * w[W_GNOME]
+    return w[W_GNOME]
+
+
+@njit(cache=True)
+def effect_value(s, r, p, w, t, side, avg):
+    """Worth per turn of a Special Building's ability."""
+    e = special_effect(t, side)
+    if e == EFFECT_EXTRA_DIE:
+        return avg
+    if e == EFFECT_PAID_DIE:
+        return max(0.0, avg - r.palace_pay_coin * w[W_COIN])
+    if e == EFFECT_DIE_UP:
+        return 0.35 * avg
+    if e == EFFECT_DIE_UP_DOWN:
+        return 0.5 * avg
+    if e == EFFECT_REROLL:
+        return 0.3 * avg
+    if e == EFFECT_CONVERT:
+        best = w[W_WEAPON]
+        if convert_gives(side, MANA):
+            best = max(best, w[W_MANA])
+        return max(0.0, best - 0.5 * convert_price(r, side) * w[W_COIN])
+    if e == EFFECT_INCOME:
+        return bundle_value(w, s.s_income[side])
+    return 0.0
+
+
+@njit(cache=True)
+def special_points(r, t, side):
+    if t < FIRST_SPECIAL_CARD:
+        return 0
+    return r.vp_base_special if side == BASE else r.vp_advanced_special
+
+
+@njit(cache=True)
+def replaced_special_loss(s, r, p, w, slot, future, avg):
+    t = s.special[p, slot]
+    if t < 0:
+        return 0.0
+    if t == WAREHOUSE:
+        return r.warehouse_capacity * w[W_KEEP] * (w[W_COIN] + w[W_MANA] + w[W_WEAPON]) / 3.0 * \
+            (future + 1) * (0.5 + w[W_ENGINE])
+    if t == GNOME_HOUSE:
+        return 100.0 + s.gnomes_home[p] * w[W_GNOME]
+    side = s.special_side[p, slot]
+    return special_points(r, t, side) * w[W_VP] + effect_value(s, r, p, w, t, side, avg) * future * w[W_ENGINE]
+
+
+@njit(cache=True)
+def contest_worth(s, r, p, w):
+    """Expected points of a gnome on a Brawl or Magic Challenge: about half the rivals beaten,
+    plus the gnome's +1."""
+    pts = contest_points(r, s.n_players)
+    return w[W_CONTEST] * pts * (s.n_players - 1) * 0.6
+
+
+@njit(cache=True)
+def option_value(s, r, p, w, kind, a, b, avg, left):
+    """Worth of one legal action to a heuristic player, in victory points (``avg``: a die's
+    worth on average on ``p``'s board, ``left``: dice still to spend)."""
+    future = rounds_after(s, r) * r.dice_per_player / 3.0
+    if kind == OPT_END:
+        return 0.0
+    if kind == OPT_DIE:
+        slot = slot_of(s.dice[a])
+        t = s.normal[p, slot]
+        side = s.normal_side[p, slot]
+        if b >= 2:
+            return merc_value(s, r, p, w, b - 2)
+        return bundle_value(w, s.n_yield[t, side, b])
+    if kind == OPT_TAVERN:
+        action = b
+        v = -gnome_cost(s, r, p, w)
+        if action == FORTUNE:
+            v += avg
+        elif action == FAVOUR:
+            for i in range(s.n_dice):
+                if not s.dice_spent[i]:
+                    v += max(0.0, avg - face_value(s, p, w, s.dice[i]))
+        elif action == TWO_COINS:
+            v += r.two_coins_gain * w[W_COIN]
+        elif action == BRAWL or action == MAGIC_CHALLENGE:
+            v += contest_worth(s, r, p, w)
+        return v
+    if kind == OPT_SPELL:
+        v = -cost_value(s, r, p, w, left, 0, r.spell_cost_mana, 0)
+        if b == ABUNDANCE:
+            v += avg
+        elif b == GNOME_RECALL:
+            v += w[W_GNOME]
+        elif b == SUMMONING:
+            v += merc_value(s, r, p, w, a)
+        elif b == HEX:
+            card = s.missions[a]
+            if may_complete(s, r, p, a):
+                v -= w[W_VP] * 0.5 * min(r.hex_penalty, mission_vp(s, r, a))
+            v += w[W_ATTACK] * min(r.hex_penalty, mission_vp(s, r, a)) * 0.5
+            if card < 0:
+                v -= 100.0
+        elif b == CURSE:
+            if a == 0:
+                v += r.curse_coins * w[W_COIN]
+            else:
+                k = COIN if (a - 1) % 2 == 0 else WEAPON
+                v += r.curse_coins * w[W_COIN + k] * (1.0 + w[W_ATTACK])
+        return v
+    if kind == OPT_PALACE:
+        return avg - cost_value(s, r, p, w, left, r.palace_pay_coin, 0, 0)
+    if kind == OPT_DIE_CHANGE:
+        d = b // 2
+        new = (s.dice[d] + (1 if b % 2 == 0 else -1) - 1) % 6 + 1
+        return face_value(s, p, w, new) - face_value(s, p, w, s.dice[d])
+    if kind == OPT_REROLL:
+        return avg - face_value(s, p, w, s.dice[b])
+    if kind == OPT_CONVERT:
+        return w[W_COIN + b] - cost_value(s, r, p, w, left, convert_price(r, s.special_side[p, a]), 0, 0)
+    if kind == OPT_INCOME:
+        return bundle_value(w, s.s_income[s.special_side[p, a]])
+    if kind == OPT_HIRE:
+        price = r.trader_cost_coin if a == 0 else (r.wizard_cost if a == 1 else r.soldier_cost)
+        return merc_value(s, r, p, w, a) - cost_value(
+            s, r, p, w, left, price if b == 0 else 0, price if b == 1 else 0, price if b == 2 else 0)
+    if kind == OPT_BUILD_NORMAL:
+        old_t, old_side = s.normal[p, b], s.normal_side[p, b]
+        gain = building_value(s, w, a, BASE) - building_value(s, w, old_t, old_side)
+        v = gain * (w[W_ENGINE] * future + pending_on(s, b))
+        if old_t >= 2 and old_side == ADVANCED:
+            v -= r.vp_advanced_normal * w[W_VP]
+        return v - cost_value(s, r, p, w, left, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2])
+    if kind == OPT_UPGRADE_NORMAL:
+        t = s.normal[p, a]
+        gain = building_value(s, w, t, ADVANCED) - building_value(s, w, t, BASE)
+        v = r.vp_advanced_normal * w[W_VP] + gain * (w[W_ENGINE] * future + pending_on(s, a))
+        return v - cost_value(s, r, p, w, left, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2])
+    if kind == OPT_BUILD_SPECIAL:
+        v = r.vp_base_special * w[W_VP] + effect_value(s, r, p, w, a, BASE, avg) * \
+            (w[W_ENGINE] * future + (1.0 if left > 0 else 0.0))
+        v -= replaced_special_loss(s, r, p, w, b, future, avg)
+        return v - cost_value(s, r, p, w, left, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
+    if kind == OPT_UPGRADE_SPECIAL:
+        t = s.special[p, a]
+        v = (r.vp_advanced_special - r.vp_base_special) * w[W_VP] + \
+            (effect_value(s, r, p, w, t, ADVANCED, avg) - effect_value(s, r, p, w, t, BASE, avg)) * \
+            w[W_ENGINE] * future
+        return v - cost_value(s, r, p, w, left, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2])
+    if kind == OPT_MISSION:
+        card = s.missions[a]
+        side = 0 if a < 2 else 1
+        c = s.m_cost[card, side]
+        v = mission_vp(s, r, a) * w[W_VP] * (1.0 + w[W_MISSION]) + \
+            bundle_value(w, s.m_reward[card, side, 1:])
+        mercs = c[3] + c[4] + c[5] + c[6]
+        return v - cost_value(s, r, p, w, left, c[0], c[1], c[2]) - mercs * w[W_MERC]
+    return 0.0
+
+
+@njit(cache=True)
+def is_improver(kind, b):
+    """Actions worth taking only before the dice are spent: more dice, changed dice."""
+    if kind == OPT_DIE_CHANGE or kind == OPT_REROLL or kind == OPT_PALACE:
+        return True
+    if kind == OPT_TAVERN and (b == FORTUNE or b == FAVOUR):
+        return True
+    return kind == OPT_SPELL and b == ABUNDANCE
+
+
+@njit(cache=True)
+def choose_option(s, r, p, plans, rng, opts, n, values):
+    """The action ``p`` takes now: an index into ``opts[:n]``; ``values[:n]`` is filled with the
+    worth of each (for the replay; none for the search player)."""
+    sid = plans[0][p]
+    if sid == LOOKAHEAD:
+        for i in range(n):
+            values[i] = 0.0
+        return searched(ACTION, s, r, p, plans, rng, opts, n)
+    w = plans[1][p]
+    if sid == RANDOM:
+        for i in range(n):
+            values[i] = 0.0
+        return below(rng, n)
+    best = -1
+    best_rank = -1e18
+    avg = average_die(s, p, w)
+    left = dice_left(s)
+    for i in range(n):
+        kind, a, b = opts[i, 0], opts[i, 1], opts[i, 2]
+        v = option_value(s, r, p, w, kind, a, b, avg, left) + _noise(w, rng)
+        values[i] = v
+        if kind == OPT_DIE:
+            rank = v + w[W_DIE_FIRST]
+        elif kind == OPT_END:
+            rank = 0.0
+        elif v <= 0.0:
+            continue
+        elif is_improver(kind, b):
+            rank = v + IMPROVE_FIRST
+        else:
+            rank = v
+        if rank > best_rank:
+            best, best_rank = i, rank
+    return best
+
+
+@njit(cache=True)
+def choose_copy(s, r, q, p, plans, rng, got):
+    """Whether ``q`` spends a gnome to copy the resources ``got`` that ``p`` just received."""
+    sid = acting(plans, q)
+    w = plans[1][q]
+    if sid == RANDOM:
+        return below(rng, 2) == 0
+    return bundle_value(w, got) * w[W_COPY] > gnome_cost(s, r, q, w) + _noise(w, rng)
+
+
+@njit(cache=True)
+def choose_rerolls(s, r, p, plans, rng):
+    """Favour of the Gods: a bit mask of the unspent dice to re-roll."""
+    sid = acting(plans, p)
+    w = plans[1][p]
+    mask = 0
+    if sid == RANDOM:
+        for i in range(s.n_dice):
+            if not s.dice_spent[i] and below(rng, 2) == 0:
+                mask |= 1 << i
+        return mask
+    avg = average_die(s, p, w)
+    for i in range(s.n_dice):
+        if not s.dice_spent[i] and face_value(s, p, w, s.dice[i]) < avg:
+            mask |= 1 << i
+    return mask
+
+
+@njit(cache=True)
+def choose_keep(s, r, p, plans, rng, limit):
+    """What to keep in the Warehouses: at most ``limit`` resources of the hand."""
+    sid = acting(plans, p)
+    w = plans[1][p]
+    keep = np.zeros(3, dtype=np.int64)
+    left = limit
+    h = s.res[p].copy()
+    while left > 0 and h[0] + h[1] + h[2] > 0:
+        best = -1
+        if sid == RANDOM:
+            j = below(rng, h[0] + h[1] + h[2])
+            for k in range(3):
+                if j < h[k]:
+                    best = k
+                    break
+                j -= h[k]
+        else:
+            best_v = -1.0
+            for k in range(3):
+                if h[k] > 0 and w[W_COIN + k] > best_v:
+                    best, best_v = k, w[W_COIN + k]
+        keep[best] += 1
+        h[best] -= 1
+        left -= 1
+    return keep
+
+
+@njit(cache=True)
+def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals):
+    """Mercenaries of kind ``k`` that ``q`` spends in a contest, knowing the totals counted so
+    far (players count from the first player clockwise)."""
+    have = s.mercs[q, k]
+    if have == 0:
+        return 0
+    sid = acting(plans, q)
+    w = plans[1][q]
+    if sid == RANDOM:
+        return below(rng, have + 1)
+    pts = contest_points(r, s.n_players)
+    best, best_v = 0, -1e18
+    y = r.mercenary_yield
+    for j in range(have + 1):
+        total = mine + j * y
+        beaten = 0.0
+        for o in range(s.n_players):
+            if o == q:
+                continue
+            if counted[o]:
+                if totals[o] < total:
+                    beaten += 1.0
+            else:
+                beaten += 0.5 if total >= 3 else 0.25
+        v = beaten * pts * w[W_VP] - j * w[W_MERC]
+        if v > best_v:
+            best, best_v = j, v
+    return best

@@ -1,0 +1,93 @@
+"""Seeded invariant playouts: every player count and strategy, checked after every turn and
+round; and the dataset a run writes."""
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simulator import api
+from simulator.core.config import make_config
+from simulator.core.rng import seed_stream
+from simulator.core.trace import no_log
+from simulator.games.gnomeland import board
+from simulator.games.gnomeland.turn import end_of_round, new_game, play_turn
+from strategies import gnomeland as players
+
+PLAYER_COUNTS = (2, 3, 4)
+GAMES_PER_CASE = 4
+HEURISTIC_MIX = [n for n in players.NAMES if n != "lookahead"]  # the search player: test_search.py
+
+
+def check_invariants(s, r):
+    n = s.n_players
+    assert (s.res[:n] >= 0).all() and (s.copied[:n] >= 0).all() and (s.mercs[:n] >= 0).all()
+    assert (s.supply >= 0).all()
+    for k in range(3):  # every cube is in the supply, a hand/Warehouse or a copy pile
+        total = s.supply[k] + s.res[:n, k].sum() + s.copied[:n, k].sum()
+        assert total == board.supply_start(r, k), (k, total)
+        assert s.res[:n, k].max() <= board.supply_start(r, k)
+    per_deck = board.mercenaries_per_deck(r, n)
+    assert ((s.merc_deck + s.mercs[:n].sum(axis=0)) == per_deck).all()
+    assert ((s.gnomes_home + s.gnomes_tavern + s.gnomes_out)[:n] == r.gnomes_per_player).all()
+    assert (s.gnomes_tavern[:n] <= s.round_no).all()
+    assert (s.score[:n] == s.vp_missions[:n] + s.vp_contests[:n]).all()
+    if s.current < 0:  # between turns: what is left is what the Warehouses keep
+        for p in range(n):
+            assert s.res[p].sum() <= board.keep_limit(s, r, p)
+
+
+@pytest.mark.parametrize("n_players", PLAYER_COUNTS)
+@pytest.mark.parametrize("strategy", [n for n in players.NAMES if n != "lookahead"])
+def test_invariants_hold_every_turn(n_players, strategy):
+    config = make_config("gnomeland", n_players, "standard", [strategy], seed=123)
+    r = config.rules.as_record()[0]
+    plans = (np.repeat(config.setup.mix_ids, board.MAX_PLAYERS),
+             np.repeat(config.setup.mix_weights, board.MAX_PLAYERS, 0))
+    for game in range(GAMES_PER_CASE):
+        rng = seed_stream(123, game)
+        table = new_game(r, n_players, plans, rng, no_log()).view(np.recarray)
+        s = table[0]
+        check_invariants(s, r)
+        rounds = 0
+        while not s.over:
+            s.round_no += 1
+            rounds += 1
+            for p in range(n_players):
+                for i in range(r.dice_per_player):
+                    s.own_dice[p, i] = 1 + (game + p + i + rounds) % 6
+            for i in range(n_players):
+                play_turn(s, r, plans, rng, no_log(), (s.first_player + i) % n_players)
+                check_invariants(s, r)
+                assert s.dice_spent[:s.n_dice].all(), "every die is spent"
+            end_of_round(s, r, plans, rng, no_log())
+            check_invariants(s, r)
+            if s.round_no >= r.rounds:
+                s.over = 1
+        assert rounds == 5 and not s.truncated
+        assert s.turns == 5 * n_players
+
+
+@pytest.mark.parametrize("n_players", PLAYER_COUNTS)
+def test_dataset_invariants(tmp_path, n_players):
+    path = api.run("gnomeland", players=n_players, games=300, seed=5,
+                   strategies=HEURISTIC_MIX, out=tmp_path / "run", progress=False)
+    data = api.load(path)
+    seats, games = data.seats, data.games
+    assert seats.height == 300 * n_players and games.height == 300
+    assert seats["role"].null_count() == seats.height
+    shares = seats.group_by("game_id").agg(pl.col("win_share").sum())["win_share"]
+    assert np.allclose(shares.to_numpy(), 1.0)
+    sources = sum(seats[c] for c in ("vp_missions", "vp_contests", "vp_normal_buildings",
+                                     "vp_special_buildings"))
+    assert (seats["score"] == sources).all()
+    assert (seats["building_points"] == seats["vp_normal_buildings"] + seats["vp_special_buildings"]).all()
+    assert (seats.filter(pl.col("rank") == 1)["winner"]).all()
+    assert (games["rounds"] == 5).all() and not games["truncated"].any()
+    assert (games["turns"] == 5 * n_players).all()
+    assert (seats["dice_spent"] >= 5 * 3).all()
+    assert (seats["gnomes_spent"] - seats["gnomes_recalled"] + seats["gnomes_lost"]
+            + seats["gnomes_left"] == 5).all()
+    assert seats.group_by("seat", "strategy").len().height == n_players * len(HEURISTIC_MIX)
+    best = seats.group_by("game_id").agg(pl.col("score").max().alias("best")).sort("game_id")
+    assert (best["best"] == games.sort("game_id")["winning_score"]).all()
+    assert (seats.group_by("game_id").agg(pl.col("first_player").sum())["first_player"] == 1).all()

@@ -1,0 +1,48 @@
+"""A replayed Gnomeland game is the game of the run, event for event; the jsonl replay."""
+
+import json
+
+import polars as pl
+
+from simulator import api
+
+
+def test_replay_matches_the_run(tmp_path):
+    for players in (2, 4):
+        path = api.run("gnomeland", players=players, games=30, seed=3, out=tmp_path / f"r{players}",
+                       progress=False)
+        data = api.load(path)
+        seats, games = data.seats, data.games
+        for index in (0, 11, 29):
+            events = api.replay("gnomeland", seed=3, game_index=index, players=players)
+            end = events[-1]
+            assert end["kind"] == "game_end"
+            rows = seats.filter(pl.col("game_id") == index).sort("seat")
+            assert end["scores"] == rows["score"].to_list()
+            assert end["building_points"] == rows["building_points"].to_list()
+            game = games.filter(pl.col("game_id") == index)
+            assert sum(e["kind"] == "turn" for e in events) == game["turns"].item()
+            assert sum(e["kind"] == "round" for e in events) == 5
+            assert sum(e["kind"] == "contest" for e in events) == game["contests"].item()
+            for seat in range(players):
+                row = rows.filter(pl.col("seat") == seat)
+                mine = [e for e in events if e.get("player") == seat]
+                assert sum(e["kind"] == "die" for e in mine) == row["dice_spent"].item()
+                assert sum(e["kind"] == "copy" for e in mine) == row["copies"].item()
+                assert sum(e["kind"] == "mission" for e in mine) == row["missions_completed"].item()
+                assert sum(e["kind"] == "hire" for e in mine) == row["mercenaries_hired"].item()
+                assert sum(e["vp"] for e in mine if e["kind"] == "score") == \
+                    row["vp_missions"].item() + row["vp_contests"].item()
+            chosen = [e for e in events if e["kind"] == "option" and e["chosen"]]
+            assert len(chosen) == sum(e["kind"] == "options" for e in events)
+
+
+def test_replay_jsonl_on_the_command_line(playtest):
+    code, out, err = playtest("replay", "gnomeland", "--seed", 1, "-p", 3, "--format", "jsonl")
+    assert code == 0, err
+    events = [json.loads(line) for line in out.strip().splitlines()]
+    kinds = {e["kind"] for e in events}
+    assert {"round", "turn", "die", "options", "option", "keep", "first_player", "game_end"} <= kinds
+    assert all("text" in e for e in events)
+    code, text, _ = playtest("replay", "gnomeland", "--seed", 1, "-p", 2)
+    assert code == 0 and "=== Round 1" in text and "Game over" in text

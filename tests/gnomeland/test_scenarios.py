@@ -1,0 +1,388 @@
+"""The Gnomeland rulebook and FAQ 1.0, rule by rule, on hand-built tables.
+
+Each test sets up a situation the rulebook speaks about (paraphrased in its docstring), lets the
+engine play that step, and checks the outcome the rulebook states. Where the rulebook is silent
+the test checks the assumption written in rules.toml, and says so.
+"""
+
+import numpy as np
+import pytest
+
+from simulator.core.ranking import rank_players
+from simulator.core.rng import seed_stream
+from simulator.core.trace import entries, new_log, no_log
+from simulator.games.gnomeland import story as L
+from simulator.games.gnomeland.board import (
+    ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, COURT, GNOME_HOUSE, GNOME_RECALL, GUARD_POST, INN,
+    KIOSK, MAGIC_CHALLENGE, MANA, SHOP, SOLDIER, TRADER, WEAPON, WIZARD, building_points,
+    circular, final_score, slot_of,
+)
+from simulator.games.gnomeland.turn import (
+    apply_option, cast_spell, complete_mission, contest, end_of_round, end_of_turn,
+    list_options, neutral_available, place_card, spend_die,
+)
+from strategies.gnomeland import COPIER
+from tests.gnomeland.conftest import give_dice, make_plans
+
+
+def logged(log, code):
+    return [tuple(int(x) for x in row[1:]) for row in entries(log) if row[0] == code]
+
+
+def options(s, r, p=0):
+    opts = np.zeros((256, 4), dtype=np.int64)
+    n = list_options(s, r, p, opts)
+    return [tuple(int(x) for x in opts[i, :3]) for i in range(n)]
+
+
+def rng():
+    return seed_stream(99, 1)
+
+
+# --- dice ------------------------------------------------------------------------------------------
+
+def test_a_die_of_2_activates_the_building_on_1_2(table, r, plans):
+    """The Turn: 'a die with a value of 2 will be used to activate the Normal Building card in
+    position 1-2'. The Kiosk there gives 1 Coin."""
+    s = table(2)
+    assert [slot_of(v) for v in range(1, 7)] == [0, 0, 1, 1, 2, 2]
+    give_dice(s, [2])
+    s.res[0, :] = 0
+    spend_die(s, r, plans, rng(), no_log(), 0, 0, 0)
+    assert list(s.res[0]) == [1, 0, 0] and s.dice_spent[0] == 1
+
+
+def test_dice_are_circular():
+    """Important Rule: above 6 is 1, below 1 is 6."""
+    assert circular(7) == 1 and circular(0) == 6 and circular(4) == 4
+
+
+def test_court_and_town_hall_turn_dice_circularly(table, r, plans):
+    """Court: +1 to one unspent die; Town Hall (its Advanced side, assumption): +1 or -1; a 6
+    raised becomes a 1, a 1 lowered a 6."""
+    s = table(2)
+    s.special[0, 0] = COURT
+    give_dice(s, [6, 1])
+    opts = options(s, r)
+    assert (L.OPT_DIE_CHANGE, 0, 0) in opts and (L.OPT_DIE_CHANGE, 0, 1) not in opts
+    apply_option(s, r, plans, rng(), no_log(), 0, L.OPT_DIE_CHANGE, 0, 0)
+    assert s.dice[0] == 1 and s.special_used[0, 0] == 1
+    assert not any(o[0] == L.OPT_DIE_CHANGE for o in options(s, r))  # once per turn
+    s.special_used[0, 0] = 0
+    s.special_side[0, 0] = ADVANCED
+    apply_option(s, r, plans, rng(), no_log(), 0, L.OPT_DIE_CHANGE, 0, 2 * 1 + 1)
+    assert s.dice[1] == 6
+
+
+def test_faq_q1_several_dice_on_one_building(table, r, plans):
+    """FAQ Q1: no limit to the dice matched with one building: three 4s trigger it three times."""
+    s = table(2)
+    give_dice(s, [4, 4, 4])
+    s.res[0, :] = 0
+    for d in range(3):
+        spend_die(s, r, plans, rng(), no_log(), 0, d, 0)
+    assert s.res[0, COIN] == 3 * r.kiosk_coin
+
+
+def test_faq_q2_neutral_dice_go_back_to_the_pool(table, rules_with, plans):
+    """FAQ Q2: neutral dice never belong to a player; after use they return to the common pool.
+    With one neutral die, a second extra die can be rolled once the first is spent."""
+    r = rules_with(neutral_dice=1)[0]
+    s = table(2, r)
+    give_dice(s, [1, 1, 1, 3], neutral=(3,))
+    assert not neutral_available(s, r)
+    spend_die(s, r, plans, rng(), no_log(), 0, 3, 0)
+    assert neutral_available(s, r)
+
+
+# --- building and upgrading --------------------------------------------------------------------
+
+def test_shop_upgraded_to_bank_for_5_coins_usable_the_same_turn(table, r, plans):
+    """Upgrade Normal Buildings: pay the 5 Coins at the top right of the Shop, flip it into the
+    Bank in the same position; its new characteristics are usable at once (spend a die on the
+    Base side, upgrade, spend another die on the Advanced side)."""
+    s = table(2)
+    s.normal[0, 0] = SHOP
+    s.deck_at[0, 0, SHOP - 2] = 1
+    s.res[0, :] = [3, 0, 0]
+    give_dice(s, [1, 2])
+    spend_die(s, r, plans, rng(), no_log(), 0, 0, 0)     # the Shop: 2 Coins
+    assert s.res[0, COIN] == 5 and r.shop_upgrade_coin == 5
+    assert (L.OPT_UPGRADE_NORMAL, 0, SHOP) in options(s, r)
+    apply_option(s, r, plans, rng(), no_log(), 0, L.OPT_UPGRADE_NORMAL, 0, SHOP)
+    assert s.res[0, COIN] == 0 and s.normal[0, 0] == SHOP and s.normal_side[0, 0] == ADVANCED
+    spend_die(s, r, plans, rng(), no_log(), 0, 1, 0)     # the Bank, same turn
+    assert s.res[0, COIN] == r.bank_coin
+    assert building_points(s, r, 0) == r.vp_advanced_normal  # Advanced Normal: +1 at the end
+
+
+def test_a_built_card_covers_the_building_and_discards_its_markers(table, r, plans, log):
+    """N.B. a placed card replaces the building there, markers on it discarded: the gnomes on a
+    covered Gnome House leave the game (rules.toml notes: gnome_house)."""
+    s = table(2)
+    place_card(s, r, log, 0, 0, INN, 2)
+    assert s.normal[0, 2] == INN and s.normal_side[0, 2] == BASE
+    place_card(s, r, log, 0, 1, COURT, 2)  # special slot 2 holds the Gnome House
+    assert s.gnomes_home[0] == 0 and s.gnomes_out[0] == r.gnomes_per_player
+    assert logged(log, L.GNOMES_DISCARDED) == [(0, r.gnomes_per_player, 0, 0, 0, 0)]
+    assert not any(o[0] == L.OPT_TAVERN for o in options(s, r))  # no gnome left to play
+
+
+def test_inn_gives_weapons_or_mana_and_the_hotel_also_a_mercenary(table, r, plans):
+    """The Cards: the Inn gives 1 Weapons or 1 Mana ('/' means 'or'); the Hotel also offers a
+    Mercenary of the player's choice."""
+    s = table(2)
+    s.normal[0, 0] = INN
+    give_dice(s, [1])
+    die_opts = [o for o in options(s, r) if o[0] == L.OPT_DIE]
+    assert die_opts == [(L.OPT_DIE, 0, 0), (L.OPT_DIE, 0, 1)]
+    s.normal_side[0, 0] = ADVANCED
+    die_opts = [o for o in options(s, r) if o[0] == L.OPT_DIE]
+    assert len(die_opts) == 5  # Weapons, Mana, or one of the three Mercenaries
+
+
+# --- missions ----------------------------------------------------------------------------------------
+
+def mission_on(s, card, space):
+    s.missions[space] = card
+    s.hexes[space] = 0
+
+
+def test_embassy_one_coin_and_any_mercenary_for_one_point(table, r, log):
+    """Complete Missions, example: the Embassy costs 1 Coin and 1 Mercenary of any type, and
+    gives 1 victory point."""
+    s = table(2)
+    mission_on(s, 0, 0)  # card 0: Embassy (Base side)
+    s.res[0, :] = [1, 0, 0]
+    assert not any(o[0] == L.OPT_MISSION for o in options(s, r))  # no Mercenary yet
+    s.mercs[0, WIZARD] = 1
+    assert (L.OPT_MISSION, 0, 0) in options(s, r)
+    complete_mission(s, r, log, 0, 0)
+    assert s.score[0] == 1 and s.res[0, COIN] == 0 and s.mercs[0].sum() == 0
+    assert s.merc_deck[WIZARD] == 5 + 1 and s.done[0, 0, 0] == 1
+    assert not any(o[0] == L.OPT_MISSION for o in options(s, r))  # once per player
+
+
+def test_dragons_lair_gives_three_points_and_a_mana_at_once(table, r, log):
+    """Complete Missions, example: the Dragons' Lair costs 2 Weapons and 2 Mana and gives 3 VP
+    and 1 Mana, immediately available (card 1's Advanced side, an assumption)."""
+    s = table(2)
+    mission_on(s, 1, 2)
+    s.res[0, :] = [0, 2, 2]
+    complete_mission(s, r, log, 0, 2)
+    assert s.score[0] == 3 and list(s.res[0]) == [0, 1, 0]
+
+
+def test_hex_takes_two_points_for_the_round(table, r, plans, log):
+    """Hex: the mission gives 2 fewer VP (minimum 0) for the rest of the round."""
+    s = table(2)
+    mission_on(s, 1, 2)  # Dragons' Lair: 3 VP
+    s.spell = 3  # Hex
+    s.res[0, :] = [0, 1, 0]
+    cast_spell(s, r, plans, rng(), log, 0, 2)
+    assert s.magic[0] == 1 and s.hexes[2] == 1
+    s.res[1, :] = [0, 2, 2]
+    complete_mission(s, r, log, 1, 2)
+    assert s.score[1] == 1
+
+
+def test_missions_flip_at_the_end_of_the_round(table, r, plans, log):
+    """End of the Round: the Base missions turn to their Advanced side in the Advanced spaces
+    (the old ones discarded), two new Base missions are drawn (rules.toml notes: mission_flip)."""
+    s = table(2)
+    s.missions[:] = [3, 4, 5, 6]
+    s.mission_deck[:2] = [8, 9]
+    s.mission_deck_n = 2
+    end_of_round(s, r, plans, rng(), log)
+    assert list(s.missions) == [9, 8, 3, 4]
+    assert s.mission_deck_n == 0
+
+
+# --- spells and the Tavern ------------------------------------------------------------------------
+
+def test_abundance_rolls_a_neutral_die(table, r, plans, log):
+    """Cast a Spell, example: pay 1 Mana, place the Magic marker, roll one of the neutral dice."""
+    s = table(2)
+    s.spell = ABUNDANCE
+    s.res[0, :] = [0, 1, 0]
+    give_dice(s, [3, 3, 3])
+    assert (L.OPT_SPELL, 0, ABUNDANCE) in options(s, r)
+    cast_spell(s, r, plans, rng(), log, 0, 0)
+    assert s.n_dice == 4 and s.dice_neutral[3] == 1 and 1 <= s.dice[3] <= 6
+    assert s.res[0, MANA] == 0 and s.magic[0] == 1
+    assert not any(o[0] == L.OPT_SPELL for o in options(s, r))  # once per round
+
+
+def test_faq_q6_no_gnome_recall_with_every_gnome(table, r, plans, log):
+    """Gnome Recall; FAQ Q6: it cannot be used while the player still has all their gnomes."""
+    s = table(2)
+    s.spell = GNOME_RECALL
+    s.res[0, :] = [0, 1, 0]
+    assert not any(o[0] == L.OPT_SPELL for o in options(s, r))
+    s.gnomes_home[0] -= 1
+    s.gnomes_out[0] += 1
+    assert (L.OPT_SPELL, 0, GNOME_RECALL) in options(s, r)
+    cast_spell(s, r, plans, rng(), log, 0, 0)
+    assert s.gnomes_home[0] == r.gnomes_per_player and s.gnomes_out[0] == 0
+
+
+def test_one_gnome_per_turn_on_the_tavern(table, r, plans, log):
+    """Activate an Action card: one gnome per turn; the two-coins action gives 2 Coins; gnomes on
+    the Tavern leave the game at the end of the round."""
+    s = table(2)
+    s.tavern[:] = [4, 4]  # Two Coins, twice
+    s.res[0, :] = 0
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_TAVERN, 0, 4)
+    assert s.res[0, COIN] == r.two_coins_gain == 2
+    assert not any(o[0] == L.OPT_TAVERN for o in options(s, r))
+    end_of_round(s, r, plans, rng(), log)
+    assert s.gnomes_out[0] == 1 and s.gnomes_home[0] == r.gnomes_per_player - 1
+
+
+# --- mercenaries ---------------------------------------------------------------------------------
+
+def test_faq_q4_mercenary_prices(table, r):
+    """FAQ Q4: a Trader costs 2 Coins, a Soldier 2 Coins or 2 Weapons, a Wizard 2 Coins or 2 Mana;
+    decks of 5, 7, 9 cards by player count (Setup)."""
+    s = table(2)
+    s.res[0, :] = [2, 2, 2]
+    hires = sorted(o[1:] for o in options(s, r) if o[0] == L.OPT_HIRE)
+    assert hires == sorted([(TRADER, COIN), (WIZARD, COIN), (WIZARD, MANA), (SOLDIER, COIN),
+                            (SOLDIER, WEAPON)])
+    assert list(s.merc_deck) == [5, 5, 5]
+    assert list(table(3).merc_deck) == [7, 7, 7] and list(table(4).merc_deck) == [9, 9, 9]
+
+
+def test_mercenaries_pay_what_the_hand_lacks_and_go_back(table, r, plans, log):
+    """Hire Mercenaries: discarded at any moment for their resource; spent ones return to their
+    deck; an empty deck cannot be hired from."""
+    s = table(2)
+    s.res[0, :] = [1, 0, 0]
+    s.mercs[0, TRADER] = 1
+    s.merc_deck[TRADER] = 4
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_HIRE, SOLDIER, COIN)  # 2 Coins: 1 + a Trader
+    assert s.mercs[0, TRADER] == 0 and s.merc_deck[TRADER] == 5 and s.mercs[0, SOLDIER] == 1
+    s.merc_deck[WIZARD] = 0
+    s.res[0, :] = [2, 2, 2]
+    assert not any(o[0] == L.OPT_HIRE and o[1] == WIZARD for o in options(s, r))
+
+
+# --- copying ----------------------------------------------------------------------------------------
+
+def test_copy_with_a_gnome_kept_outside_the_warehouse_limit(table, r, log):
+    """Using Gnomes Outside Your Own Turn: another player spends a gnome (removed from the game)
+    for the same resources, kept until their next turn even with full Warehouses."""
+    plans = make_plans(COPIER)  # the copier's own strategy decides
+    s = table(2)
+    s.res[1, :] = [2, 0, 0]  # P1's two Warehouses are full
+    give_dice(s, [5])
+    spend_die(s, r, plans, rng(), log, 0, 0, 0)  # P0's Guard Post: 1 Weapons
+    assert logged(log, L.COPY) == [(1, 0, 100, r.gnomes_per_player - 1, 0, 0)]
+    assert list(s.copied[1]) == [0, 0, 1] and list(s.res[1]) == [2, 0, 0]
+    assert s.gnomes_out[1] == 1
+    # at the end of P1's own turn only the Warehouses' two are kept
+    s.res[1, :] += s.copied[1]
+    s.copied[1, :] = 0
+    end_of_turn(s, r, plans, rng(), no_log(), 1)
+    assert s.res[1].sum() == 2
+
+
+def test_a_hotel_mercenary_cannot_be_copied(table, r, plans, log):
+    """Copying gives resources only: never dice, Mercenaries or points."""
+    s = table(2)
+    s.normal[0, 0] = INN
+    s.normal_side[0, 0] = ADVANCED
+    give_dice(s, [1])
+    spend_die(s, r, plans, rng(), log, 0, 0, 2 + SOLDIER)
+    assert s.mercs[0, SOLDIER] == 1 and logged(log, L.COPY) == [] and logged(log, L.COPY_DECLINED) == []
+
+
+# --- Brawl and Magic Challenge ------------------------------------------------------------------
+
+def contest_table(table, n, stored, gnomes, kind):
+    s = table(n)
+    for p in range(n):
+        s.normal[p, :] = GUARD_POST if kind == BRAWL else INN  # every die: 1 of the resource
+        s.res[p, :] = 0
+        s.res[p, WEAPON if kind == BRAWL else MANA] = stored[p]
+    s.tavern[:] = [kind, -1]
+    for p in range(n):
+        s.tavern_gnomes[0, p] = gnomes[p]
+    return s
+
+
+@pytest.mark.parametrize("n,points", [(2, 3), (3, 2), (4, 1)])
+def test_brawl_points_per_player_beaten(table, r, plans, log, n, points):
+    """Brawl: every player counts Weapons (dice on buildings, Warehouses), +1 for a gnome on the
+    card; 3 / 2 / 1 VP for each other player with fewer at 2 / 3 / 4 players; Weapons spent."""
+    stored = [0, 1, 2, 3][:n]
+    s = contest_table(table, n, stored, [1] + [0] * (n - 1), BRAWL)
+    contest(s, r, plans, rng(), log, 0)
+    totals = {a: b for a, b, *_ in logged(log, L.CONTEST_ROLL)}
+    assert all(totals[p] == 3 + stored[p] + (1 if p == 0 else 0) for p in range(n))
+    for p in range(n):
+        beaten = sum(totals[o] < totals[p] for o in range(n) if o != p)
+        assert s.score[p] == beaten * points and s.vp_contests[p] == s.score[p]
+    assert (s.res[:n, WEAPON] == 0).all() and s.brawls == 1
+
+
+def test_faq_q3_q5_magic_challenge_mercenaries_and_nothing_kept(table, r, plans, log):
+    """Magic Challenge: Mana counted the same way. FAQ Q3: Mercenaries may be discarded during it;
+    FAQ Q5: nothing gained in it is kept."""
+    s = contest_table(table, 2, [0, 0], [0, 0], MAGIC_CHALLENGE)
+    s.tavern_gnomes[0, 1] = 1
+    s.mercs[0, WIZARD] = 3
+    s.first_player = 1  # P1 counts first (3 dice + its gnome = 4): P0 knows what to beat
+    before = s.res[:2].copy()
+    contest(s, r, plans, rng(), log, 0)
+    rows = {a: (b, e) for a, b, c, d, e, f in logged(log, L.CONTEST_ROLL)}
+    assert rows[1][0] == 4 and rows[0] == (5, 2)  # two Wizards spent to beat P1's 4
+    assert s.mercs[0, WIZARD] == 1 and s.merc_deck[WIZARD] == 5 + 2
+    assert s.score[0] == 3 and s.score[1] == 0
+    assert (s.res[:2] == 0).all() and (before == 0).all()
+
+
+def test_contests_only_with_a_gnome_on_the_card(table, r, plans, log):
+    s = contest_table(table, 3, [0, 0, 0], [0, 0, 0], BRAWL)
+    end_of_round(s, r, plans, rng(), log)
+    assert logged(log, L.CONTEST) == [] and s.brawls == 0
+
+
+# --- end of the round and of the game -------------------------------------------------------------
+
+def test_first_player_marker_to_the_leader_ties_to_who_arrived_first(table, r, plans, log):
+    """End of the Round: the marker passes to the player furthest ahead; in a tie, to the player
+    who first reached that space."""
+    s = table(3)
+    s.score[:3] = [4, 6, 6]
+    s.reached[:3] = [1, 5, 3]
+    end_of_round(s, r, plans, rng(), log)
+    assert s.first_player == 2
+
+
+def test_end_game_building_points_and_tie_break(table, r):
+    """End of the Game: Advanced Normal +1, Base Special +1, Advanced Special +2; a tie goes to
+    more building points, else the win is shared."""
+    s = table(3)
+    s.normal[0, 0], s.normal_side[0, 0] = SHOP, ADVANCED
+    s.special[0, 0], s.special_side[0, 0] = COURT, BASE
+    s.special[1, 1], s.special_side[1, 1] = COURT, ADVANCED
+    s.normal[2, 1], s.normal_side[2, 1] = SHOP, BASE       # Base Normal: nothing
+    assert [building_points(s, r, p) for p in range(3)] == [2, 2, 0]
+    s.score[:3] = [5, 5, 7]
+    scores = np.array([final_score(s, r, p) for p in range(3)] + [0])
+    assert list(scores[:3]) == [7, 7, 7]
+    tiebreak = np.array([building_points(s, r, p) for p in range(3)] + [0])
+    rank = np.zeros(4, dtype=np.int64)
+    rank_players(scores, tiebreak, 3, rank)
+    assert list(rank[:3]) == [1, 1, 3]   # P0 and P1 share the win
+
+
+def test_the_supply_is_limited(table, r, plans, log):
+    """Components: 16 Coins (rules.toml: supply_limited = yes): a gain the supply cannot pay is
+    lost."""
+    s = table(2)
+    s.supply[COIN] = 0
+    give_dice(s, [1])
+    spend_die(s, r, plans, rng(), log, 0, 0, 0)
+    assert s.res[0, COIN] == 0 and s.supply_short[0] == 1
