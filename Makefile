@@ -22,10 +22,9 @@ demo: $(STAMP)
 	$(BIN)/playtest report $$out
 
 # The fast suite (slow statistical tests are marked and skipped; `make test-all` runs them too).
-# One worker per core, a game's tests (or another test file) on one worker: most of a cold run
-# is numba compiling the games' kernels, which is single-threaded, so the games compile side by
-# side (tests/conftest.py names the groups).
-PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadgroup
+# One worker per core, a test file per worker at a time: most of a cold run is numba compiling
+# the games' kernels, which is single-threaded, so the games compile side by side.
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
 
 test: $(STAMP)
 	$(PYTEST)

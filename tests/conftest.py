@@ -1,24 +1,10 @@
 """Shared fixtures: small real runs, made once per test session, and the command line."""
 
 import sys
-from pathlib import Path
 
 import pytest
 
 from simulator import api, cli
-from simulator.core.game import GAME_NAMES
-
-TESTS = Path(__file__).parent
-
-
-def pytest_collection_modifyitems(items):
-    """Under pytest-xdist (`make test`, ``--dist loadgroup``) a game's own tests share one worker,
-    so its kernels compile once rather than on both workers at the same moment; every other file
-    keeps its tests on one worker (its module fixtures are made once)."""
-    for item in items:
-        path = Path(item.path).relative_to(TESTS)
-        game = path.parts[0] if len(path.parts) > 1 and path.parts[0] in GAME_NAMES else None
-        item.add_marker(pytest.mark.xdist_group(game or path.as_posix()))
 
 
 @pytest.fixture(scope="session")
