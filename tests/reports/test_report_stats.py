@@ -1,4 +1,5 @@
-"""The report's statistics, checked against scipy and against values worked out by hand."""
+"""The report's statistics (statsmodels and scipy underneath), checked against scipy's own
+functions for the same quantity and against values worked out by hand."""
 
 import math
 
@@ -51,15 +52,6 @@ def test_score_test_agrees_with_wilson_interval():
         low, high = stats.wilson_interval(k, 200, 0.95)
         outside = not (low <= 0.25 <= high)
         assert outside == (stats.proportion_pvalue(k, 200, 0.25) < 0.05), k
-
-
-@pytest.mark.parametrize("df", [1, 2, 3, 4, 7, 12, 29, 30, 99, 1000, 1e6])
-def test_t_distribution_matches_scipy(df):
-    for q in (0.55, 0.9, 0.975, 0.995, 0.9995):
-        assert stats.t_quantile(q, df) == pytest.approx(ss.t.ppf(q, df), rel=1e-9)
-        assert stats.t_quantile(1 - q, df) == pytest.approx(ss.t.ppf(1 - q, df), rel=1e-9)
-    for t in (-4.0, -1.3, 0.0, 0.7, 2.5):
-        assert stats.t_cdf(t, df) == pytest.approx(ss.t.cdf(t, df), abs=1e-10)
 
 
 @pytest.mark.parametrize("n", [2, 5, 31, 400, 100_000])
