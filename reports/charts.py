@@ -504,3 +504,53 @@ def rating_chart(path, result: dict) -> Path:
                    "strategy sat in every seat and met every combination of the others "
                    "(the balanced seat design).")
     return _save(fig, path)
+
+
+# --- sensitivity --------------------------------------------------------------------------
+
+TORNADO_LOW, TORNADO_HIGH, TORNADO_CHOICE = "#4e79a7", "#f28e2b", "#8c6bb1"
+
+
+def tornado_chart(path, result: dict, max_rows: int) -> Path:
+    """Each parameter's effect on the metric at the low and high end of its range (a choice: at
+    each other option), with the bootstrap interval, largest on top; undetected effects muted."""
+    scale = result["metric"]["scale"]
+    unit = result["metric"]["unit"]
+    ranked = [e for e in result["ranking"] if e["largest"] is not None][:max_rows]
+    by_param: dict[str, list[dict]] = {}
+    for r in result["points"]:
+        if r["playable"]:
+            by_param.setdefault(r["parameter"], []).append(r)
+    fig, (ax,) = _figure(max(1, len(ranked)), row_height=0.38, base=2.2)
+    y = np.arange(len(ranked))[::-1]
+    for row, entry in zip(y, ranked):
+        points = by_param[entry["parameter"]]
+        numbers = [r for r in points if isinstance(r["value"], int)]
+        if numbers:
+            ends = [(min(numbers, key=lambda r: r["value"]), TORNADO_LOW),
+                    (max(numbers, key=lambda r: r["value"]), TORNADO_HIGH)]
+        else:
+            ends = [(r, TORNADO_CHOICE) for r in points]
+        for r, colour in ends:
+            alpha = 0.9 if r["detected"] else 0.3
+            ax.barh(row, scale * r["delta"], height=0.62, color=colour, alpha=alpha)
+            ax.hlines(row, scale * r["low"], scale * r["high"], colors="black", linewidth=1,
+                      alpha=alpha)
+            ax.text(scale * r["delta"], row, f" {r['value']} ", va="center", fontsize=7.5,
+                    ha="left" if r["delta"] >= 0 else "right", color="#333333")
+    ax.axvline(0, color=FAIR_COLOUR, linewidth=1)
+    ax.set_yticks(y)
+    ax.set_yticklabels([pretty(e["parameter"]) + ("" if e["detected"] else "  (n.s.)")
+                        for e in ranked], fontsize=8.5)
+    ax.set_ylim(-0.7, max(1, len(ranked)) - 0.3)
+    ax.set_xlabel(f"Change of the {result['metric']['short']} ({unit}), variant - printed rules")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.set_title(f"Which rule number moves the {result['metric']['short']}? "
+                 f"{result['title']}, {result['players']} players", fontsize=11, loc="left")
+    _footnote(fig, f"Blue: the parameter at the low end of its range; orange: at the high end; "
+                   f"purple: another option of a choice (labelled with the value). Lines: "
+                   f"{result['options']['confidence']:.0%} paired bootstrap intervals over "
+                   f"{result['options']['games']:,} games on common random numbers. Muted bars and "
+                   f"(n.s.): no effect detected after the Benjamini-Hochberg correction.")
+    return _save(fig, path)

@@ -354,6 +354,53 @@ def strength(game, against, players, rollouts, n_games, seed, out, threads):
 
 
 @main.command()
+@click.argument("game")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the mode's largest).")
+@click.option("--mode", "-m", default=None, help="Game mode (default: the game's first).")
+@click.option("--strategies", "-s", default=None,
+              help="Comma-separated strategies (default: the game's mix).")
+@click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
+              help="Games per configuration.")
+@click.option("--metric", default="balance", show_default=True,
+              help="balance, first_seat, turns, truncation, role:NAME or strategy:NAME.")
+@click.option("--params", default=None,
+              help="Comma-separated parameters or shell patterns (default: every parameter).")
+@click.option("--steps", type=int, default=2, show_default=True,
+              help="Values tried between the ends of a number's range.")
+@click.option("--method", type=click.Choice(["oat", "morris"]), default="oat", show_default=True,
+              help="oat: one at a time; morris: also SALib's global Morris screen.")
+@click.option("--trajectories", type=int, default=10, show_default=True, help="Morris trajectories.")
+@click.option("--levels", type=int, default=4, show_default=True, help="Morris grid levels.")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="The baseline's overrides (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (new, or an interrupted scan with the same options to go on with).")
+@click.option("--threads", "-t", type=int, default=None)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@backend_options
+def sensitivity(game, players, mode, strategies, n_games, metric, params, steps, method,
+                trajectories, levels, settings, seed, confidence, out, threads, quiet, backend,
+                scheduler):
+    """Which rule number moves the balance most: each parameter alone, against the printed rules."""
+    import datetime
+    from pathlib import Path
+
+    from simulator.sensitivity import SensitivityOptions, sensitivity as scan
+
+    o = SensitivityOptions(game, players, mode, _split(strategies), n_games, metric, _split(params),
+                           steps, method, trajectories, levels, parse_settings(settings), seed,
+                           confidence)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder = scan(o, Path(out) if out else Path("runs") / f"sensitivity-{game}-{stamp}", threads,
+                  backend, scheduler, progress=False if quiet else None)
+    click.echo((folder / "sensitivity.md").read_text().split("\n## Every value tried")[0].strip())
+    click.echo(str(folder))
+
+
+@main.command()
 @click.argument("games", nargs=-1)
 @click.option("--repeats", "-r", type=int, default=5, show_default=True, help="Runs per figure.")
 @click.option("--engine-games", type=int, default=200_000, show_default=True)

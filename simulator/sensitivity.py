@@ -1,0 +1,267 @@
+"""``playtest sensitivity``: which rule number moves the balance most.
+
+One at a time, every selected parameter of the game's rule data is moved to the ends of its
+allowed range (and ``steps`` evenly spaced values between; a choice to each of its other
+options), everything else as printed. Each configuration is an ordinary run dataset of the same
+seed as the baseline, so game ``i`` starts from the same random stream in both (common random
+numbers) and the effect on the metric is a paired difference: its interval is a percentile
+bootstrap over games resampled jointly in both runs (``scan.paired_difference``). A parameter
+whose change leaves every game identical (one the table never reads) has an effect of exactly 0.
+With many parameters some intervals would miss 0 by chance, so an effect counts as detected only
+where its Benjamini-Hochberg adjusted p-value (statsmodels) is below ``1 - confidence``.
+
+``method="morris"`` adds a global screen (SALib's Morris method): trajectories through the joint
+space of the selected parameters, each point played as a run, ranking parameters by the mean
+absolute elementary effect (mu*) and flagging interactions or curvature by its spread (sigma).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from reports import stats
+from simulator import scan
+from simulator.core.config import make_config
+from simulator.core.dataset import atomic_write_bytes
+from simulator.core.errors import UsageError
+from simulator.core.game import get_game
+
+PLAN = "sensitivity-plan.json"
+METHODS = ("oat", "morris")
+CHART_ROWS = 25
+
+
+@dataclass
+class SensitivityOptions:
+    game: str
+    players: int | None = None
+    mode: str | None = None
+    strategies: list[str] | None = None
+    games: int = 2000
+    metric: str = "balance"
+    params: list[str] | None = None  # names or shell patterns; default: every parameter
+    steps: int = 2                   # values between the ends of a number's range
+    method: str = "oat"
+    trajectories: int = 10           # Morris
+    levels: int = 4                  # Morris
+    settings: dict = field(default_factory=dict)
+    seed: int = 0
+    confidence: float = 0.95
+
+
+def check(o: SensitivityOptions):
+    game = get_game(o.game)
+    for name, value, low in (("--games", o.games, stats.MIN_SAMPLE), ("--steps", o.steps, 0),
+                             ("--trajectories", o.trajectories, 2), ("--levels", o.levels, 2)):
+        if value < low:
+            raise UsageError(f"{name} {value}: must be at least {low}")
+    if o.method not in METHODS:
+        raise UsageError(f"--method {o.method}: unknown; allowed: {', '.join(METHODS)}")
+    stats.check_confidence(o.confidence)
+    metric = scan.parse_metric(o.metric, game)
+    base = make_config(o.game, o.players, o.mode, o.strategies, None, o.settings, o.seed)
+    params = scan.select_params(game, o.params)
+    return game, metric, base, params
+
+
+def _prepare_out(out: Path, o: SensitivityOptions) -> None:
+    """A new folder, or one holding a scan with the same options (which is then resumed)."""
+    plan = out / PLAN
+    if plan.exists():
+        if json.loads(plan.read_text())["options"] != json.loads(json.dumps(asdict(o))):
+            raise UsageError(f"--out {out}: holds a scan with other options; use a new folder")
+        return
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"--out {out}: exists and is not an earlier scan; choose a new folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+    atomic_write_bytes(plan, (json.dumps({"options": asdict(o)}, indent=2) + "\n").encode())
+
+
+def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = None,
+                backend: str = "local", scheduler: str | None = None,
+                progress: bool | None = None) -> Path:
+    """Run the scan into ``out`` (sensitivity.md/.json, tornado.png, runs/); returns ``out``."""
+    game, metric, base, params = check(o)
+    out = Path(out)
+    _prepare_out(out, o)
+    runs = out / "runs"
+    points = [(p, v) for p in params for v in scan.scan_values(p, base.rules.value(p.name), o.steps)]
+    show = progress if progress is not None else True
+    bar = tqdm(total=1 + len(points), unit="run", desc=f"sensitivity {game.name}", disable=not show)
+
+    def play(settings: dict, folder: str):
+        """(config, loaded run) of the baseline with ``settings`` on top, or (message, None)."""
+        try:
+            config = make_config(o.game, o.players, o.mode, o.strategies, None,
+                                 {**o.settings, **settings}, o.seed)
+        except UsageError as e:
+            return str(e), None
+        path = scan.ensure_run(config, o.games, runs / folder, threads, backend, scheduler)
+        return config, scan.load_run(path)
+
+    with bar:
+        _, base_run = play({}, "baseline")
+        bar.update(1)
+        groups = metric.groups(base_run["seats"])
+        n_players = base.n_players
+        base_value, base_sums = scan.measure(metric, base_run, groups, n_players)
+        rows = []
+        for param, value in points:
+            bar.set_postfix_str(f"{param.name}={value}")
+            config, run = play({param.name: value}, scan.folder_name({param.name: value}))
+            row = {"parameter": param.name, "printed": base.rules.value(param.name), "value": value,
+                   "source": param.source, "assumption": param.is_assumption}
+            if run is None:
+                row.update(playable=False, note=config)
+            else:
+                variant_value, sums = scan.measure(metric, run, groups, n_players)
+                diff = scan.paired_difference(metric, base_sums, sums, n_players, o.confidence)
+                row.update(playable=True, metric=variant_value, **diff)
+            rows.append(row)
+            bar.update(1)
+    _decide(rows, o.confidence)
+    result = {
+        "options": asdict(o), "game": game.name, "title": game.title, "players": n_players,
+        "mode": base.mode, "strategies": list(base.strategies), "metric": asdict(metric),
+        "baseline": base_value, "groups": groups,
+        "method": {"one_at_a_time": "each parameter alone at each value; paired percentile "
+                   f"bootstrap over games ({scan.RESAMPLES} resamples, scipy); detected where the "
+                   f"Benjamini-Hochberg adjusted p-value (statsmodels) is below {1 - o.confidence:.2f}"},
+        "points": rows, "ranking": _rank(rows),
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+    if o.method == "morris":
+        result["morris"] = _morris(o, game, metric, base, params, groups, runs, threads, backend,
+                                   scheduler, show)
+    atomic_write_bytes(out / "sensitivity.json", (json.dumps(result, indent=2, default=float) + "\n").encode())
+    from reports.charts import tornado_chart
+    tornado_chart(out / "tornado.png", result, CHART_ROWS)
+    (out / "sensitivity.md").write_text(markdown(result))
+    return out
+
+
+def _decide(rows: list[dict], confidence: float) -> None:
+    """Mark each playable point detected or not (Benjamini-Hochberg over all points)."""
+    playable = [r for r in rows if r["playable"]]
+    adjusted = stats.benjamini_hochberg([r["p"] for r in playable]) if playable else []
+    for r, p in zip(playable, adjusted):
+        r["p_adjusted"] = float(p)
+        r["detected"] = bool(not r["identical"] and p < 1 - confidence)
+
+
+def _rank(rows: list[dict]) -> list[dict]:
+    """One line a parameter, largest detected effect first; then those with none detected."""
+    by_param: dict[str, list[dict]] = {}
+    for r in rows:
+        by_param.setdefault(r["parameter"], []).append(r)
+    ranking = []
+    for name, points in by_param.items():
+        played = [r for r in points if r["playable"]]
+        detected = [r for r in played if r["detected"]]
+        largest = max(played, key=lambda r: abs(r["delta"]), default=None)
+        ranking.append({
+            "parameter": name, "printed": points[0]["printed"], "source": points[0]["source"],
+            "assumption": points[0]["assumption"], "detected": bool(detected),
+            "identical": bool(played) and all(r["identical"] for r in played),
+            "largest": None if largest is None else {k: largest[k] for k in ("value", "delta", "low", "high")},
+            "not_playable": [r["value"] for r in points if not r["playable"]],
+        })
+    ranking.sort(key=lambda e: (not e["detected"], -abs(e["largest"]["delta"]) if e["largest"] else 0.0))
+    return ranking
+
+
+def _morris(o, game, metric, base, params, groups, runs, threads, backend, scheduler, show) -> dict:
+    """SALib's Morris screen over the selected parameters (numbers rounded to their integers,
+    a choice's options as the integers 0..k-1)."""
+    from SALib.analyze import morris as analyze
+    from SALib.sample import morris as sample
+    if len(params) < 2:
+        raise UsageError("--method morris: needs at least two parameters (see --params)")
+    bounds = [[0, len(p.choices) - 1] if p.choices else [p.low, p.high] for p in params]
+    problem = {"num_vars": len(params), "names": [p.name for p in params], "bounds": bounds}
+    x = sample.sample(problem, N=o.trajectories, num_levels=o.levels, seed=o.seed)
+    x = np.rint(x)
+    y = np.empty(len(x))
+    for i, row in enumerate(tqdm(x, unit="run", desc="morris", disable=not show)):
+        settings = {p.name: (p.choices[int(v)] if p.choices else int(v)) for p, v in zip(params, row)}
+        config = make_config(o.game, o.players, o.mode, o.strategies, None,
+                             {**o.settings, **settings}, o.seed)
+        path = scan.ensure_run(config, o.games, runs / f"morris-{i:05d}", threads, backend, scheduler)
+        y[i] = scan.measure(metric, scan.load_run(path), groups, base.n_players)[0]
+    si = analyze.analyze(problem, x, y, num_levels=o.levels, conf_level=o.confidence, seed=o.seed,
+                         print_to_console=False)
+    table = [{"parameter": n, "mu_star": float(m), "mu_star_conf": float(c), "sigma": float(s)}
+             for n, m, c, s in zip(si["names"], si["mu_star"], si["mu_star_conf"], si["sigma"])]
+    table.sort(key=lambda r: -r["mu_star"] if math.isfinite(r["mu_star"]) else 0.0)
+    return {"trajectories": o.trajectories, "levels": o.levels, "runs": len(x), "table": table,
+            "method": "SALib Morris elementary effects (mu* = mean absolute effect of a move over "
+                      "the whole range's level step, sigma = their spread: large sigma means "
+                      "interactions or curvature)"}
+
+
+def markdown(result: dict) -> str:
+    metric = scan.Metric(**result["metric"])
+    o = result["options"]
+    show = lambda v: scan.fmt(v, metric)  # noqa: E731
+    lines = [
+        f"# Sensitivity of {result['title']}: {metric.title}",
+        "",
+        f"{result['players']} players, mode {result['mode']}, strategies "
+        f"{', '.join(result['strategies'])}; {o['games']:,} games per configuration, seed {o['seed']}.",
+        f"Baseline (the rules as printed{' with ' + ', '.join(f'{k}={v}' for k, v in o['settings'].items()) if o['settings'] else ''}): "
+        f"{scan.fmt(result['baseline'], metric, signed=False)}.",
+        "",
+        f"Method: {result['method']['one_at_a_time']}. Effects are the variant minus the baseline "
+        f"with {o['confidence']:.0%} intervals.",
+        "",
+        "## Parameters ranked by their largest effect",
+        "",
+        "| rank | parameter | printed | value | effect | interval | verdict | source |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for i, e in enumerate(result["ranking"], 1):
+        if e["largest"] is None:
+            continue
+        big = e["largest"]
+        verdict = ("detected" if e["detected"] else
+                   "no effect (identical games)" if e["identical"] else "no detectable effect")
+        source = ("assumption" if e["assumption"] else "rulebook")
+        lines.append(f"| {i} | {e['parameter']} | {e['printed']} | {big['value']} | {show(big['delta'])} "
+                     f"| {show(big['low'])} to {show(big['high'])} | {verdict} | {source} |")
+    quiet = [e["parameter"] for e in result["ranking"] if not e["detected"] and e["largest"]]
+    lines += ["", "## No detectable effect", "",
+              (", ".join(quiet) if quiet else "Every parameter scanned had a detectable effect.")]
+    unplayable = [f"{e['parameter']} ({', '.join(map(str, e['not_playable']))})"
+                  for e in result["ranking"] if e["not_playable"]]
+    if unplayable:
+        lines += ["", "## Values that cannot be played at this table", "", ", ".join(unplayable)]
+    lines += ["", "## Every value tried", "",
+              "| parameter | value | metric | effect | interval | adjusted p |", "|---|---|---|---|---|---|"]
+    for r in result["points"]:
+        if r["playable"]:
+            lines.append(f"| {r['parameter']} | {r['value']} | {scan.fmt(r['metric'], metric, False)} "
+                         f"| {show(r['delta'])} | {show(r['low'])} to {show(r['high'])} | {r['p_adjusted']:.3g} |")
+        else:
+            lines.append(f"| {r['parameter']} | {r['value']} | not playable: {r['note']} | | | |")
+    if "morris" in result:
+        m = result["morris"]
+        lines += ["", "## Global screen (Morris)", "",
+                  f"{m['method']}; {m['trajectories']} trajectories, {m['levels']} levels, "
+                  f"{m['runs']} runs.", "",
+                  "| parameter | mu* | interval of mu* | sigma |", "|---|---|---|---|"]
+        for r in m["table"]:
+            lines.append(f"| {r['parameter']} | {scan.fmt(r['mu_star'], metric, False)} "
+                         f"| ± {scan.fmt(r['mu_star_conf'], metric, False)} | {scan.fmt(r['sigma'], metric, False)} |")
+    lines += ["", "Chart: tornado.png (largest effects on top). Every configuration is a run "
+              "dataset under runs/."]
+    return "\n".join(lines) + "\n"
