@@ -401,6 +401,64 @@ def sensitivity(game, players, mode, strategies, n_games, metric, params, steps,
 
 
 @main.command()
+@click.argument("game")
+@click.option("--goal", type=click.Choice(["roles", "seats", "strategies"]), default="roles",
+              show_default=True, help="Whose win rates to bring toward the fair share.")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the mode's largest).")
+@click.option("--mode", "-m", default=None, help="Game mode (default: the game's first).")
+@click.option("--strategies", "-s", default=None,
+              help="Comma-separated strategies (default: the game's mix).")
+@click.option("--keep", default=None, help="Comma-separated parameters never to change.")
+@click.option("--params", default=None,
+              help="Comma-separated parameters or shell patterns it may change (default: all).")
+@click.option("--max-changes", type=int, default=2, show_default=True,
+              help="Most numbers a proposal changes.")
+@click.option("--budget", "-b", type=int, default=60, show_default=True,
+              help="Candidates the search tries (optuna trials).")
+@click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
+              help="Games a candidate plays unless pruned early.")
+@click.option("--candidates", type=int, default=8, show_default=True,
+              help="Numbers from the screen the search works on.")
+@click.option("--proposals", type=int, default=3, show_default=True)
+@click.option("--verify-games", type=int, default=10_000, show_default=True,
+              help="Fresh games each proposal is verified on.")
+@click.option("--length-tolerance", type=float, default=0.25, show_default=True,
+              help="Largest relative change of the mean game length allowed.")
+@click.option("--max-truncation", type=float, default=0.01, show_default=True,
+              help="Largest share of truncated games allowed (or the baseline's).")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="The baseline's overrides (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (default: a fresh folder under runs/).")
+@click.option("--resume", is_flag=True, help="Go on with the interrupted search in --out.")
+@click.option("--threads", "-t", type=int, default=None)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def balance(game, goal, players, mode, strategies, keep, params, max_changes, budget, n_games,
+            candidates, proposals, verify_games, length_tolerance, max_truncation, settings, seed,
+            confidence, out, resume, threads, quiet):
+    """Which few rule numbers to change to make GOAL fair: searched, then verified on fresh seeds."""
+    import datetime
+    from pathlib import Path
+
+    from simulator.balance import BalanceOptions, balance as search
+
+    if resume and out is None:
+        raise UsageError("--resume: give the --out folder of the search to go on with")
+    o = BalanceOptions(game, goal, players, mode, _split(strategies), _split(keep) or [],
+                       _split(params), max_changes, budget, n_games, candidates, proposals,
+                       verify_games, length_tolerance, max_truncation, parse_settings(settings),
+                       seed, confidence)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder = search(o, Path(out) if out else Path("runs") / f"balance-{game}-{stamp}", resume,
+                    threads, progress=False if quiet else None)
+    click.echo((folder / "balance.md").read_text().strip())
+    click.echo(str(folder))
+
+
+@main.command()
 @click.argument("games", nargs=-1)
 @click.option("--repeats", "-r", type=int, default=5, show_default=True, help="Runs per figure.")
 @click.option("--engine-games", type=int, default=200_000, show_default=True)

@@ -78,15 +78,19 @@ def provenance(config: RunConfig) -> dict:
 
 
 def play_in_memory(config: RunConfig, n_games: int, first_game: int = 0,
-                   threads: int | None = None):
-    """The seats table of games ``first_game ..`` of ``config`` as a polars frame, written
-    nowhere (for tuning and searches that judge many short runs); the same rows as a run's."""
+                   threads: int | None = None, with_games: bool = False):
+    """The seats table of games ``first_game ..`` of ``config`` as a polars frame (and the games
+    table, ``with_games``), written nowhere (for tuning and searches that judge many short runs);
+    the same rows as a run's."""
     import polars as pl
     check_run_options(n_games, threads, None)
     numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
-    seats, _ = play_part(config, first_game, n_games, GAMES_PER_PART)
+    seats, games = play_part(config, first_game, n_games, GAMES_PER_PART)
     table = dataset.seat_table(first_game, config.n_players, config.game.seat_columns(seats, config))
-    return pl.from_arrow(table)
+    if not with_games:
+        return pl.from_arrow(table)
+    games = dataset.game_table(first_game, config.n_players, config.game.game_columns(games, config))
+    return pl.from_arrow(table), pl.from_arrow(games)
 
 
 def default_out(config: RunConfig, n_games: int) -> Path:
