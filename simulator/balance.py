@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime
 import json
 import math
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -241,10 +242,12 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
     if chosen:
         storage = JournalStorage(JournalFileBackend(str(out / STUDY)))
         optuna.logging.set_verbosity(optuna.logging.WARNING)
+        with warnings.catch_warnings():  # multivariate and group are marked experimental
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            sampler = optuna.samplers.TPESampler(seed=o.seed, multivariate=True, group=True)
         study = optuna.create_study(
             study_name="balance", storage=storage, load_if_exists=True, direction="minimize",
-            sampler=optuna.samplers.TPESampler(seed=o.seed, multivariate=True, group=True),
-            pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=ev.rungs[0], reduction_factor=2))
+            sampler=sampler, pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=ev.rungs[0], reduction_factor=2))
 
         def objective(trial):
             settings = {}

@@ -11,7 +11,7 @@ from simulator import scan
 from simulator.balance import BalanceOptions, balance
 from simulator.core.dataset import verify
 from simulator.core.errors import UsageError
-from simulator.core.game import get_game
+from simulator.core.game import GAME_NAMES, get_game
 from simulator.experiment import load_experiment
 from simulator.sensitivity import SensitivityOptions, sensitivity
 
@@ -161,3 +161,16 @@ def test_balance_without_roles_or_with_everything_kept_says_so(tmp_path):
     names = list(get_game("gremios").rules().params)
     with pytest.raises(UsageError, match="nothing left to change"):
         balance(BalanceOptions("gremios", keep=names), tmp_path / "k", progress=False)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_sensitivity_and_balance_work_for_every_game(name, tmp_path):
+    """Both commands on a tiny budget for each game (seats: every game has a turn order)."""
+    params = list(get_game(name).rules().params)[:3]
+    o = SensitivityOptions(name, games=40, metric="first_seat", params=params, steps=0)
+    result = json.loads((sensitivity(o, tmp_path / "s", progress=False) / "sensitivity.json").read_text())
+    assert {e["parameter"] for e in result["ranking"]} == set(params)
+    b = BalanceOptions(name, goal="seats", games=120, budget=2, candidates=2, proposals=1,
+                       verify_games=60, params=params)
+    result = json.loads((balance(b, tmp_path / "b", progress=False) / "balance.json").read_text())
+    assert result["goal"] == "seats" and len(result["baseline"]["rates"]) == result["players"]

@@ -92,3 +92,18 @@ def test_dask_cluster_gives_the_local_bytes_and_survives_a_lost_worker(cluster, 
     assert workers[0].poll() is not None  # it really died
     assert _parts_bytes(survived) == _parts_bytes(local)
     assert api.verify(survived) == []
+
+
+def test_a_sensitivity_scan_runs_on_the_cluster_unchanged(cluster, tmp_path):
+    import json
+
+    from simulator.sensitivity import SensitivityOptions, sensitivity
+    address, _, _ = cluster
+    o = SensitivityOptions("gremios", players=4, games=120, metric="turns",
+                           params=["victory_points_to_win"], steps=0)
+    local = sensitivity(o, tmp_path / "local", progress=False)
+    remote = sensitivity(o, tmp_path / "dask", backend="dask", scheduler=address, progress=False)
+    points = [json.loads((p / "sensitivity.json").read_text())["points"] for p in (local, remote)]
+    assert points[0] == points[1]
+    for folder in (local / "runs").iterdir():
+        assert _parts_bytes(folder) == _parts_bytes(remote / "runs" / folder.name)
