@@ -22,14 +22,18 @@ demo: $(STAMP)
 	$(BIN)/playtest report $$out
 
 # The fast suite (slow statistical tests are marked and skipped; `make test-all` runs them too).
-# One worker per core, a test file per worker at a time: most of a cold run is numba compiling
-# the games' kernels, which is single-threaded, so the games compile side by side.
+# Most of a cold run is numba compiling the games' kernels, on one core each: `simulator.warm`
+# first compiles every game's kernels once, a game per core, so that no two test workers
+# compile the same kernel at once; then one worker per core, a test file per worker at a time.
 PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
+WARM := $(BIN)/python -m simulator.warm --jobs 2
 
 test: $(STAMP)
+	$(WARM)
 	$(PYTEST)
 
 test-all: $(STAMP)
+	$(WARM)
 	$(PYTEST) -m ''
 
 clean:
