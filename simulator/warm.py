@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 
 def warm(name: str) -> tuple[str, float]:
@@ -38,9 +38,11 @@ def main(argv=None) -> None:
     parser.add_argument("games", nargs="*", choices=[[]] + list(GAME_NAMES), default=[])
     parser.add_argument("--jobs", "-j", type=int, default=2)
     args = parser.parse_args(argv)
-    names = args.games or list(GAME_NAMES)
+    # The later games are the larger ones: started first, the last to finish is a small one.
+    names = args.games or list(reversed(GAME_NAMES))
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for name, seconds in pool.map(warm, names):
+        for done in as_completed([pool.submit(warm, name) for name in names]):
+            name, seconds = done.result()
             print(f"warm: {name} compiled or loaded in {seconds:.0f} s", flush=True)
 
 
