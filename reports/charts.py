@@ -511,6 +511,11 @@ def rating_chart(path, result: dict) -> Path:
 TORNADO_LOW, TORNADO_HIGH, TORNADO_CHOICE = "#4e79a7", "#f28e2b", "#8c6bb1"
 
 
+def _lighter(colour: str, by: float = 0.65) -> str:
+    """The colour mixed with white: an effect that was not detected."""
+    return to_hex(tuple(c + (1 - c) * by for c in to_rgb(colour)))
+
+
 def tornado_chart(path, result: dict, max_rows: int) -> Path:
     """Each parameter's effect on the metric at the low and high end of its range (a choice: at
     each other option), with the bootstrap interval, largest on top; undetected effects muted."""
@@ -531,11 +536,13 @@ def tornado_chart(path, result: dict, max_rows: int) -> Path:
                     (max(numbers, key=lambda r: r["value"]), TORNADO_HIGH)]
         else:
             ends = [(r, TORNADO_CHOICE) for r in points]
-        for r, colour in ends:
-            alpha = 0.9 if r["detected"] else 0.3
-            ax.barh(row, scale * r["delta"], height=0.62, color=colour, alpha=alpha)
+        # the longer bar first, so a shorter one on the same side stays in view on top of it
+        for r, colour in sorted(ends, key=lambda e: -abs(e[0]["delta"])):
+            shade = colour if r["detected"] else _lighter(colour)
+            ax.barh(row, scale * r["delta"], height=0.62, color=shade, edgecolor="white",
+                    linewidth=0.8)
             ax.hlines(row, scale * r["low"], scale * r["high"], colors="black", linewidth=1,
-                      alpha=alpha)
+                      alpha=0.9 if r["detected"] else 0.35)
             ax.text(scale * r["delta"], row, f" {r['value']} ", va="center", fontsize=7.5,
                     ha="left" if r["delta"] >= 0 else "right", color="#333333")
     ax.axvline(0, color=FAIR_COLOUR, linewidth=1)
@@ -551,6 +558,6 @@ def tornado_chart(path, result: dict, max_rows: int) -> Path:
     _footnote(fig, f"Blue: the parameter at the low end of its range; orange: at the high end; "
                    f"purple: another option of a choice (labelled with the value). Lines: "
                    f"{result['options']['confidence']:.0%} paired bootstrap intervals over "
-                   f"{result['options']['games']:,} games on common random numbers. Muted bars and "
+                   f"{result['options']['games']:,} games on common random numbers. Pale bars and "
                    f"(n.s.): no effect detected after the Benjamini-Hochberg correction.")
     return _save(fig, path)
