@@ -334,12 +334,11 @@ def _verify(o, metric, picks, printed, out: Path, threads, show) -> list[dict]:
     base_value, base_sums = scan.measure(metric, base_data, groups, n_players)
     turns = scan.parse_metric("turns", base_config.game)
     truncation = scan.parse_metric("truncation", base_config.game)
-    for rank, t in enumerate(tqdm(picks, unit="proposal", desc="balance: verify", disable=not show), 1):
+    for t in tqdm(picks, unit="proposal", desc="balance: verify", disable=not show):
         settings = t.user_attrs["settings"]
         data, _, _ = run(settings, scan.folder_name(settings))
         value, sums = scan.measure(metric, data, groups, n_players)
-        entry = {"rank": rank, "settings": settings,
-                 "printed": {k: printed[k] for k in settings},
+        entry = {"settings": settings, "printed": {k: printed[k] for k in settings},
                  "search_index": t.user_attrs["index"], "verify_seed": seed,
                  "verify_games": o.verify_games, "baseline_index": base_value, "index": value,
                  "difference": scan.paired_difference(metric, base_sums, sums, n_players, o.confidence)}
@@ -349,10 +348,13 @@ def _verify(o, metric, picks, printed, out: Path, threads, show) -> list[dict]:
             entry[name] = {"baseline": b[0], "proposal": v[0],
                            "difference": scan.paired_difference(m, b[1], v[1], n_players, o.confidence)}
         entry["confirmed"] = entry["difference"]["high"] < 0
-        path = out / f"proposal-{rank}.toml"
-        path.write_text(_experiment_file(o, entry, base_config))
-        entry["experiment"] = path.name
         proposals.append(entry)
+    # Ranked by what the fresh games say: confirmed first, then the fairest.
+    proposals.sort(key=lambda e: (not e["confirmed"], e["index"]))
+    for rank, entry in enumerate(proposals, 1):
+        entry["rank"] = rank
+        entry["experiment"] = f"proposal-{rank}.toml"
+        (out / entry["experiment"]).write_text(_experiment_file(o, entry, base_config))
     return proposals
 
 
