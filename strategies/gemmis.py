@@ -181,17 +181,17 @@ def best_outcome(s, r, w, masks, least):
 @njit(cache=True)
 def best_outcome_with_jokers(s, r, w, masks, least):
     natural = natural_combination(masks, s.n_colours)
-    best = -1e18
-    if natural == 0 or popcount(natural) < least:  # nothing is mandatory: it may be kept
+    if natural != 0 and popcount(natural) >= least:  # mandatory
+        best = option_value(s, r, w, masks, natural)
+    else:  # the zone may be kept as it is
         best = zone_worth(s, r, w, masks, 0)
     work = new_work()
     k = joker_choices(masks, s.n_colours, work)
-    while True:
+    while next_declaration(work, k):  # the first declaration (no joker joins) is the natural one
         mask, _ = declared_combination(masks, s.n_colours, work, k)
-        if mask != 0 and popcount(mask) >= least:
+        if mask != natural and popcount(mask) >= least:
             best = max(best, option_value(s, r, w, masks, mask))
-        if not next_declaration(work, k):
-            return best
+    return best
 
 
 # --- the opponent's street ----------------------------------------------------------------------

@@ -389,11 +389,12 @@ WORK_CELLS_AT, WORK_N_CHOICES_AT, WORK_PICK_AT, WORK_DECLARED_AT = 0, CELLS, 2 *
 @njit(cache=True)
 def joker_choices(masks, n_colours, work):
     """Each joker of the zone and the colours its owner may declare: the colour of the gem
-    beside it on either side (across jokers: joining that run), a colour none of them has (with
-    other jokers beside it, a run of its own), or "not this colour" (joining nothing); every
-    other colour makes the same combinations as one of these. Written into ``work``, every joker
-    declared "not this colour" to start with. Returns the number of jokers."""
+    beside it on either side (across jokers: joining that run), a colour none of them has (in a
+    row of three or more jokers, a run of their own), or "not this colour" (joining nothing);
+    every other colour makes the same combinations as one of these. Written into ``work``, every
+    joker declared "not this colour" to start with. Returns the number of jokers."""
     jokers = masks[JOKERS_AT]
+    own_runs = runs(jokers)  # a joker elsewhere declared a colour of its own joins nothing
     k = 0
     for cell in range(CELLS):
         if jokers >> cell & 1:
@@ -409,8 +410,10 @@ def joker_choices(masks, n_colours, work):
             if right >= 0 and right != left:
                 work[at + m] = right
                 m += 1
-            work[at + m] = OWN_COLOUR
-            work[WORK_N_CHOICES_AT + k] = m + 1
+            if own_runs >> cell & 1:
+                work[at + m] = OWN_COLOUR
+                m += 1
+            work[WORK_N_CHOICES_AT + k] = m
             work[WORK_CELLS_AT + k] = cell
             work[WORK_PICK_AT + k] = 0
             k += 1
@@ -561,14 +564,15 @@ def best_points(r, masks, n_colours):
 
 @njit(cache=True)
 def best_points_with_jokers(r, masks, n_colours):
+    natural = natural_combination(masks, n_colours)
+    best = combination_points(r, masks, natural)
     work = new_work()
     k = joker_choices(masks, n_colours, work)
-    best = 0
-    while True:
+    while next_declaration(work, k):
         mask, _ = declared_combination(masks, n_colours, work, k)
-        best = max(best, combination_points(r, masks, mask))
-        if not next_declaration(work, k):
-            return best
+        if mask != natural:  # most declarations join no run
+            best = max(best, combination_points(r, masks, mask))
+    return best
 
 
 @njit(cache=True)
