@@ -17,10 +17,11 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
-    CELLS, CLEAN_STREET, EMPTY, FULL, INTERRUPT, JOKERS_AT, MAX_SWITCHES, N_MASKS,
-    ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, SWITCH_WITH_STREET, TOWARDS_FIRST, TOWARDS_LAST,
-    best_points, combination_points, declared_combination, fill_allowed, joker_choices,
-    landing_cell, mask_values, masks_after_switch, natural_combination, new_work,
+    CELLS, CLEAN_STREET, COLUMNS, EMPTY, FULL, INTERRUPT, JOKERS_AT, MAX_SWITCHES, N_MASKS,
+    ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST,
+    best_points, combination_points, declared_combination, fill_allowed, gem_kind,
+    joker_choices, landing_cell, mask_values, masks_after_switch, masks_with_gem,
+    natural_combination, new_work,
     next_declaration, popcount, put_in_masks, street_after_move, street_switches, zone_masks,
     zone_switches,
 )
@@ -197,35 +198,55 @@ def best_outcome_with_jokers(s, r, w, masks, least):
 # --- the opponent's street ----------------------------------------------------------------------
 
 @njit(cache=True)
-def switch_points(s, r, masks, street, options, n, points):
-    """``points[j]``: the most points each of the ``n`` switches of ``options`` scores now (the
-    zone's ``masks``, the market street ``street``); returns the most of them (0 if none)."""
+def replies_for(s, r, q, masks):
+    """Make the state's reply fields (``board.STATE``) those of ``q``'s zone (``masks``): what
+    ``q``'s switches could score depends only on their zone and, for a switch with the street,
+    on the kind of gem it takes; their zone does not change during the other player's turn, so
+    every decision of that turn (and of its rollouts) shares these values."""
+    if s.reply_for == q + 1:
+        same = True
+        for cell in range(CELLS):
+            if s.reply_zone[cell] != s.zone[q, cell]:
+                same = False
+                break
+        if same:
+            return
+    s.reply_for = q + 1
+    s.reply_zone[:] = s.zone[q]
+    s.reply_street_points[:, :] = -1
+    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
     after = np.empty(N_MASKS, dtype=np.int64)
     best = 0
-    for j in range(n):
-        masks_after_switch(s, masks, street, options[j, 0], options[j, 1], options[j, 2], after)
-        points[j] = best_points(r, after, s.n_colours)
-        best = max(best, points[j])
-    return best
+    for j in range(zone_switches(s, q, options, 0)):
+        masks_after_switch(s, masks, s.street, options[j, 0], options[j, 1], options[j, 2], after)
+        best = max(best, best_points(r, after, s.n_colours))
+    s.reply_zone_points = best
 
 
 @njit(cache=True)
-def zone_switch_points(s, r, q, masks):
-    """The most points ``q``'s switches within their zone could score now: the same whatever
-    the street, so a decision values them once."""
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
-    points = np.empty(MAX_SWITCHES, dtype=np.int64)
-    n = zone_switches(s, q, options, 0)
-    return switch_points(s, r, masks, s.street, options, n, points)
+def street_reply_points(s, r, q, masks, cell, chip):
+    """The most points ``q`` (``replies_for`` made) scores switching the gem of their inner
+    ``cell`` with the street gem ``chip``."""
+    column = cell - COLUMNS
+    kind = gem_kind(s, chip)
+    points = s.reply_street_points[column, kind]
+    if points < 0:
+        after = np.empty(N_MASKS, dtype=np.int64)
+        masks_with_gem(s, masks, cell, chip, after)
+        points = best_points(r, after, s.n_colours)
+        s.reply_street_points[column, kind] = points
+    return points
 
 
 @njit(cache=True)
 def street_switch_points(s, r, q, masks, street):
     """The most points ``q``'s switches with ``street`` (unknown places EMPTY) could score."""
     options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
-    points = np.empty(MAX_SWITCHES, dtype=np.int64)
-    n = street_switches(s, r, q, street, options, 0)
-    return switch_points(s, r, masks, street, options, n, points)
+    best = 0
+    for j in range(street_switches(s, r, q, street, options, 0)):
+        best = max(best, street_reply_points(s, r, q, masks, options[j, 1],
+                                             street[options[j, 2]]))
+    return best
 
 
 @njit(cache=True)
@@ -234,7 +255,8 @@ def best_switch_points(s, r, q, street):
     EMPTY): what the market leaves them."""
     masks = np.empty(N_MASKS, dtype=np.int64)
     zone_masks(s, q, masks)
-    return max(zone_switch_points(s, r, q, masks), street_switch_points(s, r, q, masks, street))
+    replies_for(s, r, q, masks)
+    return max(s.reply_zone_points, street_switch_points(s, r, q, masks, street))
 
 
 # --- 1. the switch ------------------------------------------------------------------------------
@@ -246,7 +268,7 @@ def switch_values(s, r, p, w, options, n, values, rng):
 
     The opponent's switches are valued once on the street as it is (those within their zone do
     not depend on it); a switch with street place ``b`` changes only the opponent's switches
-    with that place, which alone are valued again."""
+    with that place (``replies_for`` keeps what each kind of gem there gives them)."""
     masks = np.empty(N_MASKS, dtype=np.int64)
     after = np.empty(N_MASKS, dtype=np.int64)
     zone_masks(s, p, masks)
@@ -255,15 +277,19 @@ def switch_values(s, r, p, w, options, n, values, rng):
     q_masks = np.empty(N_MASKS, dtype=np.int64)
     q_options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
     q_points = np.empty(MAX_SWITCHES, dtype=np.int64)
-    street = s.street.copy()
     unchanged = 0
     in_zone = 0
     q_n = 0
     if deny:
         zone_masks(s, q, q_masks)
-        in_zone = zone_switch_points(s, r, q, q_masks)
-        q_n = street_switches(s, r, q, street, q_options, 0)
-        unchanged = max(in_zone, switch_points(s, r, q_masks, street, q_options, q_n, q_points))
+        replies_for(s, r, q, q_masks)
+        in_zone = s.reply_zone_points
+        unchanged = in_zone
+        q_n = street_switches(s, r, q, s.street, q_options, 0)
+        for j in range(q_n):
+            q_points[j] = street_reply_points(s, r, q, q_masks, q_options[j, 1],
+                                              s.street[q_options[j, 2]])
+            unchanged = max(unchanged, q_points[j])
     for i in range(n):
         kind, a, b = options[i, 0], options[i, 1], options[i, 2]
         masks_after_switch(s, masks, s.street, kind, a, b, after)
@@ -272,17 +298,14 @@ def switch_values(s, r, p, w, options, n, values, rng):
             if kind == SWITCH_IN_ZONE:
                 value -= w[W_DENIAL] * unchanged
             else:
-                street[b] = s.zone[p, a]
                 best = in_zone
                 for j in range(q_n):
                     if q_options[j, 2] == b:
-                        masks_after_switch(s, q_masks, street, SWITCH_WITH_STREET,
-                                           q_options[j, 1], b, after)
-                        best = max(best, best_points(r, after, s.n_colours))
+                        best = max(best, street_reply_points(s, r, q, q_masks, q_options[j, 1],
+                                                             s.zone[p, a]))
                     else:
                         best = max(best, q_points[j])
                 value -= w[W_DENIAL] * best
-                street[b] = s.street[b]
         values[i] = value + _noise(w, rng)
 
 
@@ -407,7 +430,8 @@ def direction_values(s, r, p, w):
     q = 1 - p
     masks = np.empty(N_MASKS, dtype=np.int64)
     zone_masks(s, q, masks)
-    in_zone = zone_switch_points(s, r, q, masks)
+    replies_for(s, r, q, masks)
+    in_zone = s.reply_zone_points
     moved = np.empty(STREET, dtype=np.int64)
     values = np.zeros(2, dtype=np.float64)
     for d in (TOWARDS_FIRST, TOWARDS_LAST):
@@ -439,7 +463,8 @@ def street_gain_of_reversal(s, r, q, direction):
     """How many more points ``q``'s best next switch scores if the street moves the other way."""
     masks = np.empty(N_MASKS, dtype=np.int64)
     zone_masks(s, q, masks)
-    in_zone = zone_switch_points(s, r, q, masks)
+    replies_for(s, r, q, masks)
+    in_zone = s.reply_zone_points
     moved = np.empty(STREET, dtype=np.int64)
     street_after_move(s.street, direction, moved)
     as_chosen = max(in_zone, street_switch_points(s, r, q, masks, moved))

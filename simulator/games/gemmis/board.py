@@ -90,6 +90,7 @@ TAKEN_REACH_OR_PASS, TAKEN_LAND_EXACTLY = 0, 1       # small_gem_taken
 USE_EXTRA_SWITCH, USE_NONE = 0, 1                    # small_gem_use
 LAST_TURN_NO_LIMIT, LAST_TURN_PER_TURN_LIMIT = 0, 1  # small_gem_last_turn
 
+GEM_KINDS = (MAX_COLOURS + 1) * (MAX_VALUE + 1)  # a colour (or JOKER) and a printed value
 MAX_OPTIONS = 256       # distinct combinations a zone's jokers can make
 WORK_CHOICES_AT = 3 * CELLS + MAX_COLOURS + 1
 WORK_SIZE = WORK_CHOICES_AT + 4 * CELLS  # combination_options' scratch space
@@ -150,6 +151,14 @@ STATE = np.dtype([
     ("turns_played", np.int64, (N_PLAYERS,)),
     ("sack_refills", np.int64),
     ("street_moves", np.int64),
+    # what the players' valuation keeps while a zone is unchanged (no part of the game): the
+    # points the switches of player ``reply_for - 1`` (0: none yet), whose zone was
+    # ``reply_zone``, could score within the zone, and with each kind of street gem (GEM_KINDS)
+    # for the inner gem of each column (-1: not valued yet); strategies.gemmis.replies_for
+    ("reply_for", np.int64),
+    ("reply_zone", np.int64, (CELLS,)),
+    ("reply_zone_points", np.int64),
+    ("reply_street_points", np.int64, (COLUMNS, GEM_KINDS)),
 ])
 
 new_table = table_factory(STATE)
@@ -237,6 +246,12 @@ def street_full(s):
         if s.street[k] == EMPTY:
             return False
     return True
+
+
+@njit(cache=True)
+def gem_kind(s, chip):
+    """What the combinations see of a chip (0 .. GEM_KINDS - 1): its colour and printed value."""
+    return s.chip_colour[chip] * (MAX_VALUE + 1) + s.chip_value[chip]
 
 
 @njit(cache=True)
@@ -540,10 +555,16 @@ def masks_after_switch(s, masks, street, kind, a, b, out):
             m = masks[i]
             out[i] = m ^ (both * (((m >> a) ^ (m >> b)) & 1))
     else:
-        keep = ~(np.int64(1) << a)
-        for i in range(N_MASKS):
-            out[i] = masks[i] & keep
-        put_in_masks(s, out, a, street[b])
+        masks_with_gem(s, masks, a, street[b], out)
+
+
+@njit(cache=True)
+def masks_with_gem(s, masks, cell, chip, out):
+    """``out`` = the zone's masks with ``chip`` in ``cell`` instead of the gem there."""
+    keep = ~(np.int64(1) << cell)
+    for i in range(N_MASKS):
+        out[i] = masks[i] & keep
+    put_in_masks(s, out, cell, chip)
 
 
 @njit(cache=True)
