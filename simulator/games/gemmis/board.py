@@ -2,7 +2,8 @@
 
 One game's state is a numpy record of dtype ``STATE`` (layout below, field by field); the rule
 numbers are a record of ``rules.toml``'s parameters (``r.closing_score``...). Everything here only
-reads the state, except ``new_table``; the rules that change it are in ``turn.py``.
+reads the state, except ``new_table``; the rules that change it are in ``turn.py`` (and the
+players' kept replies, the ``reply_*`` fields, are written by ``strategies.gemmis.replies_for``).
 
 **Chips.** The 70 plastic chips are numbered; ``chip_colour`` and ``chip_value`` (built at setup
 from the rule data) say what each one is: a gem of a colour with a printed value of 0 to 3, or a
