@@ -21,9 +21,8 @@ from simulator.games.gemmis.board import (
     ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST,
     best_points, combination_points, declared_combination, fill_allowed, gem_kind,
     joker_choices, landing_cell, mask_values, masks_after_switch, masks_with_gem,
-    natural_combination, new_work,
-    next_declaration, popcount, put_in_masks, street_after_move, street_switches, zone_masks,
-    zone_switches,
+    natural_combination, new_work, next_declaration, popcount, put_in_masks, street_after_move,
+    street_switches, zone_masks, zone_switches,
 )
 from simulator.games.gemmis.search import DIRECTION, SWITCH, searched
 
@@ -201,8 +200,9 @@ def best_outcome_with_jokers(s, r, w, masks, least):
 def replies_for(s, r, q, masks):
     """Make the state's reply fields (``board.STATE``) those of ``q``'s zone (``masks``): what
     ``q``'s switches could score depends only on their zone and, for a switch with the street,
-    on the kind of gem it takes; their zone does not change during the other player's turn, so
-    every decision of that turn (and of its rollouts) shares these values."""
+    on the kind of gem it takes (and on the rules, the same for a whole game); their zone does
+    not change during the other player's turn, so every decision of that turn (and of its
+    rollouts) shares these values."""
     if s.reply_for == q + 1:
         same = True
         for cell in range(CELLS):
