@@ -17,11 +17,12 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
-    CELLS, CLEAN_STREET, INTERRUPT, JOKERS_AT, MAX_OPTIONS,
-    MAX_SWITCHES, N_MASKS, ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, SWITCH_WITH_STREET, TOWARDS_FIRST, TOWARDS_LAST,
-    best_points, combination_options, combination_points, fill_allowed, landing_cell,
-    masks_after_switch, new_work, popcount, put_in_masks, street_after_move, switches, zone_masks,
-    zone_value,
+    CELLS, CLEAN_STREET, COLUMNS, EMPTY, FULL, INTERRUPT, JOKERS_AT, MAX_SWITCHES, N_MASKS,
+    ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST,
+    best_points, combination_points, declared_combination, fill_allowed, gem_kind,
+    joker_choices, landing_cell, mask_values, masks_after_switch, masks_with_gem,
+    natural_combination, new_work, next_declaration, popcount, put_in_masks, street_after_move,
+    street_switches, zone_masks, zone_switches,
 )
 from simulator.games.gemmis.search import DIRECTION, SWITCH, searched
 
@@ -137,74 +138,125 @@ def values_weight(s, r, w):
 
 
 @njit(cache=True)
-def zone_worth(s, r, w, masks):
-    """What a zone keeps for later: near runs, near runs in both rows, jokers, printed values."""
-    near = np.zeros(2, dtype=np.int64)
+def zone_worth(s, r, w, masks, gone):
+    """What a zone keeps for later (less the cells ``gone``, a combination about to be
+    triggered): near runs, near runs in both rows, jokers, printed values."""
+    keep = ~gone
+    near_outer = 0
+    near_inner = 0
     for c in range(s.n_colours):
-        x = near_windows(masks[c])
-        near[0] += popcount(x & ROW_MASK[0])
-        near[1] += popcount(x & ROW_MASK[1])
-    worth = w[W_NEAR_RUNS] * (near[0] + near[1])
-    if near[0] > 0 and near[1] > 0:
+        x = near_windows(masks[c] & keep)
+        near_outer += popcount(x & ROW_MASK[0])
+        near_inner += popcount(x & ROW_MASK[1])
+    worth = w[W_NEAR_RUNS] * (near_outer + near_inner)
+    if near_outer > 0 and near_inner > 0:
         worth += w[W_BOTH_ROWS]
-    worth += w[W_KEPT_JOKER] * popcount(masks[JOKERS_AT])
-    return worth + values_weight(s, r, w) * zone_value(masks)
+    worth += w[W_KEPT_JOKER] * popcount(masks[JOKERS_AT] & keep)
+    return worth + values_weight(s, r, w) * mask_values(masks, FULL & keep)
 
 
 @njit(cache=True)
-def option_value(s, r, w, masks, mask, rest):
+def option_value(s, r, w, masks, mask):
     """Triggering combination ``mask`` now: its points (less the cost of its being small) and
-    what the zone keeps (``rest``: scratch for the zone without the combination)."""
-    rest[:] = masks
-    for i in range(N_MASKS):
-        rest[i] &= ~mask
+    what the zone keeps."""
     size = popcount(mask)
     short = max(0.0, w[W_MIN_SIZE] - size)
     return w[W_POINTS] * combination_points(r, masks, mask) - w[W_SMALL_COMBINATION] * short + \
-        zone_worth(s, r, w, rest)
+        zone_worth(s, r, w, masks, mask)
 
 
 @njit(cache=True)
-def best_option(s, r, w, masks, least, option_masks, option_colours, rest, work):
-    """The best of a zone's combinations of at least ``least`` gems for this personality, or
-    keeping the zone as it is where that is allowed: (value, option index, -1 to keep it)."""
-    n = combination_options(masks, s.n_colours, option_masks, option_colours, work)
-    natural = option_masks[0]
-    mandatory = natural != 0 and popcount(natural) >= least
-    best = -1e18
-    pick = -1
-    if not mandatory:
-        best = zone_worth(s, r, w, masks)
-    for i in range(n):
-        if option_masks[i] == 0 or popcount(option_masks[i]) < least:
-            continue
-        value = option_value(s, r, w, masks, option_masks[i], rest)
-        if value > best:
-            best, pick = value, i
-    return best, pick
+def best_outcome(s, r, w, masks, least):
+    """The value for this personality of the best of a zone's combinations of at least
+    ``least`` gems, or of keeping the zone as it is where that is allowed. Without jokers the
+    natural combination is the only one (most zones: no scratch space needed)."""
+    if masks[JOKERS_AT] != 0:
+        return best_outcome_with_jokers(s, r, w, masks, least)
+    natural = natural_combination(masks, s.n_colours)
+    if natural != 0 and popcount(natural) >= least:
+        return option_value(s, r, w, masks, natural)
+    return zone_worth(s, r, w, masks, 0)
+
+
+@njit(cache=True)
+def best_outcome_with_jokers(s, r, w, masks, least):
+    natural = natural_combination(masks, s.n_colours)
+    if natural != 0 and popcount(natural) >= least:  # mandatory
+        best = option_value(s, r, w, masks, natural)
+    else:  # the zone may be kept as it is
+        best = zone_worth(s, r, w, masks, 0)
+    work = new_work()
+    k = joker_choices(masks, s.n_colours, work)
+    while next_declaration(work, k):  # the first declaration (no joker joins) is the natural one
+        mask, _ = declared_combination(masks, s.n_colours, work, k)
+        if mask != natural and popcount(mask) >= least:
+            best = max(best, option_value(s, r, w, masks, mask))
+    return best
 
 
 # --- the opponent's street ----------------------------------------------------------------------
 
 @njit(cache=True)
-def best_switch_points(s, r, q, street, scratch):
-    """The most points ``q``'s best switch could score now with ``street`` (unknown places
-    EMPTY): what the market leaves them."""
-    masks, after, option_masks, option_colours, options, work = scratch
-    zone_masks(s, q, masks)
-    n = switches(s, r, q, street, options)
+def replies_for(s, r, q, masks):
+    """Make the state's reply fields (``board.STATE``) those of ``q``'s zone (``masks``): what
+    ``q``'s switches could score depends only on their zone and, for a switch with the street,
+    on the kind of gem it takes (and on the rules, the same for a whole game); their zone does
+    not change during the other player's turn, so every decision of that turn (and of its
+    rollouts) shares these values."""
+    if s.reply_for == q + 1:
+        same = True
+        for cell in range(CELLS):
+            if s.reply_zone[cell] != s.zone[q, cell]:
+                same = False
+                break
+        if same:
+            return
+    s.reply_for = q + 1
+    s.reply_zone[:] = s.zone[q]
+    s.reply_street_points[:, :] = -1
+    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    after = np.empty(N_MASKS, dtype=np.int64)
     best = 0
-    for i in range(n):
-        masks_after_switch(s, masks, street, options[i, 0], options[i, 1], options[i, 2], after)
-        best = max(best, best_points(r, after, s.n_colours, option_masks, option_colours, work))
+    for j in range(zone_switches(s, q, options, 0)):
+        masks_after_switch(s, masks, s.street, options[j, 0], options[j, 1], options[j, 2], after)
+        best = max(best, best_points(r, after, s.n_colours))
+    s.reply_zone_points = best
+
+
+@njit(cache=True)
+def street_reply_points(s, r, q, masks, cell, chip):
+    """The most points ``q`` (``replies_for`` made) scores switching the gem of their inner
+    ``cell`` with the street gem ``chip``."""
+    column = cell - COLUMNS
+    kind = gem_kind(s, chip)
+    points = s.reply_street_points[column, kind]
+    if points < 0:
+        after = np.empty(N_MASKS, dtype=np.int64)
+        masks_with_gem(s, masks, cell, chip, after)
+        points = best_points(r, after, s.n_colours)
+        s.reply_street_points[column, kind] = points
+    return points
+
+
+@njit(cache=True)
+def street_switch_points(s, r, q, masks, street):
+    """The most points ``q``'s switches with ``street`` (unknown places EMPTY) could score."""
+    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    best = 0
+    for j in range(street_switches(s, r, q, street, options, 0)):
+        best = max(best, street_reply_points(s, r, q, masks, options[j, 1],
+                                             street[options[j, 2]]))
     return best
 
 
 @njit(cache=True)
-def new_scratch():
-    return (np.zeros(N_MASKS, dtype=np.int64), np.zeros(N_MASKS, dtype=np.int64),
-            np.zeros(MAX_OPTIONS, dtype=np.int64), np.zeros(MAX_OPTIONS, dtype=np.int64),
-            np.zeros((MAX_SWITCHES, 3), dtype=np.int64), new_work())
+def best_switch_points(s, r, q, street):
+    """The most points ``q``'s best switch could score now with ``street`` (unknown places
+    EMPTY): what the market leaves them."""
+    masks = np.empty(N_MASKS, dtype=np.int64)
+    zone_masks(s, q, masks)
+    replies_for(s, r, q, masks)
+    return max(s.reply_zone_points, street_switch_points(s, r, q, masks, street))
 
 
 # --- 1. the switch ------------------------------------------------------------------------------
@@ -214,51 +266,46 @@ def switch_values(s, r, p, w, options, n, values, rng):
     """What each of ``p``'s switches is worth to the personality ``w``: the best combination it
     gets (or the zone it leaves), less the opponent's best switch on the street it leaves.
 
-    The opponent's switches are valued once on the street as it is; a switch with street place
-    ``b`` changes only the opponent's switches with that place, which alone are valued again."""
-    masks = np.zeros(N_MASKS, dtype=np.int64)
-    after = np.zeros(N_MASKS, dtype=np.int64)
-    rest = np.zeros(N_MASKS, dtype=np.int64)
-    option_masks = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    option_colours = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    work = new_work()
+    The opponent's switches are valued once on the street as it is (those within their zone do
+    not depend on it); a switch with street place ``b`` changes only the opponent's switches
+    with that place (``replies_for`` keeps what each kind of gem there gives them)."""
+    masks = np.empty(N_MASKS, dtype=np.int64)
+    after = np.empty(N_MASKS, dtype=np.int64)
     zone_masks(s, p, masks)
     deny = w[W_DENIAL] != 0.0
     q = 1 - p
-    q_masks = np.zeros(N_MASKS, dtype=np.int64)
+    q_masks = np.empty(N_MASKS, dtype=np.int64)
     q_options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
-    q_points = np.zeros(MAX_SWITCHES, dtype=np.int64)
-    street = s.street.copy()
+    q_points = np.empty(MAX_SWITCHES, dtype=np.int64)
     unchanged = 0
+    in_zone = 0
     q_n = 0
     if deny:
         zone_masks(s, q, q_masks)
-        q_n = switches(s, r, q, street, q_options)
+        replies_for(s, r, q, q_masks)
+        in_zone = s.reply_zone_points
+        unchanged = in_zone
+        q_n = street_switches(s, r, q, s.street, q_options, 0)
         for j in range(q_n):
-            masks_after_switch(s, q_masks, street, q_options[j, 0], q_options[j, 1],
-                               q_options[j, 2], after)
-            q_points[j] = best_points(r, after, s.n_colours, option_masks, option_colours, work)
+            q_points[j] = street_reply_points(s, r, q, q_masks, q_options[j, 1],
+                                              s.street[q_options[j, 2]])
             unchanged = max(unchanged, q_points[j])
     for i in range(n):
         kind, a, b = options[i, 0], options[i, 1], options[i, 2]
         masks_after_switch(s, masks, s.street, kind, a, b, after)
-        value, _ = best_option(s, r, w, after, 3, option_masks, option_colours, rest, work)
+        value = best_outcome(s, r, w, after, 3)
         if deny:
             if kind == SWITCH_IN_ZONE:
                 value -= w[W_DENIAL] * unchanged
             else:
-                street[b] = s.zone[p, a]
-                best = 0
+                best = in_zone
                 for j in range(q_n):
-                    if q_options[j, 0] == SWITCH_WITH_STREET and q_options[j, 2] == b:
-                        masks_after_switch(s, q_masks, street, q_options[j, 0], q_options[j, 1],
-                                           b, after)
-                        best = max(best, best_points(r, after, s.n_colours, option_masks,
-                                                     option_colours, work))
+                    if q_options[j, 2] == b:
+                        best = max(best, street_reply_points(s, r, q, q_masks, q_options[j, 1],
+                                                             s.zone[p, a]))
                     else:
                         best = max(best, q_points[j])
                 value -= w[W_DENIAL] * best
-                street[b] = s.street[b]
         values[i] = value + _noise(w, rng)
 
 
@@ -298,12 +345,11 @@ def choose_extra_switch(s, r, p, plans, rng, options, n):
     values = np.empty(n, dtype=np.float64)
     switch_values(s, r, p, w, options, n, values, rng)
     i = pick_best(values, n, rng)
-    masks = np.zeros(N_MASKS, dtype=np.int64)
+    masks = np.empty(N_MASKS, dtype=np.int64)
     zone_masks(s, p, masks)
-    scratch = new_scratch()
-    now, _ = best_option(s, r, w, masks, 3, scratch[2], scratch[3], scratch[1], scratch[5])
+    now = best_outcome(s, r, w, masks, 3)
     if w[W_DENIAL] != 0.0:
-        now -= w[W_DENIAL] * best_switch_points(s, r, 1 - p, s.street.copy(), scratch)
+        now -= w[W_DENIAL] * best_switch_points(s, r, 1 - p, s.street)
     gain = (values[i] - now) / max(w[W_POINTS], 1e-9)
     return i if gain >= w[W_SMALL_GEM_AT] else -1
 
@@ -319,15 +365,14 @@ def choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours,
         k = below(rng, n + (0 if mandatory else 1))
         return k if k < n else -1
     w = plans[1][p]
-    rest = np.zeros(N_MASKS, dtype=np.int64)
     best = -1e18
     pick = -1
     ties = 0
     if not mandatory:
-        best = zone_worth(s, r, w, masks)
+        best = zone_worth(s, r, w, masks, 0)
         ties = 1
     for i in range(n):
-        value = option_value(s, r, w, masks, option_masks[i], rest) + _noise(w, rng)
+        value = option_value(s, r, w, masks, option_masks[i]) + _noise(w, rng)
         replace, ties = _better(value, best, ties, rng)
         if replace:
             best, pick = value, i
@@ -342,50 +387,38 @@ def choose_fill(s, r, p, plans, rng):
     says which pairs zone_refill allows): (place, cell, options, index of the pair among them),
     or (-1, -1, 0, -1) when none is allowed. Each gem is placed where the zone is then worth
     most: the combination it will make (the cascade to come) and what it keeps."""
+    pairs = np.empty((STREET * CELLS, 2), dtype=np.int64)
     n = 0
     for place in range(STREET):
+        if s.street[place] == EMPTY:
+            continue
         for cell in range(CELLS):
             if fill_allowed(s, r, p, place, cell):
+                pairs[n, 0], pairs[n, 1] = place, cell
                 n += 1
     if n == 0:
         return -1, -1, 0, -1
     sid = acting(plans, p)
     if sid == RANDOM:
         k = below(rng, n)
-        i = 0
-        for place in range(STREET):
-            for cell in range(CELLS):
-                if fill_allowed(s, r, p, place, cell):
-                    if i == k:
-                        return place, cell, n, k
-                    i += 1
+        return pairs[k, 0], pairs[k, 1], n, k
     w = plans[1][p]
-    masks = np.zeros(N_MASKS, dtype=np.int64)
-    after = np.zeros(N_MASKS, dtype=np.int64)
-    rest = np.zeros(N_MASKS, dtype=np.int64)
-    option_masks = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    option_colours = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    work = new_work()
+    masks = np.empty(N_MASKS, dtype=np.int64)
+    after = np.empty(N_MASKS, dtype=np.int64)
     zone_masks(s, p, masks)
     least = s.last_size + 1 if s.advanced else 3
     best = -1e18
-    best_place, best_cell, best_index = -1, -1, -1
+    best_index = -1
     ties = 0
-    i = -1
-    for place in range(STREET):
-        chip = s.street[place]
-        for cell in range(CELLS):
-            if not fill_allowed(s, r, p, place, cell):
-                continue
-            i += 1
-            after[:] = masks
-            put_in_masks(s, after, landing_cell(s, r, p, cell), chip)
-            value, _ = best_option(s, r, w, after, least, option_masks, option_colours, rest,
-                                   work)
-            replace, ties = _better(value + _noise(w, rng), best, ties, rng)
-            if replace:
-                best, best_place, best_cell, best_index = value, place, cell, i
-    return best_place, best_cell, n, best_index
+    for i in range(n):
+        place, cell = pairs[i, 0], pairs[i, 1]
+        after[:] = masks
+        put_in_masks(s, after, landing_cell(s, r, p, cell), s.street[place])
+        value = best_outcome(s, r, w, after, least)
+        replace, ties = _better(value + _noise(w, rng), best, ties, rng)
+        if replace:
+            best, best_index = value, i
+    return pairs[best_index, 0], pairs[best_index, 1], n, best_index
 
 
 # --- 5. the street's direction -------------------------------------------------------------------
@@ -394,12 +427,16 @@ def choose_fill(s, r, p, plans, rng):
 def direction_values(s, r, p, w):
     """(towards place 0, towards place 8): minus the denial cost of the opponent's best switch on
     the street each direction leaves (its new gems unknown)."""
-    scratch = new_scratch()
+    q = 1 - p
+    masks = np.empty(N_MASKS, dtype=np.int64)
+    zone_masks(s, q, masks)
+    replies_for(s, r, q, masks)
+    in_zone = s.reply_zone_points
     moved = np.empty(STREET, dtype=np.int64)
     values = np.zeros(2, dtype=np.float64)
     for d in (TOWARDS_FIRST, TOWARDS_LAST):
         street_after_move(s.street, d, moved)
-        values[d] = -w[W_DENIAL] * best_switch_points(s, r, 1 - p, moved, scratch)
+        values[d] = -w[W_DENIAL] * max(in_zone, street_switch_points(s, r, q, masks, moved))
     return values
 
 
@@ -424,12 +461,15 @@ def choose_direction(s, r, p, plans, rng):
 @njit(cache=True)
 def street_gain_of_reversal(s, r, q, direction):
     """How many more points ``q``'s best next switch scores if the street moves the other way."""
-    scratch = new_scratch()
+    masks = np.empty(N_MASKS, dtype=np.int64)
+    zone_masks(s, q, masks)
+    replies_for(s, r, q, masks)
+    in_zone = s.reply_zone_points
     moved = np.empty(STREET, dtype=np.int64)
     street_after_move(s.street, direction, moved)
-    as_chosen = best_switch_points(s, r, q, moved, scratch)
+    as_chosen = max(in_zone, street_switch_points(s, r, q, masks, moved))
     street_after_move(s.street, 1 - direction, moved)
-    return best_switch_points(s, r, q, moved, scratch) - as_chosen
+    return max(in_zone, street_switch_points(s, r, q, masks, moved)) - as_chosen
 
 
 @njit(cache=True)
@@ -448,7 +488,7 @@ def cleans_street(s, r, u, plans, rng):
         return below(rng, 2) == 0
     if u == s.player:
         return False
-    return best_switch_points(s, r, s.player, s.street.copy(), new_scratch()) >= \
+    return best_switch_points(s, r, s.player, s.street) >= \
         plans[1][u][W_CLEAN_AT]
 
 
@@ -473,7 +513,7 @@ def cancels(s, r, u, plans, rng, skill, mask, direction):
         zone_masks(s, u, masks)
         stake = combination_points(r, masks, mask)
     elif skill == CLEAN_STREET:
-        stake = best_switch_points(s, r, s.player, s.street.copy(), new_scratch()) \
+        stake = best_switch_points(s, r, s.player, s.street) \
             if u == s.player else 0
     else:
         stake = street_gain_of_reversal(s, r, 1 - u, direction)

@@ -76,6 +76,18 @@ def test_big_builder_keeps_a_joker_combination_that_greedy_triggers(table, r):
     assert picks[players.GREEDY] == 0 and picks[players.BIG_BUILDER] == -1
 
 
+def test_the_opponents_replies_are_valued_anew_when_their_zone_changes(table, r):
+    # player 1's inner gem of column 0 touches street place 1: its red makes three reds
+    t = table().zone(1, "B W G A B W", "A R R G W B").street("G R W B A G W B A")
+    s = t.s
+    assert players.best_switch_points(s, r, 1, s.street) == r.points_3
+    s.zone[1, 7] = t.chip("B")  # the kept values were of the zone before this change
+    fresh = t.table.copy().view(np.recarray)
+    fresh[0].reply_for = 0
+    assert players.best_switch_points(s, r, 1, s.street) == \
+        players.best_switch_points(fresh[0], r, 1, fresh[0].street) < r.points_3
+
+
 @pytest.mark.parametrize("strategy", HEURISTICS)
 def test_every_heuristic_beats_random_clearly(strategy):
     config = make_config("gemmis", 2, "family", [strategy, "random"], seed=11)

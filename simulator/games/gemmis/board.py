@@ -2,7 +2,8 @@
 
 One game's state is a numpy record of dtype ``STATE`` (layout below, field by field); the rule
 numbers are a record of ``rules.toml``'s parameters (``r.closing_score``...). Everything here only
-reads the state, except ``new_table``; the rules that change it are in ``turn.py``.
+reads the state, except ``new_table``; the rules that change it are in ``turn.py`` (and the
+players' kept replies, the ``reply_*`` fields, are written by ``strategies.gemmis.replies_for``).
 
 **Chips.** The 70 plastic chips are numbered; ``chip_colour`` and ``chip_value`` (built at setup
 from the rule data) say what each one is: a gem of a colour with a printed value of 0 to 3, or a
@@ -90,6 +91,7 @@ TAKEN_REACH_OR_PASS, TAKEN_LAND_EXACTLY = 0, 1       # small_gem_taken
 USE_EXTRA_SWITCH, USE_NONE = 0, 1                    # small_gem_use
 LAST_TURN_NO_LIMIT, LAST_TURN_PER_TURN_LIMIT = 0, 1  # small_gem_last_turn
 
+GEM_KINDS = (MAX_COLOURS + 1) * (MAX_VALUE + 1)  # a colour (or JOKER) and a printed value
 MAX_OPTIONS = 256       # distinct combinations a zone's jokers can make
 WORK_CHOICES_AT = 3 * CELLS + MAX_COLOURS + 1
 WORK_SIZE = WORK_CHOICES_AT + 4 * CELLS  # combination_options' scratch space
@@ -150,6 +152,14 @@ STATE = np.dtype([
     ("turns_played", np.int64, (N_PLAYERS,)),
     ("sack_refills", np.int64),
     ("street_moves", np.int64),
+    # what the players' valuation keeps while a zone is unchanged (no part of the game): the
+    # points the switches of player ``reply_for - 1`` (0: none yet), whose zone was
+    # ``reply_zone``, could score within the zone, and with each kind of street gem (GEM_KINDS)
+    # for the inner gem of each column (-1: not valued yet); strategies.gemmis.replies_for
+    ("reply_for", np.int64),
+    ("reply_zone", np.int64, (CELLS,)),
+    ("reply_zone_points", np.int64),
+    ("reply_street_points", np.int64, (COLUMNS, GEM_KINDS)),
 ])
 
 new_table = table_factory(STATE)
@@ -240,6 +250,12 @@ def street_full(s):
 
 
 @njit(cache=True)
+def gem_kind(s, chip):
+    """What the combinations see of a chip (0 .. GEM_KINDS - 1): its colour and printed value."""
+    return s.chip_colour[chip] * (MAX_VALUE + 1) + s.chip_value[chip]
+
+
+@njit(cache=True)
 def gem_code(s, chip):
     """A gem as the replay names it: colour * 10 + printed value (a joker: JOKER * 10; none: -1)."""
     if chip == EMPTY:
@@ -267,13 +283,6 @@ def put_in_masks(s, masks, cell, chip):
 
 
 @njit(cache=True)
-def clear_in_masks(masks, cell):
-    keep = ~(np.int64(1) << cell)
-    for i in range(N_MASKS):
-        masks[i] &= keep
-
-
-@njit(cache=True)
 def masks_of(s, cells, masks):
     """Fill ``masks`` for a zone's ``cells`` (12 chips or EMPTY)."""
     masks[:] = 0
@@ -292,15 +301,6 @@ def occupied(masks, n_colours):
     for c in range(n_colours):
         m |= masks[c]
     return m
-
-
-@njit(cache=True)
-def swap_cells_in_masks(masks, a, b):
-    """The masks after the gems of cells ``a`` and ``b`` change places."""
-    both = (np.int64(1) << a) | (np.int64(1) << b)
-    for i in range(N_MASKS):
-        if ((masks[i] >> a) ^ (masks[i] >> b)) & 1:
-            masks[i] ^= both
 
 
 @njit(cache=True)
@@ -324,12 +324,6 @@ def mask_values(masks, mask):
     """The printed values of the gems in ``mask``."""
     return popcount(mask & masks[VALUES_AT]) + 2 * popcount(mask & masks[VALUES_AT + 1]) + \
         3 * popcount(mask & masks[VALUES_AT + 2])
-
-
-@njit(cache=True)
-def zone_value(masks):
-    """The printed values of every gem in a zone."""
-    return mask_values(masks, FULL)
 
 
 @njit(cache=True)
@@ -373,9 +367,7 @@ def combination_options(masks, n_colours, out_masks, out_colours, work):
     ``out_masks[0]`` is the natural combination (jokers joining nothing; 0 if none stands); the
     others, bigger, need jokers. ``out_colours[k]`` has bit ``c`` set for each colour of
     combination ``k``'s runs (bit OWN_COLOUR for jokers making a run of their own). Returns the
-    number of options. A joker can join the run of the gem beside it on either side, take a
-    colour none of them has (with other jokers beside it), or join nothing: every other colour
-    makes the same combinations as one of these. ``work`` is scratch space (``new_work()``).
+    number of options. ``work`` is scratch space (``new_work()``).
     """
     natural = natural_combination(masks, n_colours)
     colours = 0
@@ -385,46 +377,11 @@ def combination_options(masks, n_colours, out_masks, out_colours, work):
     out_masks[0] = natural
     out_colours[0] = colours
     n = 1
-    jokers = masks[JOKERS_AT]
-    if jokers == 0:
+    if masks[JOKERS_AT] == 0:
         return n
-    cells = work[0:CELLS]
-    n_choices = work[CELLS:2 * CELLS]
-    pick = work[2 * CELLS:3 * CELLS]
-    declared = work[3 * CELLS:3 * CELLS + MAX_COLOURS + 1]
-    choices = work[WORK_CHOICES_AT:WORK_CHOICES_AT + 4 * CELLS].reshape((CELLS, 4))
-    k = 0
-    for cell in range(CELLS):
-        if jokers >> cell & 1:
-            left = neighbour_colour(masks, n_colours, cell, -1)
-            right = neighbour_colour(masks, n_colours, cell, 1)
-            m = 0
-            choices[k, m] = NOT_JOINED
-            m += 1
-            if left >= 0:
-                choices[k, m] = left
-                m += 1
-            if right >= 0 and right != left:
-                choices[k, m] = right
-                m += 1
-            choices[k, m] = OWN_COLOUR
-            n_choices[k] = m + 1
-            cells[k] = cell
-            k += 1
-    pick[:k] = 0
+    k = joker_choices(masks, n_colours, work)
     while True:
-        declared[:] = 0
-        for j in range(k):
-            colour = choices[j, pick[j]]
-            if colour != NOT_JOINED:
-                declared[colour] |= np.int64(1) << cells[j]
-        mask = runs(declared[OWN_COLOUR])
-        used_colours = (1 << OWN_COLOUR) if mask else 0
-        for c in range(n_colours):
-            rc = runs(masks[c] | declared[c])
-            if rc:
-                mask |= rc
-                used_colours |= 1 << c
+        mask, used_colours = declared_combination(masks, n_colours, work, k)
         if mask != natural:
             seen = False
             for i in range(n):
@@ -435,16 +392,79 @@ def combination_options(masks, n_colours, out_masks, out_colours, work):
                 out_masks[n] = mask
                 out_colours[n] = used_colours
                 n += 1
-        # the next choice of colours, as an odometer
-        j = 0
-        while j < k:
-            pick[j] += 1
-            if pick[j] < n_choices[j]:
-                break
-            pick[j] = 0
-            j += 1
-        if j == k:
+        if not next_declaration(work, k):
             return n
+
+
+# The jokers' declarations in ``work`` (new_work()): for joker j, its cell, how many colours it
+# may be declared, which of them it is declared now, and (from WORK_CHOICES_AT) those colours;
+# then the cells declared of each colour.
+WORK_CELLS_AT, WORK_N_CHOICES_AT, WORK_PICK_AT, WORK_DECLARED_AT = 0, CELLS, 2 * CELLS, 3 * CELLS
+
+
+@njit(cache=True)
+def joker_choices(masks, n_colours, work):
+    """Each joker of the zone and the colours its owner may declare: the colour of the gem
+    beside it on either side (across jokers: joining that run), a colour none of them has (in a
+    row of three or more jokers, a run of their own), or "not this colour" (joining nothing);
+    every other colour makes the same combinations as one of these. Written into ``work``, every
+    joker declared "not this colour" to start with. Returns the number of jokers."""
+    jokers = masks[JOKERS_AT]
+    own_runs = runs(jokers)  # a joker elsewhere declared a colour of its own joins nothing
+    k = 0
+    for cell in range(CELLS):
+        if jokers >> cell & 1:
+            left = neighbour_colour(masks, n_colours, cell, -1)
+            right = neighbour_colour(masks, n_colours, cell, 1)
+            at = WORK_CHOICES_AT + 4 * k
+            m = 0
+            work[at + m] = NOT_JOINED
+            m += 1
+            if left >= 0:
+                work[at + m] = left
+                m += 1
+            if right >= 0 and right != left:
+                work[at + m] = right
+                m += 1
+            if own_runs >> cell & 1:
+                work[at + m] = OWN_COLOUR
+                m += 1
+            work[WORK_N_CHOICES_AT + k] = m
+            work[WORK_CELLS_AT + k] = cell
+            work[WORK_PICK_AT + k] = 0
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def declared_combination(masks, n_colours, work, k):
+    """The combination the zone makes with its ``k`` jokers declared as ``work`` has them:
+    (its cells, a bit per colour of its runs)."""
+    for c in range(MAX_COLOURS + 1):
+        work[WORK_DECLARED_AT + c] = 0
+    for j in range(k):
+        colour = work[WORK_CHOICES_AT + 4 * j + work[WORK_PICK_AT + j]]
+        if colour != NOT_JOINED:
+            work[WORK_DECLARED_AT + colour] |= np.int64(1) << work[WORK_CELLS_AT + j]
+    mask = runs(work[WORK_DECLARED_AT + OWN_COLOUR])
+    used_colours = (1 << OWN_COLOUR) if mask else 0
+    for c in range(n_colours):
+        rc = runs(masks[c] | work[WORK_DECLARED_AT + c])
+        if rc:
+            mask |= rc
+            used_colours |= 1 << c
+    return mask, used_colours
+
+
+@njit(cache=True)
+def next_declaration(work, k):
+    """The jokers' next declaration in ``work``, as an odometer; False after the last."""
+    for j in range(k):
+        work[WORK_PICK_AT + j] += 1
+        if work[WORK_PICK_AT + j] < work[WORK_N_CHOICES_AT + j]:
+            return True
+        work[WORK_PICK_AT + j] = 0
+    return False
 
 
 @njit(cache=True)
@@ -487,7 +507,13 @@ def switches(s, r, p, street, out):
     """The legal switches of ``p`` with the market street ``street``: two connected gems of the
     zone (side by side in a row, or one above the other), and with swap_rule zone_and_street an
     inner-row gem with a street gem it touches. Rows of ``out``: (kind, a, b). Returns the count."""
-    n = 0
+    return street_switches(s, r, p, street, out, zone_switches(s, p, out, 0))
+
+
+@njit(cache=True)
+def zone_switches(s, p, out, n):
+    """The switches within ``p``'s zone, written into ``out`` from row ``n``; returns the new
+    count."""
     zone = s.zone[p]
     for row in range(ROWS):
         for column in range(COLUMNS - 1):
@@ -500,42 +526,74 @@ def switches(s, r, p, street, out):
         if zone[a] != EMPTY and zone[b] != EMPTY:
             out[n, 0], out[n, 1], out[n, 2] = SWITCH_IN_ZONE, a, b
             n += 1
-    if r.swap_rule == SWAP_ZONE_AND_STREET:
-        for column in range(COLUMNS):
-            a = cell_of(INNER, column)
-            if zone[a] == EMPTY:
-                continue
-            for place in touching_places(column):
-                if street[place] != EMPTY:
-                    out[n, 0], out[n, 1], out[n, 2] = SWITCH_WITH_STREET, a, place
-                    n += 1
+    return n
+
+
+@njit(cache=True)
+def street_switches(s, r, p, street, out, n):
+    """The switches of ``p``'s inner-row gems with the street gems they touch (swap_rule
+    zone_and_street), written into ``out`` from row ``n``; returns the new count."""
+    if r.swap_rule != SWAP_ZONE_AND_STREET:
+        return n
+    zone = s.zone[p]
+    for column in range(COLUMNS):
+        a = cell_of(INNER, column)
+        if zone[a] == EMPTY:
+            continue
+        for place in touching_places(column):
+            if street[place] != EMPTY:
+                out[n, 0], out[n, 1], out[n, 2] = SWITCH_WITH_STREET, a, place
+                n += 1
     return n
 
 
 @njit(cache=True)
 def masks_after_switch(s, masks, street, kind, a, b, out):
     """``out`` = the zone's masks after a switch (the zone itself is not changed)."""
-    out[:] = masks
     if kind == SWITCH_IN_ZONE:
-        swap_cells_in_masks(out, a, b)
+        both = (np.int64(1) << a) | (np.int64(1) << b)
+        for i in range(N_MASKS):
+            m = masks[i]
+            out[i] = m ^ (both * (((m >> a) ^ (m >> b)) & 1))
     else:
-        clear_in_masks(out, a)
-        put_in_masks(s, out, a, street[b])
+        masks_with_gem(s, masks, a, street[b], out)
+
+
+@njit(cache=True)
+def masks_with_gem(s, masks, cell, chip, out):
+    """``out`` = the zone's masks with ``chip`` in ``cell`` instead of the gem there."""
+    keep = ~(np.int64(1) << cell)
+    for i in range(N_MASKS):
+        out[i] = masks[i] & keep
+    put_in_masks(s, out, cell, chip)
 
 
 @njit(cache=True)
 def new_work():
-    return np.zeros(WORK_SIZE, dtype=np.int64)
+    return np.empty(WORK_SIZE, dtype=np.int64)
 
 
 @njit(cache=True)
-def best_points(r, masks, n_colours, out_masks, out_colours, work):
-    """The most points the zone's combinations can make now (jokers declared to the best)."""
-    n = combination_options(masks, n_colours, out_masks, out_colours, work)
-    best = 0
-    for i in range(n):
-        if out_masks[i]:
-            best = max(best, combination_points(r, masks, out_masks[i]))
+def best_points(r, masks, n_colours):
+    """The most points the zone's combinations can make now (jokers declared to the best).
+
+    Without jokers the natural combination is the only one: a few mask operations, no scratch
+    (the players ask this of every switch; most zones hold no joker)."""
+    if masks[JOKERS_AT] == 0:
+        return combination_points(r, masks, natural_combination(masks, n_colours))
+    return best_points_with_jokers(r, masks, n_colours)
+
+
+@njit(cache=True)
+def best_points_with_jokers(r, masks, n_colours):
+    natural = natural_combination(masks, n_colours)
+    best = combination_points(r, masks, natural)
+    work = new_work()
+    k = joker_choices(masks, n_colours, work)
+    while next_declaration(work, k):
+        mask, _ = declared_combination(masks, n_colours, work, k)
+        if mask != natural:  # most declarations join no run
+            best = max(best, combination_points(r, masks, mask))
     return best
 
 
