@@ -23,8 +23,9 @@ from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
     FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX, MAGIC_CHALLENGE, MANA,
-    M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, contest_points, convert_gives,
-    convert_price, dice_left, keep_limit, may_complete, mission_vp, slot_of, special_effect,
+    M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, contest_points,
+    convert_gives, convert_price, dice_left, keep_limit, may_complete, mission_vp, slot_of,
+    special_effect,
 )
 from simulator.games.gnomeland.search import ACTION, searched
 from simulator.games.gnomeland.story import (
@@ -94,7 +95,7 @@ IMPROVE_FIRST = 6.0   # dice-changing actions are worth taking only before the d
 def weights_of(plans, p):
     """``p``'s weight vector as a tuple. A tuple travels by value, so the valuation's many small
     calls pass it without reference counting (an array argument costs an atomic increment and
-    decrement in every call: about half of the engine's time before this)."""
+    decrement in every compiled call)."""
     return tuple(plans[1][p])
 
 
