@@ -14,6 +14,8 @@ own strategy.
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
+from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from simulator.core.rng import below, uniform
 from simulator.core.search import SEARCH_WEIGHTS
@@ -21,8 +23,9 @@ from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
     FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX, MAGIC_CHALLENGE, MANA,
-    M_TRADERS, SUMMONING, TWO_COINS, WAREHOUSE, WEAPON, contest_points, convert_gives,
-    convert_price, keep_limit, may_complete, mission_vp, slot_of, special_effect,
+    M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, contest_points,
+    convert_gives, convert_price, dice_left, keep_limit, may_complete, mission_vp, slot_of,
+    special_effect,
 )
 from simulator.games.gnomeland.search import ACTION, searched
 from simulator.games.gnomeland.story import (
@@ -89,12 +92,24 @@ assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 IMPROVE_FIRST = 6.0   # dice-changing actions are worth taking only before the dice are spent
 
 
+def weights_of(plans, p):
+    """``p``'s weight vector as a tuple. A tuple travels by value, so the valuation's many small
+    calls pass it without reference counting (an array argument costs an atomic increment and
+    decrement in every compiled call)."""
+    return tuple(plans[1][p])
+
+
+@overload(weights_of, jit_options={"cache": True})
+def _weights_of(plans, p):
+    return lambda plans, p: to_fixed_tuple(plans[1][p], N_WEIGHTS)
+
+
 @njit(cache=True)
 def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     (copying, Warehouses, re-rolls, contests) as its rollout policy would."""
     sid = plans[0][p]
-    return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+    return int(plans[1][p, W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
 @njit(cache=True)
@@ -112,22 +127,20 @@ def bundle_value(w, b):
 
 
 @njit(cache=True)
-def merc_need(s, r, p, kind):
-    """Mercenaries of ``kind`` the board's missions ``p`` may still complete name."""
-    need = 0
+def merc_values(s, r, p, w):
+    """Worth of a Mercenary card of each kind: more while the board's missions that ``p`` may
+    still complete name more of that kind than ``p`` holds."""
+    traders, wizards, soldiers = 0, 0, 0
     for space in range(4):
         if may_complete(s, r, p, space):
-            card = s.missions[space]
-            need += s.m_cost[card, 0 if space < 2 else 1, M_TRADERS + kind]
-    return need
-
-
-@njit(cache=True)
-def merc_value(s, r, p, w, kind):
-    v = w[W_MERC]
-    if merc_need(s, r, p, kind) > s.mercs[p, kind]:
-        v += 0.5 * w[W_VP] * (1.0 + w[W_MISSION])
-    return v
+            named = s.m_cost[s.missions[space], 0 if space < 2 else 1]
+            traders += named[M_TRADERS + TRADER]
+            wizards += named[M_TRADERS + WIZARD]
+            soldiers += named[M_TRADERS + SOLDIER]
+    short = 0.5 * w[W_VP] * (1.0 + w[W_MISSION])
+    return (w[W_MERC] + (short if traders > s.mercs[p, TRADER] else 0.0),
+            w[W_MERC] + (short if wizards > s.mercs[p, WIZARD] else 0.0),
+            w[W_MERC] + (short if soldiers > s.mercs[p, SOLDIER] else 0.0))
 
 
 @njit(cache=True)
@@ -164,15 +177,6 @@ def pending_on(s, slot):
 
 
 @njit(cache=True)
-def dice_left(s):
-    n = 0
-    for i in range(s.n_dice):
-        if not s.dice_spent[i]:
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def rounds_after(s, r):
     return max(0, r.rounds - s.round_no)
 
@@ -204,18 +208,24 @@ def keep_value(w, h0, h1, h2, limit):
 
 
 @njit(cache=True)
-def cost_value(s, r, p, w, left, c0, c1, c2):
+def cards_short(have, cost, y):
+    """Mercenary cards (worth ``y`` each) discarded to cover what ``have`` lacks of ``cost``."""
+    return (cost - have + y - 1) // y if cost > have else 0
+
+
+@njit(cache=True)
+def cost_value(s, r, p, w, now, c0, c1, c2):
     """What paying (coin ``c0``, mana ``c1``, weapons ``c2``) costs ``p``: its worth while dice
-    remain to be spent (``left``); after that, what the Warehouses would have kept of it; and the
-    Mercenaries discarded to cover what the hand lacks."""
+    remain to be spent; after that, what the Warehouses would have kept of it; and the
+    Mercenaries discarded to cover what the hand lacks (``now``: ``decision_constants``)."""
+    _, left, _, limit, kept, _, _ = now
     y = max(1, r.mercenary_yield)
     h0, h1, h2 = s.res[p, 0], s.res[p, 1], s.res[p, 2]
     p0, p1, p2 = min(c0, h0), min(c1, h1), min(c2, h2)
-    mercs = ((c0 - p0 + y - 1) // y + (c1 - p1 + y - 1) // y + (c2 - p2 + y - 1) // y) * w[W_MERC]
+    mercs = (cards_short(h0, c0, y) + cards_short(h1, c1, y) + cards_short(h2, c2, y)) * w[W_MERC]
     if left > 0:
         return p0 * w[W_COIN] + p1 * w[W_MANA] + p2 * w[W_WEAPON] + mercs
-    limit = keep_limit(s, r, p)
-    return keep_value(w, h0, h1, h2, limit) - keep_value(w, h0 - p0, h1 - p1, h2 - p2, limit) + mercs
+    return kept - keep_value(w, h0 - p0, h1 - p1, h2 - p2, limit) + mercs
 
 
 @njit(cache=True)
@@ -281,10 +291,23 @@ def contest_worth(s, r, p, w):
 
 
 @njit(cache=True)
-def option_value(s, r, p, w, kind, a, b, avg, left):
-    """Worth of one legal action to a heuristic player, in victory points (``avg``: a die's
-    worth on average on ``p``'s board, ``left``: dice still to spend)."""
-    future = rounds_after(s, r) * r.dice_per_player / 3.0
+def decision_constants(s, r, p, w):
+    """What every action of one decision is valued against, computed once per decision: a die's
+    worth on average on ``p``'s board, the dice still to spend, the dice each building will
+    still take in the rounds left, how many resources the Warehouses keep and what they would
+    keep of the hand as it is, the unspent dice on each Normal Building slot, each Mercenary
+    kind's worth."""
+    limit = keep_limit(s, r, p)
+    return (average_die(s, p, w), dice_left(s), rounds_after(s, r) * r.dice_per_player / 3.0,
+            limit, keep_value(w, s.res[p, 0], s.res[p, 1], s.res[p, 2], limit),
+            (pending_on(s, 0), pending_on(s, 1), pending_on(s, 2)), merc_values(s, r, p, w))
+
+
+@njit(cache=True)
+def option_value(s, r, p, w, kind, a, b, now):
+    """Worth of one legal action to a heuristic player, in victory points (``now``: the
+    decision's constants, ``decision_constants``)."""
+    avg, left, future, _, _, pending, merc = now
     if kind == OPT_END:
         return 0.0
     if kind == OPT_DIE:
@@ -292,7 +315,7 @@ def option_value(s, r, p, w, kind, a, b, avg, left):
         t = s.normal[p, slot]
         side = s.normal_side[p, slot]
         if b >= 2:
-            return merc_value(s, r, p, w, b - 2)
+            return merc[b - 2]
         return bundle_value(w, s.n_yield[t, side, b])
     if kind == OPT_TAVERN:
         action = b
@@ -309,13 +332,13 @@ def option_value(s, r, p, w, kind, a, b, avg, left):
             v += contest_worth(s, r, p, w)
         return v
     if kind == OPT_SPELL:
-        v = -cost_value(s, r, p, w, left, 0, r.spell_cost_mana, 0)
+        v = -cost_value(s, r, p, w, now, 0, r.spell_cost_mana, 0)
         if b == ABUNDANCE:
             v += avg
         elif b == GNOME_RECALL:
             v += w[W_GNOME]
         elif b == SUMMONING:
-            v += merc_value(s, r, p, w, a)
+            v += merc[a]
         elif b == HEX:
             card = s.missions[a]
             if may_complete(s, r, p, a):
@@ -331,7 +354,7 @@ def option_value(s, r, p, w, kind, a, b, avg, left):
                 v += r.curse_coins * w[W_COIN + k] * (1.0 + w[W_ATTACK])
         return v
     if kind == OPT_PALACE:
-        return avg - cost_value(s, r, p, w, left, r.palace_pay_coin, 0, 0)
+        return avg - cost_value(s, r, p, w, now, r.palace_pay_coin, 0, 0)
     if kind == OPT_DIE_CHANGE:
         d = b // 2
         new = (s.dice[d] + (1 if b % 2 == 0 else -1) - 1) % 6 + 1
@@ -339,36 +362,36 @@ def option_value(s, r, p, w, kind, a, b, avg, left):
     if kind == OPT_REROLL:
         return avg - face_value(s, p, w, s.dice[b])
     if kind == OPT_CONVERT:
-        return w[W_COIN + b] - cost_value(s, r, p, w, left, convert_price(r, s.special_side[p, a]), 0, 0)
+        return w[W_COIN + b] - cost_value(s, r, p, w, now, convert_price(r, s.special_side[p, a]), 0, 0)
     if kind == OPT_INCOME:
         return bundle_value(w, s.s_income[s.special_side[p, a]])
     if kind == OPT_HIRE:
         price = r.trader_cost_coin if a == 0 else (r.wizard_cost if a == 1 else r.soldier_cost)
-        return merc_value(s, r, p, w, a) - cost_value(
-            s, r, p, w, left, price if b == 0 else 0, price if b == 1 else 0, price if b == 2 else 0)
+        return merc[a] - cost_value(
+            s, r, p, w, now, price if b == 0 else 0, price if b == 1 else 0, price if b == 2 else 0)
     if kind == OPT_BUILD_NORMAL:
         old_t, old_side = s.normal[p, b], s.normal_side[p, b]
         gain = building_value(s, w, a, BASE) - building_value(s, w, old_t, old_side)
-        v = gain * (w[W_ENGINE] * future + pending_on(s, b))
+        v = gain * (w[W_ENGINE] * future + pending[b])
         if old_t >= 2 and old_side == ADVANCED:
             v -= r.vp_advanced_normal * w[W_VP]
-        return v - cost_value(s, r, p, w, left, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2])
+        return v - cost_value(s, r, p, w, now, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2])
     if kind == OPT_UPGRADE_NORMAL:
         t = s.normal[p, a]
         gain = building_value(s, w, t, ADVANCED) - building_value(s, w, t, BASE)
-        v = r.vp_advanced_normal * w[W_VP] + gain * (w[W_ENGINE] * future + pending_on(s, a))
-        return v - cost_value(s, r, p, w, left, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2])
+        v = r.vp_advanced_normal * w[W_VP] + gain * (w[W_ENGINE] * future + pending[a])
+        return v - cost_value(s, r, p, w, now, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2])
     if kind == OPT_BUILD_SPECIAL:
         v = r.vp_base_special * w[W_VP] + effect_value(s, r, p, w, a, BASE, avg) * \
             (w[W_ENGINE] * future + (1.0 if left > 0 else 0.0))
         v -= replaced_special_loss(s, r, p, w, b, future, avg)
-        return v - cost_value(s, r, p, w, left, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
+        return v - cost_value(s, r, p, w, now, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
     if kind == OPT_UPGRADE_SPECIAL:
         t = s.special[p, a]
         v = (r.vp_advanced_special - r.vp_base_special) * w[W_VP] + \
             (effect_value(s, r, p, w, t, ADVANCED, avg) - effect_value(s, r, p, w, t, BASE, avg)) * \
             w[W_ENGINE] * future
-        return v - cost_value(s, r, p, w, left, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2])
+        return v - cost_value(s, r, p, w, now, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2])
     if kind == OPT_MISSION:
         card = s.missions[a]
         side = 0 if a < 2 else 1
@@ -376,7 +399,7 @@ def option_value(s, r, p, w, kind, a, b, avg, left):
         v = mission_vp(s, r, a) * w[W_VP] * (1.0 + w[W_MISSION]) + \
             bundle_value(w, s.m_reward[card, side, 1:])
         mercs = c[3] + c[4] + c[5] + c[6]
-        return v - cost_value(s, r, p, w, left, c[0], c[1], c[2]) - mercs * w[W_MERC]
+        return v - cost_value(s, r, p, w, now, c[0], c[1], c[2]) - mercs * w[W_MERC]
     return 0.0
 
 
@@ -399,18 +422,17 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
         for i in range(n):
             values[i] = 0.0
         return searched(ACTION, s, r, p, plans, rng, opts, n)
-    w = plans[1][p]
     if sid == RANDOM:
         for i in range(n):
             values[i] = 0.0
         return below(rng, n)
+    w = weights_of(plans, p)
     best = -1
     best_rank = -1e18
-    avg = average_die(s, p, w)
-    left = dice_left(s)
+    now = decision_constants(s, r, p, w)
     for i in range(n):
         kind, a, b = opts[i, 0], opts[i, 1], opts[i, 2]
-        v = option_value(s, r, p, w, kind, a, b, avg, left) + _noise(w, rng)
+        v = option_value(s, r, p, w, kind, a, b, now) + _noise(w, rng)
         values[i] = v
         if kind == OPT_DIE:
             rank = v + w[W_DIE_FIRST]
@@ -431,7 +453,7 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
 def choose_copy(s, r, q, p, plans, rng, got):
     """Whether ``q`` spends a gnome to copy the resources ``got`` that ``p`` just received."""
     sid = acting(plans, q)
-    w = plans[1][q]
+    w = weights_of(plans, q)
     if sid == RANDOM:
         return below(rng, 2) == 0
     return bundle_value(w, got) * w[W_COPY] > gnome_cost(s, r, q, w) + _noise(w, rng)
@@ -441,7 +463,7 @@ def choose_copy(s, r, q, p, plans, rng, got):
 def choose_rerolls(s, r, p, plans, rng):
     """Favour of the Gods: a bit mask of the unspent dice to re-roll."""
     sid = acting(plans, p)
-    w = plans[1][p]
+    w = weights_of(plans, p)
     mask = 0
     if sid == RANDOM:
         for i in range(s.n_dice):
@@ -459,7 +481,7 @@ def choose_rerolls(s, r, p, plans, rng):
 def choose_keep(s, r, p, plans, rng, limit):
     """What to keep in the Warehouses: at most ``limit`` resources of the hand."""
     sid = acting(plans, p)
-    w = plans[1][p]
+    w = weights_of(plans, p)
     keep = np.zeros(3, dtype=np.int64)
     left = limit
     h = s.res[p].copy()
@@ -491,7 +513,7 @@ def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals):
     if have == 0:
         return 0
     sid = acting(plans, q)
-    w = plans[1][q]
+    w = weights_of(plans, q)
     if sid == RANDOM:
         return below(rng, have + 1)
     pts = contest_points(r, s.n_players)

@@ -2,10 +2,12 @@
 
 import json
 
+import pytest
 
 
-def test_strength_command_writes_a_row_per_budget(playtest, tmp_path):
-    code, out, err = playtest("strength", "gremios", "--against", "random", "-p", "2",
+@pytest.mark.parametrize("game", ["gremios", "gnomeland"])
+def test_strength_command_writes_a_row_per_budget(playtest, tmp_path, game):
+    code, out, err = playtest("strength", game, "--against", "random", "-p", "2",
                               "--rollouts", "1,2", "-n", "20", "--out", tmp_path / "s")
     assert code == 0, err
     result = json.loads((tmp_path / "s" / "strength.json").read_text())

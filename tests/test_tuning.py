@@ -18,7 +18,7 @@ def tuned_files(tmp_path_factory):
     """A small tuning of the balanced player against greedy, in every game."""
     folder = tmp_path_factory.mktemp("tune")
     return {game: tune(TuneOptions(game, "balanced", **SMALL), folder / f"{game}-balanced.json",
-                       progress=False) for game in ("gremios", "grimoire")}
+                       progress=False) for game in ("gremios", "grimoire", "gnomeland")}
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,7 @@ def tuned_file(tuned_files):
     return tuned_files["gremios"]
 
 
-@pytest.mark.parametrize("game", ["gremios", "grimoire"])
+@pytest.mark.parametrize("game", ["gremios", "grimoire", "gnomeland"])
 def test_the_tuned_player_beats_the_untuned_one_on_held_out_games(tuned_files, game):
     record = json.loads(tuned_files[game].read_text())
     assert record["game"] == game

@@ -9,7 +9,7 @@ from simulator import api
 from simulator.core.config import make_config
 from simulator.core.rng import seed_stream
 from simulator.core.trace import no_log
-from simulator.games.gnomeland import board
+from simulator.games.gnomeland import board, kernel
 from simulator.games.gnomeland.turn import end_of_round, new_game, play_turn
 from strategies import gnomeland as players
 
@@ -91,3 +91,18 @@ def test_dataset_invariants(tmp_path, n_players):
     best = seats.group_by("game_id").agg(pl.col("score").max().alias("best")).sort("game_id")
     assert (best["best"] == games.sort("game_id")["winning_score"]).all()
     assert (seats.group_by("game_id").agg(pl.col("first_player").sum())["first_player"] == 1).all()
+    # the per-card columns: mission points by card sum to the mission points; a building card
+    # counts 1 once built and 2 once upgraded, as the built and upgraded totals say
+    assert (sum(seats[c] for c in kernel.MISSION_COLUMNS) == seats["vp_missions"]).all()
+    levels = seats.select(kernel.CARD_COLUMNS).to_numpy()
+    assert ((levels >= 0) & (levels <= 2)).all()
+    normal, special = kernel.CARD_COLUMNS[:board.N_CARDS], kernel.CARD_COLUMNS[board.N_CARDS:]
+    for cards, kind in ((normal, "normal"), (special, "special")):
+        built = sum((seats[c] >= 1).cast(pl.Int64) for c in cards)
+        upgraded = sum((seats[c] == 2).cast(pl.Int64) for c in cards)
+        assert (built <= seats[f"built_{kind}"]).all()   # a card can be covered and built again
+        assert ((built > 0) == (seats[f"built_{kind}"] > 0)).all()
+        assert (upgraded <= seats[f"upgraded_{kind}"]).all()
+        assert ((upgraded > 0) == (seats[f"upgraded_{kind}"] > 0)).all()
+    gained = sum(seats[c] for c in kernel.GAINED_COLUMNS)
+    assert (gained == seats["gained_coin"] + seats["gained_mana"] + seats["gained_weapons"]).all()

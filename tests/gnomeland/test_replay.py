@@ -46,3 +46,23 @@ def test_replay_jsonl_on_the_command_line(playtest):
     assert all("text" in e for e in events)
     code, text, _ = playtest("replay", "gnomeland", "--seed", 1, "-p", 2)
     assert code == 0 and "=== Round 1" in text and "Game over" in text
+
+
+def test_options_name_their_cards():
+    """A Tavern option names its Action card, a spell option its Spell, a mission its card."""
+    from simulator.games.gnomeland.board import ACTION_NAMES, SPELL_NAMES
+    events = [e for index in range(6) for e in api.replay("gnomeland", seed=2, game_index=index,
+                                                          players=4)]
+    options = [e for e in events if e["kind"] == "option"]
+    tavern = [e for e in options if e["option"] == "tavern"]
+    spells = [e for e in options if e["option"] == "cast spell"]
+    missions = [e for e in options if e["option"] == "mission"]
+    assert tavern and spells and missions
+    for e in tavern:
+        assert e["card"] == ACTION_NAMES[e["b"]] and e["card"] in e["text"]
+        assert "Tavern card " in e["text"]
+    for e in spells:
+        assert e["card"] == SPELL_NAMES[e["b"]] and f"cast {e['card']}" in e["text"]
+    for e in missions:
+        assert e["card"] in e["text"]
+    assert all(e["card"] is None for e in options if e["option"] in ("spend die", "end turn"))

@@ -151,6 +151,8 @@ STATE = np.dtype([
     ("upgraded", np.int64, (MAX_PLAYERS, 2)),
     ("cast", np.int64, (MAX_PLAYERS, N_SPELLS)),
     ("missions_done", np.int64, (MAX_PLAYERS,)),
+    ("vp_by_mission", np.int64, (MAX_PLAYERS, N_MISSIONS)),  # mission VP, by card
+    ("card_level", np.int64, (MAX_PLAYERS, 2, N_CARDS)),  # [p, normal/special, card]: 1 built, 2 upgraded
     ("beaten", np.int64, (MAX_PLAYERS,)),              # rivals beaten in contests
     ("brawls", np.int64),
     ("challenges", np.int64),
@@ -568,6 +570,16 @@ def spell_counts(r):
 def action_counts(r):
     return (r.action_fortune, r.action_favour, r.action_brawl, r.action_magic_challenge,
             r.action_two_coins)
+
+
+@njit(cache=True)
+def dice_left(s):
+    """The active player's dice not yet spent."""
+    n = 0
+    for i in range(s.n_dice):
+        if not s.dice_spent[i]:
+            n += 1
+    return n
 
 
 @njit(cache=True)

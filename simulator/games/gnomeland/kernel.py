@@ -14,8 +14,9 @@ from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
 from simulator.core.trace import no_log
 from simulator.games.gnomeland.board import (
-    ACTION_NAMES, MAX_PLAYERS, N_ACTIONS, N_SOURCES, N_SPELLS, SOURCE_NAMES, SPELL_NAMES,
-    building_points, final_score, vp_normal, vp_special,
+    ACTION_NAMES, FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, MAX_PLAYERS, MISSION_NAMES, N_ACTIONS,
+    N_CARDS, N_MISSIONS, N_SOURCES, N_SPELLS, NORMAL_NAMES, SOURCE_NAMES, SPECIAL_NAMES,
+    SPELL_NAMES, building_points, final_score, vp_normal, vp_special,
 )
 from simulator.games.gnomeland.turn import play_game
 
@@ -29,13 +30,18 @@ POINT_SOURCES = ("vp_missions", "vp_contests", "vp_normal_buildings", "vp_specia
 GAINED_COLUMNS = tuple(f"gained_{n}" for n in SOURCE_NAMES)
 SPELL_COLUMNS = tuple(f"cast_{_snake(n)}" for n in SPELL_NAMES)
 ACTION_COLUMNS = tuple(f"tavern_{_snake(n)}" for n in ACTION_NAMES)
+# Which cards decide games: the points each mission card gave (either side), and how far each
+# building card of the player's deck got (0 never built, 1 built, 2 upgraded).
+MISSION_COLUMNS = tuple(f"vp_mission_{_snake(base)}" for base, _ in MISSION_NAMES)
+CARD_COLUMNS = tuple(f"card_{_snake(base)}" for base, _ in
+                     NORMAL_NAMES[FIRST_NORMAL_CARD:] + SPECIAL_NAMES[FIRST_SPECIAL_CARD:])
 SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
     "building_points",) + GAINED_COLUMNS + (
     "gained_coin", "gained_mana", "gained_weapons", "resources_discarded", "supply_short",
     "dice_spent", "copies", "copied_by_others", "gnomes_spent", "gnomes_recalled",
     "gnomes_lost", "gnomes_left", "mercenaries_hired", "built_normal", "built_special",
     "upgraded_normal", "upgraded_special", "missions_completed", "rivals_beaten",
-) + SPELL_COLUMNS + ACTION_COLUMNS + ("first_player",)
+) + SPELL_COLUMNS + ACTION_COLUMNS + MISSION_COLUMNS + CARD_COLUMNS + ("first_player",)
 GAME_COLUMNS = ("first_seat", "turns", "rounds", "truncated", "brawls", "magic_challenges",
                 "contests", "action_reshuffles", "missions_completed", "copies", "winning_score",
                 "winners")
@@ -98,6 +104,13 @@ def write_seat(row, s, r, p, mix_slot, points, rank):
     for a in range(N_ACTIONS):
         row[k] = s.tavern_used[p, a]
         k += 1
+    for m in range(N_MISSIONS):
+        row[k] = s.vp_by_mission[p, m]
+        k += 1
+    for kind in range(2):
+        for i in range(N_CARDS):
+            row[k] = s.card_level[p, kind, i]
+            k += 1
     row[k] = 1 if s.first_seat == p else 0
 
 

@@ -103,6 +103,8 @@ GAME = Game(
     check=check_setup,
     report_columns={
         "point_sources": list(kernel.POINT_SOURCES),
+        # every resource (Coins, Mana, Weapons) received, by where it came from
+        "coin_sources": list(kernel.GAINED_COLUMNS),
         "game_counts": ["brawls", "magic_challenges", "missions_completed", "copies"],
     },
     max_players=board.MAX_PLAYERS,

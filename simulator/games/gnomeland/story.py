@@ -7,8 +7,8 @@ Resource bundles travel packed as ``coin + 10 * mana + 100 * weapons`` (``pack``
 
 from simulator.core import trace
 from simulator.games.gnomeland.board import (
-    ACTION_NAMES, MERCENARY_NAMES, MISSION_NAMES, NORMAL_NAMES, RESOURCE_NAMES, SOURCE_NAMES,
-    SPECIAL_NAMES, SPELL_NAMES,
+    ACTION_NAMES, COIN, CURSE, HEX, MERCENARY_NAMES, MISSION_NAMES, NORMAL_NAMES, RESOURCE_NAMES,
+    SOURCE_NAMES, SPECIAL_NAMES, SPELL_NAMES, SUMMONING, WEAPON,
 )
 
 LOG_KINDS = (
@@ -75,9 +75,9 @@ def describe_option(kind, a, b) -> str:
             return f"spend die {a} for a {MERCENARY_NAMES[b - 2]}"
         return f"spend die {a}" + (" (the other side of '/')" if b == 1 else "")
     if kind == OPT_TAVERN:
-        return f"gnome on Tavern card {a}"
+        return f"gnome on {ACTION_NAMES[b]} (Tavern card {a})"
     if kind == OPT_SPELL:
-        return f"cast the spell (variant {a})"
+        return f"cast {SPELL_NAMES[b]}" + _spell_variant(a, b)
     if kind == OPT_DIE_CHANGE:
         return f"change die {b // 2} by {'+1' if b % 2 == 0 else '-1'}"
     if kind == OPT_REROLL:
@@ -90,11 +90,46 @@ def describe_option(kind, a, b) -> str:
         return f"build {NORMAL_NAMES[a][0]} on slot {b}"
     if kind == OPT_BUILD_SPECIAL:
         return f"build {SPECIAL_NAMES[a][0]} on special slot {b}"
-    if kind in (OPT_UPGRADE_NORMAL, OPT_UPGRADE_SPECIAL):
-        return f"upgrade slot {a}"
+    if kind == OPT_UPGRADE_NORMAL:
+        return f"upgrade {NORMAL_NAMES[b][0]} to {NORMAL_NAMES[b][1]} (slot {a})"
+    if kind == OPT_UPGRADE_SPECIAL:
+        return f"upgrade {SPECIAL_NAMES[b][0]} to {SPECIAL_NAMES[b][1]} (special slot {a})"
     if kind == OPT_MISSION:
-        return f"complete the mission on space {a}"
+        return f"complete {MISSION_NAMES[b][0 if a < 2 else 1]} (space {a})"
     return OPTION_NAMES[kind]
+
+
+def _spell_variant(a, spell) -> str:
+    """Which target a spell option (variant ``a``) takes: see ``turn.cast_spell``."""
+    if spell == SUMMONING:
+        return f" for a {MERCENARY_NAMES[a]}"
+    if spell == HEX:
+        return f" on mission space {a}"
+    if spell == CURSE:
+        if a == 0:
+            return " on the supply"
+        return f" on P{(a - 1) // 2}'s {RESOURCE_NAMES[COIN if (a - 1) % 2 == 0 else WEAPON]}"
+    return ""
+
+
+def option_card(kind, a, b):
+    """The name of the card an option plays (a Tavern action, the spell, a building, a mission),
+    or None."""
+    if kind == OPT_TAVERN:
+        return ACTION_NAMES[b]
+    if kind == OPT_SPELL:
+        return SPELL_NAMES[b]
+    if kind == OPT_BUILD_NORMAL:
+        return NORMAL_NAMES[a][0]
+    if kind == OPT_BUILD_SPECIAL:
+        return SPECIAL_NAMES[a][0]
+    if kind == OPT_UPGRADE_NORMAL:
+        return NORMAL_NAMES[b][1]
+    if kind == OPT_UPGRADE_SPECIAL:
+        return SPECIAL_NAMES[b][1]
+    if kind == OPT_MISSION:
+        return MISSION_NAMES[b][0 if a < 2 else 1]
+    return None
 
 
 def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
@@ -120,6 +155,7 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"  option {b}: {describe_option(c, d, e)} (cost {_bundle(f // 1000)})"
                 + (" <- chosen" if a else ""),
                 {"chosen": bool(a), "index": b, "option": OPTION_NAMES[c], "a": d, "b": e,
+                 "card": option_card(c, d, e),
                  "cost": unpack(f // 1000), "value": (f % 1000) / 10.0 - 50.0})
     if code == DIE:
         t, side = f // 2, f % 2

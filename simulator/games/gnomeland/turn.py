@@ -9,6 +9,7 @@ batch runs), and ``plans`` the seats' strategies that every decision is asked of
 import numpy as np
 from numba import njit
 
+from simulator.core.deck import draw, take_top
 from simulator.core.rng import roll_die, shuffle
 from simulator.core.trace import record
 from simulator.games.gnomeland import story as L
@@ -20,7 +21,7 @@ from simulator.games.gnomeland.board import (
     HEX, IN_DECK, KIOSK, MAGIC_CHALLENGE, MANA, MAX_DICE, MAX_PLAYERS, M_ANY, M_TRADERS,
     N_ACTIONS, N_CARDS, N_MISSIONS, N_SPELLS, ON_BOARD, SOLDIER, SUMMONING, TRADER, TWO_COINS,
     WAREHOUSE, WEAPON, WIZARD, YES, ABUNDANCE, action_counts, circular, contest_points,
-    convert_gives, convert_price, final_score, building_points, has_alternative,
+    convert_gives, convert_price, dice_left, final_score, building_points, has_alternative,
     has_gnome_house, has_merc_choice, keep_limit, load_cards, may_complete,
     mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
     supply_start, yield_of,
@@ -62,26 +63,33 @@ def give_back(s, r, k, amount):
 
 
 @njit(cache=True)
+def receive(s, r, p, k, amount, source, log):
+    """``amount`` of resource ``k`` into ``p``'s hand, as far as the supply goes; returns what came."""
+    if amount <= 0:
+        return 0
+    got = take_from_supply(s, r, p, k, amount, log)
+    s.res[p, k] += got
+    s.gained[p, source] += got
+    s.gained_kind[p, k] += got
+    return got
+
+
+@njit(cache=True)
 def gain(s, r, p, bundle, source, log):
-    """``p`` receives ``bundle`` (coin, mana, weapons) into hand; returns what came, packed."""
-    got = np.zeros(3, dtype=np.int64)
-    for k in range(3):
-        if bundle[k] > 0:
-            got[k] = take_from_supply(s, r, p, k, bundle[k], log)
-            s.res[p, k] += got[k]
-            s.gained[p, source] += got[k]
-            s.gained_kind[p, k] += got[k]
-    packed = pack(got[0], got[1], got[2])
-    if source != FROM_DICE and packed > 0:
-        record(log, L.GAIN, p, source, packed)
+    """``p`` receives ``bundle`` (coin, mana, weapons) into hand; returns what came (a tuple:
+    passed on by value, it costs no allocation)."""
+    got = (receive(s, r, p, COIN, bundle[0], source, log),
+           receive(s, r, p, MANA, bundle[1], source, log),
+           receive(s, r, p, WEAPON, bundle[2], source, log))
+    if source != FROM_DICE and got[0] + got[1] + got[2] > 0:
+        record(log, L.GAIN, p, source, pack(got[0], got[1], got[2]))
     return got
 
 
 @njit(cache=True)
 def gain_one(s, r, p, k, amount, source, log):
-    bundle = np.zeros(3, dtype=np.int64)
-    bundle[k] = amount
-    return gain(s, r, p, bundle, source, log)
+    return gain(s, r, p, (amount if k == COIN else 0, amount if k == MANA else 0,
+                          amount if k == WEAPON else 0), source, log)
 
 
 @njit(cache=True)
@@ -161,37 +169,23 @@ def add_points(s, p, vp, why, log):
 @njit(cache=True)
 def draw_action(s, rng, log):
     """The top Action card; an empty deck is refilled from the used ones, shuffled (-1: none)."""
-    if s.action_deck_n == 0:
-        if s.action_used_n == 0:
-            return -1
-        for i in range(s.action_used_n):
-            s.action_deck[i] = s.action_used[i]
-        s.action_deck_n = s.action_used_n
-        s.action_used_n = 0
-        shuffle(rng, s.action_deck, s.action_deck_n)
+    card, s.action_deck_n, s.action_used_n, shuffled = draw(
+        rng, s.action_deck, s.action_deck_n, s.action_used, s.action_used_n)
+    if shuffled:
         s.action_reshuffles += 1
-        record(log, L.ACTION_RESHUFFLE, s.action_deck_n)
-    s.action_deck_n -= 1
-    return s.action_deck[s.action_deck_n]
+        record(log, L.ACTION_RESHUFFLE, shuffled)
+    return card
 
 
 @njit(cache=True)
 def draw_spell(s, log):
-    if s.spell_deck_n == 0:
-        s.spell = -1
-    else:
-        s.spell_deck_n -= 1
-        s.spell = s.spell_deck[s.spell_deck_n]
+    s.spell, s.spell_deck_n = take_top(s.spell_deck, s.spell_deck_n)
     record(log, L.SPELL_CARD, s.spell)
 
 
 @njit(cache=True)
 def draw_mission(s, space, log):
-    if s.mission_deck_n == 0:
-        s.missions[space] = -1
-    else:
-        s.mission_deck_n -= 1
-        s.missions[space] = s.mission_deck[s.mission_deck_n]
+    s.missions[space], s.mission_deck_n = take_top(s.mission_deck, s.mission_deck_n)
     s.hexes[space] = 0
     record(log, L.MISSION_DRAWN, space, s.missions[space])
 
@@ -300,15 +294,6 @@ def add_neutral_die(s, r, rng, log, p, why):
 
 
 @njit(cache=True)
-def dice_left(s):
-    n = 0
-    for i in range(s.n_dice):
-        if not s.dice_spent[i]:
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def free_dice(s, r, rng, log, p):
     """Castle and Temple: one more die in the turn, rolled as soon as the building stands."""
     for k in range(3):
@@ -386,6 +371,7 @@ def place_card(s, r, log, p, kind, card, slot):
         s.normal[p, slot] = card
         s.normal_side[p, slot] = BASE
         s.deck_at[p, 0, card - FIRST_NORMAL_CARD] = ON_BOARD
+        s.card_level[p, 0, card - FIRST_NORMAL_CARD] = max(1, s.card_level[p, 0, card - FIRST_NORMAL_CARD])
     else:
         old, old_side = s.special[p, slot], s.special_side[p, slot]
         if old >= FIRST_SPECIAL_CARD:
@@ -399,6 +385,7 @@ def place_card(s, r, log, p, kind, card, slot):
         s.special_side[p, slot] = BASE
         s.special_used[p, slot] = 0
         s.deck_at[p, 1, card - FIRST_SPECIAL_CARD] = ON_BOARD
+        s.card_level[p, 1, card - FIRST_SPECIAL_CARD] = max(1, s.card_level[p, 1, card - FIRST_SPECIAL_CARD])
     s.built[p, kind] += 1
     record(log, L.BUILD, p, kind, card, slot, old, old_side if old >= 0 else 0)
 
@@ -463,6 +450,7 @@ def complete_mission(s, r, log, p, space):
     pay(s, r, p, cost, log)
     s.done[p, card, side] = 1
     s.missions_done[p] += 1
+    s.vp_by_mission[p, card] += vp
     record(log, L.MISSION, p, space, card, side, vp, hexed)
     add_points(s, p, vp, SCORE_MISSION, log)
     bonus = np.zeros(3, dtype=np.int64)
@@ -752,21 +740,23 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
         record(log, L.HIRE, p, a, c[b], b)
         take_mercenary(s, log, p, a, 3)
     elif kind == OPT_BUILD_NORMAL:
-        pay(s, r, p, s.n_cost[a, 0].copy(), log)
+        pay(s, r, p, s.n_cost[a, 0], log)
         place_card(s, r, log, p, 0, a, b)
     elif kind == OPT_BUILD_SPECIAL:
-        pay(s, r, p, s.s_cost[a, 0].copy(), log)
+        pay(s, r, p, s.s_cost[a, 0], log)
         place_card(s, r, log, p, 1, a, b)
         free_dice(s, r, rng, log, p)
     elif kind == OPT_UPGRADE_NORMAL:
-        pay(s, r, p, s.n_cost[s.normal[p, a], 1].copy(), log)
+        pay(s, r, p, s.n_cost[s.normal[p, a], 1], log)
         s.normal_side[p, a] = ADVANCED
         s.upgraded[p, 0] += 1
+        s.card_level[p, 0, s.normal[p, a] - FIRST_NORMAL_CARD] = 2
         record(log, L.UPGRADE, p, 0, a, s.normal[p, a])
     elif kind == OPT_UPGRADE_SPECIAL:
-        pay(s, r, p, s.s_cost[s.special[p, a], 1].copy(), log)
+        pay(s, r, p, s.s_cost[s.special[p, a], 1], log)
         s.special_side[p, a] = ADVANCED
         s.upgraded[p, 1] += 1
+        s.card_level[p, 1, s.special[p, a] - FIRST_SPECIAL_CARD] = 2
         record(log, L.UPGRADE, p, 1, a, s.special[p, a])
         free_dice(s, r, rng, log, p)
     elif kind == OPT_MISSION:

@@ -8,6 +8,7 @@ batch runs), and ``plans`` the seats' strategies (ids and weights) that every de
 import numpy as np
 from numba import njit
 
+from simulator.core.deck import draw
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.grimoire import story as L
@@ -41,19 +42,14 @@ def draw_quest_card(s, rng, log):
 
     Returns -1, and ends the game at once, when both are empty.
     """
-    if s.quest_deck_n == 0:
-        if s.quest_discard_n == 0:
-            end_at_once(s, log)
-            return -1
-        for i in range(s.quest_discard_n):
-            s.quest_deck[i] = s.quest_discard[i]
-        s.quest_deck_n = s.quest_discard_n
-        s.quest_discard_n = 0
-        shuffle(rng, s.quest_deck, s.quest_deck_n)
+    card, s.quest_deck_n, s.quest_discard_n, shuffled = draw(
+        rng, s.quest_deck, s.quest_deck_n, s.quest_discard, s.quest_discard_n)
+    if shuffled:
         s.deck_reshuffles += 1
-        record(log, L.RESHUFFLE, s.quest_deck_n)
-    s.quest_deck_n -= 1
-    return s.quest_deck[s.quest_deck_n]
+        record(log, L.RESHUFFLE, shuffled)
+    if card < 0:
+        end_at_once(s, log)
+    return card
 
 
 @njit(cache=True)
