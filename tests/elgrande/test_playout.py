@@ -25,7 +25,6 @@ def check_invariants(s, r):
     assert (s.score[:n] == s.vp[:n].sum(axis=1)).all()
     assert (s.power_used[:n].sum(axis=1) <= s.round_no).all()
     assert s.king != board.CASTILLO and (s.grande[:n] != board.CASTILLO).all()
-    assert (s.mobile != s.king).all() or s.round_no == 0
 
 
 def play_checked(s, r, plans, rng):
@@ -42,10 +41,12 @@ def play_checked(s, r, plans, rng):
     turn.set_turn_order(s, no_log())
     assert sorted(s.order[:s.n_players]) == list(range(s.n_players))
     for i in range(s.n_players):
-        king, inside = s.king, s.cab[:, s.king].copy()
+        king, inside, mobile = s.king, s.cab[:, s.king].copy(), s.mobile.copy()
         turn.play_turn(s, r, plans, rng, no_log(), s.order[i])
-        if s.king == king:
+        if s.king == king:  # closed: no Caballero and no scoreboard enters or leaves
             assert (s.cab[:, king] == inside).all()
+            for m in range(2):
+                assert (s.mobile[m] == mobile[m]) or king not in (s.mobile[m], mobile[m])
         check_invariants(s, r)
     turn.end_of_round(s, r, no_log())
     if board.general_scoring_after(r, s.round_no):

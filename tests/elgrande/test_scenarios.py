@@ -13,7 +13,7 @@ from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
     ARAGON, BORDERS, CARD_STACK, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CASTILLO, CATALUNA,
-    GALICIA, GENERAL, GRANADA, KING, N_REGIONS, OPPONENTS_COURT_HOME, PAIS_VASCO, SCORE_5_POINT_REGIONS,
+    GALICIA, GENERAL, GRANADA, KING, N_REGIONS, OPPONENTS_ONE_EACH, PAIS_VASCO, SCORE_5_POINT_REGIONS,
     SCORE_FEWEST_CABALLEROS, SCORE_FIRST_PLACES, SEVILLA, SPECIAL, VALENCIA, caballeros_of,
     placement_target, stack_sizes,
 )
@@ -212,12 +212,14 @@ def test_veto_cancels_an_announced_special_action(table, r, plans, log):
     that card still happens)."""
     s = table(2, king=SEVILLA)
     s.vetoes[1] = 1
-    s.cab[:2, GRANADA] = [0, 3]
-    s.court[0] = 0
-    # opponents return their whole court: P1 would lose its 7 court Caballeros
-    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_COURT_HOME, True)
-    assert logged(log, L.VETOED) == [(1, 0, OPPONENTS_COURT_HOME, 0, 0, 0)]
-    assert s.court[1] == 7 and s.vetoes[1] == 0
+    s.cab[:2, GRANADA] = [0, 1]
+    # return 1 Caballero of each opponent: P1 would lose first place in Granada (6 points)
+    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_ONE_EACH, True)
+    assert logged(log, L.VETOED) == [(1, 0, OPPONENTS_ONE_EACH, 0, 0, 0)]
+    assert s.cab[1, GRANADA] == 1 and s.vetoes[1] == 0 and s.vetoes_used == 1
+    s.vetoes[1] = 0  # without a Veto the action is carried out
+    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_ONE_EACH, True)
+    assert s.cab[1, GRANADA] == 0 and s.provinces[1] > 0
 
 
 # --- the general scoring ------------------------------------------------------------------------

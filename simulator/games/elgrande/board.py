@@ -310,15 +310,12 @@ def standings(s, r, g, first_only, out):
     the tie rule (or only a sole first, ``first_only``), the King's bonus in the King's region,
     the Grandes' bonuses. Returns nothing; the rules and the players both read it."""
     n = s.n_players
-    places = np.empty(MAX_PLAYERS, dtype=np.int64)
-    placings(s, g, places)
+    placings(s, g, out)  # the places first, turned into points in place (no allocation)
     board = scoreboard(s, g)
     for p in range(n):
+        at = out[p]
         out[p] = 0
-        at = places[p]
-        if at < 0 or at > 2:
-            continue
-        if first_only and at != 0:
+        if at < 0 or at > 2 or (first_only and at != 0):
             continue
         out[p] = board[at]
     if g == CASTILLO or (first_only and r.first_places_bonuses == NO):

@@ -504,7 +504,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
             record(log, L.NO_EFFECT, p, card, L.NO_POWER_CARD)
             return
         v = players.choose_take_back(s, r, p, plans, rng, usable)
-        record(log, L.DECISION, p, L.DECIDE_TAKE_BACK, k, v)
+        record(log, L.DECISION, p, L.DECIDE_TAKE_BACK, k, usable[:v].sum())
         s.power_used[p, v] = 0
         record(log, L.POWER_TAKEN_BACK, p, v)
     elif card == KING_TO_NEIGHBOUR or card == KING:
