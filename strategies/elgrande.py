@@ -541,5 +541,3 @@ def vetoes(s, r, q, plans, rng, p, card):
     rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
     return value(s, r, q, w, coef) - value(table[0], r, q, w, coef) >= w[W_VETO_AT]
 
-
-assert N_REGIONS * 2 < 64

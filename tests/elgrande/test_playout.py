@@ -11,7 +11,6 @@ from simulator.core.rng import seed_stream
 from simulator.core.trace import no_log
 from simulator.games.elgrande import board, turn
 from strategies import elgrande as players
-from tests.elgrande.conftest import HEURISTICS
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 GAMES_PER_CASE = 2

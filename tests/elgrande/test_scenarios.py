@@ -8,7 +8,7 @@ states. Where no text speaks, the test checks the assumption written in rules.to
 import numpy as np
 
 from simulator.core.rng import seed_stream
-from simulator.core.trace import entries, no_log
+from simulator.core.trace import entries
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (

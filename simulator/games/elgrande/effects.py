@@ -12,8 +12,8 @@ from numba import njit
 from simulator.core.trace import record
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    CASTILLO, FROM_CASTILLO, FROM_GRANDE, FROM_KING, FROM_REGIONS, FROM_SPECIAL, GENERAL, MAX_PLAYERS,
-    N_PLACES, bonus_parts, new_table, placings, scoreboard, scoring_index, sole_most, standings,
+    CASTILLO, FROM_CASTILLO, FROM_GRANDE, FROM_KING, FROM_REGIONS, FROM_SPECIAL, GENERAL,
+    MAX_PLAYERS, bonus_parts, new_table, placings, scoreboard, scoring_index, sole_most, standings,
 )
 
 
@@ -159,5 +159,3 @@ def standing_points(s, r, g, first_only):
     standings(s, r, g, first_only, out)
     return out
 
-
-assert N_PLACES == CASTILLO + 1

@@ -9,7 +9,7 @@ revealed, every scoring place by place, and every rule that fired without effect
 """
 
 from simulator.core import trace
-from simulator.games.elgrande.board import CARD_KEYS, CASTILLO, N_PLACES, REGION_NAMES
+from simulator.games.elgrande.board import CARD_KEYS, N_PLACES, REGION_NAMES
 
 LOG_KINDS = (
     "setup", "home", "round", "card_up", "stack_empty", "power_card", "power_clash",
@@ -170,14 +170,5 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
 
 def tell(log) -> list[dict]:
     """The game's events in order, each a dict with ``kind``, ``text`` and its fields."""
-    events = []
-    for row in trace.entries(log):
-        code, a, b, c, d, e, f = (int(x) for x in row)
-        text, fields = _describe(code, a, b, c, d, e, f)
-        events.append({"kind": LOG_KINDS[code], "text": text, **fields})
-    if trace.is_full(log):
-        events.append({"kind": "log_full", "text": "(the log is full: the rest of the game is not shown)"})
-    return events
+    return trace.tell(log, _describe, LOG_KINDS)
 
-
-assert CASTILLO == N_PLACES - 1

@@ -19,13 +19,13 @@ from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
     ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BORDERS, CARD_STACK, CASTILLO, GENERAL,
-    KING, KING_STACK, KING_TO_NEIGHBOUR, MAX_PLAYERS, MAX_STACK, MOBILE_SCOREBOARD,
+    KING, KING_STACK, KING_TO_NEIGHBOUR, MAX_PLAYERS, MOBILE_SCOREBOARD,
     MOVE_GRANDE, N_CARD_KINDS, N_PLACES, N_POWER, N_REGIONS, N_STACKS, OPPONENTS_ANY_3,
     OPPONENTS_COURT_3, OPPONENTS_COURT_HOME, OPPONENTS_DISPERSE, OPPONENTS_ONE_EACH,
     PLACE_2_ANYWHERE, PROVINCES_TO_COURT_2, SCORE_4_POINT_REGIONS, SCORE_5_POINT_REGIONS,
-    SCORE_6_7_POINT_REGIONS, SCORE_ANY_REGION, SCORE_CASTILLO, SCORE_CHOSEN_REGION,
-    SCORE_FEWEST_CABALLEROS, SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SECRET_RETURN_2,
-    SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, SPECIAL, TAKE_BACK_POWER_CARD,
+    SCORE_6_7_POINT_REGIONS, SCORE_ANY_REGION, SCORE_CASTILLO,
+    SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SECRET_RETURN_2,
+    SECRET_RETURN_ALL, SPECIAL, TAKE_BACK_POWER_CARD,
     TAKE_BACK_THIS_ROUND, VETO, VETO_ROUND, first_value, general_scoring_after,
     intrigue_limits, load_tables, may_move_through, new_table, total_caballeros,
 )
@@ -190,8 +190,8 @@ def place_caballeros(s, r, plans, rng, log, p, n):
 
 @njit(cache=True)
 def announce(s, r, plans, rng, log, p, card, vetoable):
-    """A special action is announced; a Veto held by another player may cancel it (in turn
-    order after ``p``), else it is carried out."""
+    """A special action is announced; a Veto held by another player may cancel it (asked in
+    seat order from ``p``'s left), else it is carried out."""
     if vetoable and card != VETO:
         n = s.n_players
         for i in range(1, n):
@@ -355,7 +355,10 @@ def stack_2(s, r, plans, rng, log, p, card):
                 returned += 1
         if returned == 0:
             record(log, L.NO_EFFECT, p, card, L.NOTHING_TO_RETURN)
-    elif card == OPPONENTS_ANY_3:
+    elif card == OPPONENTS_ANY_3 or card == OPPONENTS_ONE_EACH:
+        # 'each opponent returns 3 from regions and/or court': the owner chooses; 'return 1 of
+        # each opponent from the regions': the card's player chooses
+        by_owner = card == OPPONENTS_ANY_3
         returned = 0
         for q in range(n):
             if q == p:
@@ -365,29 +368,16 @@ def stack_2(s, r, plans, rng, log, p, card):
                 for g in range(N_REGIONS):
                     allowed[g] = 1 if s.cab[q, g] > 0 and g != s.king else 0
                     k += allowed[g]
-                allowed[L.COURT] = 1 if s.court[q] > 0 else 0
+                allowed[L.COURT] = 1 if by_owner and s.court[q] > 0 else 0
                 k += allowed[L.COURT]
                 if k == 0:
                     break
-                g = players.choose_place(s, r, q, plans, rng, players.P_RETURN_OWN, allowed, 0,
-                                         False)
-                E.send_home(s, q, g, log)
-                returned += 1
-        if returned == 0:
-            record(log, L.NO_EFFECT, p, card, L.NOTHING_TO_RETURN)
-    elif card == OPPONENTS_ONE_EACH:
-        returned = 0
-        for q in range(n):
-            if q == p:
-                continue
-            for _ in range(s.card_number[card]):
-                k = 0
-                for g in range(N_REGIONS):
-                    allowed[g] = 1 if s.cab[q, g] > 0 and g != s.king else 0
-                    k += allowed[g]
-                if k == 0:
-                    break
-                g = players.choose_place(s, r, p, plans, rng, players.P_VICTIM, allowed, q, False)
+                if by_owner:
+                    g = players.choose_place(s, r, q, plans, rng, players.P_RETURN_OWN, allowed,
+                                             0, False)
+                else:
+                    g = players.choose_place(s, r, p, plans, rng, players.P_VICTIM, allowed, q,
+                                             False)
                 E.send_home(s, q, g, log)
                 returned += 1
         if returned == 0:
@@ -624,5 +614,3 @@ def play_game(r, n_players, plans, rng, log):
     record(log, L.GAME_END, n_players, sc[0], sc[1], sc[2], sc[3], sc[4])
     return table
 
-
-assert MAX_STACK >= 11 and N_PLACES == CASTILLO + 1
