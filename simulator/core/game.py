@@ -18,7 +18,7 @@ import numpy as np
 from simulator.core.errors import UsageError
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
 
-GAME_NAMES = ("gremios", "grimoire", "gemmis", "gnomeland")
+GAME_NAMES = ("gremios", "grimoire", "gemmis", "gnomeland", "elgrande")
 
 
 @dataclass(frozen=True)

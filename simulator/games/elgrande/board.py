@@ -1,0 +1,382 @@
+"""El Grande: the table as numbers, and the questions the rules and the players ask of it.
+
+One game's state is a numpy record of dtype ``STATE`` (layout below); the rule numbers are a
+record of ``rules.toml``'s parameters, copied once per game into the state's tables
+(``load_tables``: scoreboards, power cards, the action cards' counts and numbers) so the rules
+read them by index. Places are the nine regions (0-8, alphabetical) and the Castillo (9).
+
+What is hidden at the table: the order of the action stacks, and the secret choices until they
+are revealed. Every other field may be read by any player (see rules.toml, hidden_information).
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.tables import table_factory
+
+MAX_PLAYERS = 5
+N_POWER = 13
+
+# --- the map ------------------------------------------------------------------------------------
+(ARAGON, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CATALUNA, GALICIA, GRANADA, PAIS_VASCO, SEVILLA,
+ VALENCIA) = range(9)
+N_REGIONS = 9
+CASTILLO = 9
+N_PLACES = 10            # the regions, then the Castillo
+REGION_NAMES = ("Aragón", "Castilla la Nueva", "Castilla la Vieja", "Cataluña", "Galicia",
+                "Granada", "País Vasco", "Sevilla", "Valencia", "the Castillo")
+REGION_KEYS = ("aragon", "castilla_la_nueva", "castilla_la_vieja", "cataluna", "galicia",
+               "granada", "pais_vasco", "sevilla", "valencia")
+BORDER_LIST = (
+    (ARAGON, CASTILLA_LA_NUEVA), (ARAGON, CASTILLA_LA_VIEJA), (ARAGON, CATALUNA),
+    (ARAGON, PAIS_VASCO), (ARAGON, VALENCIA), (CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA),
+    (CASTILLA_LA_NUEVA, GRANADA), (CASTILLA_LA_NUEVA, SEVILLA), (CASTILLA_LA_NUEVA, VALENCIA),
+    (CASTILLA_LA_VIEJA, GALICIA), (CASTILLA_LA_VIEJA, PAIS_VASCO), (CATALUNA, VALENCIA),
+    (GALICIA, PAIS_VASCO), (GRANADA, SEVILLA), (GRANADA, VALENCIA),
+)
+BORDERS = np.zeros((N_REGIONS, N_REGIONS), dtype=np.int64)
+for _a, _b in BORDER_LIST:
+    BORDERS[_a, _b] = BORDERS[_b, _a] = 1
+NOWHERE = -1
+
+# --- the action cards ---------------------------------------------------------------------------
+CARD_KEYS = (
+    "move_any_out_of_one_region", "move_any_4", "move_own_4", "move_own_2_opponents_2",
+    "move_opponents_3", "move_any_3", "place_2_anywhere", "all_out_or_place_2",
+    "all_out_of_one_region",
+    "veto", "opponents_court_home", "opponents_court_3", "opponents_any_3", "opponents_one_each",
+    "secret_return_2", "secret_return_all", "score_chosen_region",
+    "score_5_point_regions", "score_4_point_regions", "score_castillo", "score_6_7_point_regions",
+    "score_any_region", "score_first_places", "score_most_caballeros", "score_fewest_caballeros",
+    "mobile_scoreboard", "move_grande", "take_back_power_card", "king_to_neighbour",
+    "opponents_disperse", "provinces_to_court_2", "secret_unique_regions",
+    "king",
+)
+(MOVE_ANY_OUT_OF_ONE_REGION, MOVE_ANY_4, MOVE_OWN_4, MOVE_OWN_2_OPPONENTS_2, MOVE_OPPONENTS_3,
+ MOVE_ANY_3, PLACE_2_ANYWHERE, ALL_OUT_OR_PLACE_2, ALL_OUT_OF_ONE_REGION,
+ VETO, OPPONENTS_COURT_HOME, OPPONENTS_COURT_3, OPPONENTS_ANY_3, OPPONENTS_ONE_EACH,
+ SECRET_RETURN_2, SECRET_RETURN_ALL, SCORE_CHOSEN_REGION,
+ SCORE_5_POINT_REGIONS, SCORE_4_POINT_REGIONS, SCORE_CASTILLO, SCORE_6_7_POINT_REGIONS,
+ SCORE_ANY_REGION, SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SCORE_FEWEST_CABALLEROS,
+ MOBILE_SCOREBOARD, MOVE_GRANDE, TAKE_BACK_POWER_CARD, KING_TO_NEIGHBOUR,
+ OPPONENTS_DISPERSE, PROVINCES_TO_COURT_2, SECRET_UNIQUE_REGIONS,
+ KING) = range(len(CARD_KEYS))
+N_CARD_KINDS = len(CARD_KEYS)
+CARD_STACK = np.array([1] * 9 + [2] * 8 + [3] * 8 + [4] * 7 + [5], dtype=np.int64)  # 1-5
+N_STACKS = 5
+KING_STACK = 4           # index of stack 5, the King's card alone
+MAX_STACK = 22           # cards a stack may hold (the counts are checked against it)
+NUMBERED = ("move_any_out_of_one_region", "move_any_4", "move_own_4", "move_own_2_opponents_2",
+            "move_opponents_3", "move_any_3", "place_2_anywhere", "all_out_or_place_2",
+            "opponents_court_3", "opponents_any_3", "opponents_one_each", "secret_return_2",
+            "provinces_to_court_2")
+
+# Intrigue moves (stack 1): (most moves, most of the mover's own, most of opponents', all out of
+# one region) per card; from the card numbers in load_tables.
+ANY = 99
+
+# --- points by source (dataset columns) -----------------------------------------------------
+FROM_REGIONS, FROM_CASTILLO, FROM_SPECIAL, FROM_KING, FROM_GRANDE = range(5)
+N_SOURCES = 5
+SOURCE_NAMES = ("regions", "castillo", "special_scorings", "king_bonus", "grande_bonus")
+GENERAL, SPECIAL = 0, 1  # the kind of a scoring
+
+# rules choices (index into a ``choices`` list of rules.toml)
+NO, YES = 0, 1
+VETO_ROUND, VETO_GAME = 0, 1
+TAKE_BACK_ANY, TAKE_BACK_THIS_ROUND = 0, 1
+
+STATE = np.dtype([
+    # the table
+    ("n_players", np.int64),
+    ("round_no", np.int64),                  # rounds begun (1 during the first)
+    ("over", np.int64),
+    ("truncated", np.int64),
+    ("turns", np.int64),
+    ("king", np.int64),                      # the King's region
+    ("starter", np.int64),                   # who plays the first power card this round
+    ("cab", np.int64, (MAX_PLAYERS, N_PLACES)),   # Caballeros in each region and the Castillo
+    ("court", np.int64, (MAX_PLAYERS,)),
+    ("provinces", np.int64, (MAX_PLAYERS,)),
+    ("home", np.int64, (MAX_PLAYERS,)),      # home region dealt at setup
+    ("grande", np.int64, (MAX_PLAYERS,)),    # where the Grande stands
+    ("score", np.int64, (MAX_PLAYERS,)),
+    ("power_used", np.int64, (MAX_PLAYERS, N_POWER + 1)),  # [p, value]: 1 once played
+    ("power_played", np.int64, (MAX_PLAYERS,)),  # this round's card (0: none yet)
+    ("played_at", np.int64, (MAX_PLAYERS,)),     # when in this round's card play
+    ("order", np.int64, (MAX_PLAYERS,)),     # this round's turn order
+    ("acting", np.int64),                    # whose turn it is (-1 between turns)
+    ("deck", np.int64, (N_STACKS - 1, MAX_STACK)),  # stacks 1-4, the top card last
+    ("deck_n", np.int64, (N_STACKS - 1,)),
+    ("face", np.int64, (N_STACKS,)),         # the face-up card of each stack (-1: taken / none)
+    ("taken", np.int64, (MAX_PLAYERS,)),     # the card each player took this round (-1)
+    ("vetoes", np.int64, (MAX_PLAYERS,)),    # Veto cards held
+    ("mobile", np.int64, (2,)),              # region of each mobile scoreboard (-1: beside)
+    # the game's tables (load_tables)
+    ("points", np.int64, (N_PLACES, 3)),     # printed scoreboards
+    ("mobile_points", np.int64, (2, 3)),
+    ("power_caballeros", np.int64, (N_POWER + 1,)),
+    ("card_count", np.int64, (N_CARD_KINDS,)),
+    ("card_number", np.int64, (N_CARD_KINDS,)),
+    # what happened, for the dataset
+    ("vp", np.int64, (MAX_PLAYERS, N_SOURCES)),
+    ("vp_scoring", np.int64, (MAX_PLAYERS, 3)),  # points of each general scoring, all sources
+    ("firsts", np.int64, (MAX_PLAYERS, 3)),      # sole first places at each general scoring
+    ("stack_taken", np.int64, (MAX_PLAYERS, N_STACKS)),
+    ("power_round", np.int64, (MAX_PLAYERS, N_POWER + 1)),  # round a value was (last) played
+    ("placed", np.int64, (MAX_PLAYERS,)),        # Caballeros placed from the court
+    ("moved", np.int64, (MAX_PLAYERS,)),         # Caballeros of this colour moved by any card
+    ("returned", np.int64, (MAX_PLAYERS,)),      # sent back to the provinces
+    ("specials_done", np.int64, (MAX_PLAYERS,)),
+    ("vetoed", np.int64, (MAX_PLAYERS,)),        # special actions this player cancelled
+    ("special_scorings", np.int64),
+    ("king_moves", np.int64),
+    ("vetoes_used", np.int64),
+])
+
+new_table = table_factory(STATE)
+
+
+@njit(cache=True)
+def load_tables(s, r):
+    """Copy the rule numbers into the state's tables: one place maps parameter names to
+    indices."""
+    s.points[ARAGON, 0], s.points[ARAGON, 1], s.points[ARAGON, 2] = \
+        r.aragon_points_1, r.aragon_points_2, r.aragon_points_3
+    s.points[CASTILLA_LA_NUEVA, 0], s.points[CASTILLA_LA_NUEVA, 1], s.points[CASTILLA_LA_NUEVA, 2] = \
+        r.castilla_la_nueva_points_1, r.castilla_la_nueva_points_2, r.castilla_la_nueva_points_3
+    s.points[CASTILLA_LA_VIEJA, 0], s.points[CASTILLA_LA_VIEJA, 1], s.points[CASTILLA_LA_VIEJA, 2] = \
+        r.castilla_la_vieja_points_1, r.castilla_la_vieja_points_2, r.castilla_la_vieja_points_3
+    s.points[CATALUNA, 0], s.points[CATALUNA, 1], s.points[CATALUNA, 2] = \
+        r.cataluna_points_1, r.cataluna_points_2, r.cataluna_points_3
+    s.points[GALICIA, 0], s.points[GALICIA, 1], s.points[GALICIA, 2] = \
+        r.galicia_points_1, r.galicia_points_2, r.galicia_points_3
+    s.points[GRANADA, 0], s.points[GRANADA, 1], s.points[GRANADA, 2] = \
+        r.granada_points_1, r.granada_points_2, r.granada_points_3
+    s.points[PAIS_VASCO, 0], s.points[PAIS_VASCO, 1], s.points[PAIS_VASCO, 2] = \
+        r.pais_vasco_points_1, r.pais_vasco_points_2, r.pais_vasco_points_3
+    s.points[SEVILLA, 0], s.points[SEVILLA, 1], s.points[SEVILLA, 2] = \
+        r.sevilla_points_1, r.sevilla_points_2, r.sevilla_points_3
+    s.points[VALENCIA, 0], s.points[VALENCIA, 1], s.points[VALENCIA, 2] = \
+        r.valencia_points_1, r.valencia_points_2, r.valencia_points_3
+    s.points[CASTILLO, 0], s.points[CASTILLO, 1], s.points[CASTILLO, 2] = \
+        r.castillo_points_1, r.castillo_points_2, r.castillo_points_3
+    s.mobile_points[0, 0], s.mobile_points[0, 1], s.mobile_points[0, 2] = \
+        r.mobile_1_points_1, r.mobile_1_points_2, r.mobile_1_points_3
+    s.mobile_points[1, 0], s.mobile_points[1, 1], s.mobile_points[1, 2] = \
+        r.mobile_2_points_1, r.mobile_2_points_2, r.mobile_2_points_3
+    c = s.power_caballeros
+    c[1], c[2], c[3], c[4], c[5], c[6], c[7] = (
+        r.power_1_caballeros, r.power_2_caballeros, r.power_3_caballeros, r.power_4_caballeros,
+        r.power_5_caballeros, r.power_6_caballeros, r.power_7_caballeros)
+    c[8], c[9], c[10], c[11], c[12], c[13] = (
+        r.power_8_caballeros, r.power_9_caballeros, r.power_10_caballeros,
+        r.power_11_caballeros, r.power_12_caballeros, r.power_13_caballeros)
+    k = s.card_count
+    k[MOVE_ANY_OUT_OF_ONE_REGION] = r.move_any_out_of_one_region_cards
+    k[MOVE_ANY_4] = r.move_any_4_cards
+    k[MOVE_OWN_4] = r.move_own_4_cards
+    k[MOVE_OWN_2_OPPONENTS_2] = r.move_own_2_opponents_2_cards
+    k[MOVE_OPPONENTS_3] = r.move_opponents_3_cards
+    k[MOVE_ANY_3] = r.move_any_3_cards
+    k[PLACE_2_ANYWHERE] = r.place_2_anywhere_cards
+    k[ALL_OUT_OR_PLACE_2] = r.all_out_or_place_2_cards
+    k[ALL_OUT_OF_ONE_REGION] = r.all_out_of_one_region_cards
+    k[VETO] = r.veto_cards
+    k[OPPONENTS_COURT_HOME] = r.opponents_court_home_cards
+    k[OPPONENTS_COURT_3] = r.opponents_court_3_cards
+    k[OPPONENTS_ANY_3] = r.opponents_any_3_cards
+    k[OPPONENTS_ONE_EACH] = r.opponents_one_each_cards
+    k[SECRET_RETURN_2] = r.secret_return_2_cards
+    k[SECRET_RETURN_ALL] = r.secret_return_all_cards
+    k[SCORE_CHOSEN_REGION] = r.score_chosen_region_cards
+    k[SCORE_5_POINT_REGIONS] = r.score_5_point_regions_cards
+    k[SCORE_4_POINT_REGIONS] = r.score_4_point_regions_cards
+    k[SCORE_CASTILLO] = r.score_castillo_cards
+    k[SCORE_6_7_POINT_REGIONS] = r.score_6_7_point_regions_cards
+    k[SCORE_ANY_REGION] = r.score_any_region_cards
+    k[SCORE_FIRST_PLACES] = r.score_first_places_cards
+    k[SCORE_MOST_CABALLEROS] = r.score_most_caballeros_cards
+    k[SCORE_FEWEST_CABALLEROS] = r.score_fewest_caballeros_cards
+    k[MOBILE_SCOREBOARD] = r.mobile_scoreboard_cards
+    k[MOVE_GRANDE] = r.move_grande_cards
+    k[TAKE_BACK_POWER_CARD] = r.take_back_power_card_cards
+    k[KING_TO_NEIGHBOUR] = r.king_to_neighbour_cards
+    k[OPPONENTS_DISPERSE] = r.opponents_disperse_cards
+    k[PROVINCES_TO_COURT_2] = r.provinces_to_court_2_cards
+    k[SECRET_UNIQUE_REGIONS] = r.secret_unique_regions_cards
+    k[KING] = r.king_cards
+    n = s.card_number
+    n[MOVE_ANY_OUT_OF_ONE_REGION] = r.move_any_out_of_one_region_number
+    n[MOVE_ANY_4] = r.move_any_4_number
+    n[MOVE_OWN_4] = r.move_own_4_number
+    n[MOVE_OWN_2_OPPONENTS_2] = r.move_own_2_opponents_2_number
+    n[MOVE_OPPONENTS_3] = r.move_opponents_3_number
+    n[MOVE_ANY_3] = r.move_any_3_number
+    n[PLACE_2_ANYWHERE] = r.place_2_anywhere_number
+    n[ALL_OUT_OR_PLACE_2] = r.all_out_or_place_2_number
+    n[OPPONENTS_COURT_3] = r.opponents_court_3_number
+    n[OPPONENTS_ANY_3] = r.opponents_any_3_number
+    n[OPPONENTS_ONE_EACH] = r.opponents_one_each_number
+    n[SECRET_RETURN_2] = r.secret_return_2_number
+    n[PROVINCES_TO_COURT_2] = r.provinces_to_court_2_number
+
+
+def stack_sizes(r) -> list[int]:
+    """How many cards each of the five stacks holds with these counts (for spec.check)."""
+    sizes = [0] * N_STACKS
+    for kind, key in enumerate(CARD_KEYS):
+        sizes[int(CARD_STACK[kind]) - 1] += int(getattr(r, f"{key}_cards"))
+    return sizes
+
+
+@njit(cache=True)
+def intrigue_limits(s, card):
+    """(most moves, most of the mover's own, most of opponents', one source region) of a stack-1
+    moving card."""
+    n = s.card_number[card]
+    if card == MOVE_ANY_OUT_OF_ONE_REGION:
+        return n, ANY, ANY, True
+    if card == MOVE_ANY_4 or card == MOVE_ANY_3:
+        return n, ANY, ANY, False
+    if card == MOVE_OWN_4:
+        return n, n, 0, False
+    if card == MOVE_OWN_2_OPPONENTS_2:
+        return 2 * n, n, n, False
+    if card == MOVE_OPPONENTS_3:
+        return n, 0, n, False
+    return 0, 0, 0, False
+
+
+# --- what the board says ------------------------------------------------------------------
+
+@njit(cache=True)
+def scoreboard(s, g):
+    """The 1st/2nd/3rd points of place ``g`` now: a mobile scoreboard there replaces them."""
+    for m in range(2):
+        if s.mobile[m] == g:
+            return s.mobile_points[m]
+    return s.points[g]
+
+
+@njit(cache=True)
+def first_value(s, g):
+    return scoreboard(s, g)[0]
+
+
+@njit(cache=True)
+def sole_most(s, g):
+    """The player who alone has the most Caballeros in ``g`` (-1: nobody, or a tie)."""
+    best = 0
+    who = -1
+    for p in range(s.n_players):
+        c = s.cab[p, g]
+        if c > best:
+            best, who = c, p
+        elif c == best and c > 0:
+            who = -1
+    return who
+
+
+@njit(cache=True)
+def placings(s, g, places):
+    """Each player's place in ``g`` by the tie rule (0 = first, 3 and more: no points; -1: no
+    Caballero there). Tied players slide back one place and the next takes the place after."""
+    n = s.n_players
+    for p in range(n):
+        places[p] = -1 if s.cab[p, g] == 0 else 99
+    place = 0
+    while True:
+        best = 0
+        for p in range(n):
+            if places[p] == 99 and s.cab[p, g] > best:
+                best = s.cab[p, g]
+        if best == 0:
+            return
+        tied = 0
+        for p in range(n):
+            if places[p] == 99 and s.cab[p, g] == best:
+                tied += 1
+        at = place if tied == 1 else place + 1
+        for p in range(n):
+            if places[p] == 99 and s.cab[p, g] == best:
+                places[p] = at
+        place += 1 if tied == 1 else 2
+
+
+@njit(cache=True)
+def standings(s, r, g, first_only, out):
+    """The points each player would score if ``g`` were scored now (``out[:n]``): its places by
+    the tie rule (or only a sole first, ``first_only``), the King's bonus in the King's region,
+    the Grandes' bonuses. Returns nothing; the rules and the players both read it."""
+    n = s.n_players
+    placings(s, g, out)  # the places first, turned into points in place (no allocation)
+    board = scoreboard(s, g)
+    for p in range(n):
+        at = out[p]
+        out[p] = 0
+        if at < 0 or at > 2 or (first_only and at != 0):
+            continue
+        out[p] = board[at]
+    if g == CASTILLO or (first_only and r.first_places_bonuses == NO):
+        return
+    top = sole_most(s, g)
+    if top < 0:
+        return
+    if g == s.king:
+        out[top] += r.king_bonus
+    if s.grande[top] == g:
+        out[top] += r.grande_bonus
+
+
+@njit(cache=True)
+def bonus_parts(s, r, g, p, first_only):
+    """(King's bonus, Grande bonus) ``p`` gets when ``g`` is scored."""
+    if g == CASTILLO or (first_only and r.first_places_bonuses == NO) or sole_most(s, g) != p:
+        return 0, 0
+    return (r.king_bonus if g == s.king else 0), (r.grande_bonus if s.grande[p] == g else 0)
+
+
+@njit(cache=True)
+def total_caballeros(s, g):
+    t = 0
+    for p in range(s.n_players):
+        t += s.cab[p, g]
+    return t
+
+
+@njit(cache=True)
+def may_move_through(s, r, g):
+    """Whether a Caballero may be moved into or out of place ``g`` by a card: never the King's
+    region; the Castillo by intrigue_castillo."""
+    if g == CASTILLO:
+        return r.intrigue_castillo == YES
+    return g != s.king
+
+
+@njit(cache=True)
+def placement_target(s, g):
+    """A region bordering the King's region, or the Castillo."""
+    if g == CASTILLO:
+        return True
+    return BORDERS[s.king, g] == 1
+
+
+@njit(cache=True)
+def caballeros_of(s, p):
+    """Every Caballero of ``p``: provinces, court, regions and Castillo (conserved)."""
+    t = s.provinces[p] + s.court[p]
+    for g in range(N_PLACES):
+        t += s.cab[p, g]
+    return t
+
+
+@njit(cache=True)
+def general_scoring_after(r, round_no):
+    return round_no % r.scoring_every == 0 or round_no == r.rounds
+
+
+@njit(cache=True)
+def scoring_index(r, round_no):
+    """Which general scoring (0, 1, 2...) follows ``round_no`` (capped at the last column)."""
+    return min(2, (round_no - 1) // r.scoring_every)

@@ -1,0 +1,114 @@
+"""El Grande batch kernel: many games in parallel, one stats row per seat and one per game.
+
+Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
+row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
+whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay``
+with a log.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from simulator.core.ranking import rank_players
+from simulator.core.rng import seed_stream
+from simulator.core.seating import seat_plans
+from simulator.core.trace import no_log
+from simulator.games.elgrande.board import MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES
+from simulator.games.elgrande.turn import play_game
+
+POINT_SOURCES = tuple(f"vp_{n}" for n in SOURCE_NAMES)
+SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
+    "vp_scoring_1", "vp_scoring_2", "vp_scoring_3",
+    "majorities_scoring_1", "majorities_scoring_2", "majorities_scoring_3",
+) + tuple(f"cards_stack_{k + 1}" for k in range(N_STACKS)) + tuple(
+    f"power_{v}_round" for v in range(1, N_POWER + 1)) + (
+    "caballeros_placed", "caballeros_moved", "caballeros_returned", "special_actions",
+    "vetoes_played", "caballeros_left_in_provinces", "first_player")
+GAME_COLUMNS = ("first_seat", "turns", "rounds", "truncated", "special_scorings", "king_moves",
+                "vetoes", "winning_score", "winners")
+N_SEAT_COLUMNS = len(SEAT_COLUMNS)
+N_GAME_COLUMNS = len(GAME_COLUMNS)
+
+
+@njit(cache=True)
+def replay_game(rules, run_seed, game_index, n_players, seatings, mix_ids, mix_weights, log):
+    """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
+    rng = seed_stream(run_seed, game_index)
+    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
+                          None)
+    return play_game(rules[0], n_players, plans, rng, log)
+
+
+@njit(cache=True)
+def write_seat(row, s, p, mix_slot, rank):
+    """One seats row, in SEAT_COLUMNS order."""
+    row[0] = mix_slot
+    row[1] = s.score[p]
+    row[2] = rank
+    row[3] = 1 if rank == 1 else 0
+    k = 4
+    for i in range(N_SOURCES):
+        row[k] = s.vp[p, i]
+        k += 1
+    for i in range(3):
+        row[k] = s.vp_scoring[p, i]
+        k += 1
+    for i in range(3):
+        row[k] = s.firsts[p, i]
+        k += 1
+    for i in range(N_STACKS):
+        row[k] = s.stack_taken[p, i]
+        k += 1
+    for v in range(1, N_POWER + 1):
+        row[k] = s.power_round[p, v]
+        k += 1
+    row[k] = s.placed[p]
+    row[k + 1] = s.moved[p]
+    row[k + 2] = s.returned[p]
+    row[k + 3] = s.specials_done[p]
+    row[k + 4] = s.vetoed[p]
+    row[k + 5] = s.provinces[p]
+    row[k + 6] = 1 if p == 0 else 0
+
+
+@njit(cache=True)
+def finish(table, n_players, mix_slot, seats, first_row, games_row):
+    """Ranking (equal scores share the win), then the rows. Takes the one-element ``table``,
+    not its record (see ``simulator/core/tables.py``)."""
+    s = table[0]
+    tiebreak = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    rank = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    rank_players(s.score, tiebreak, n_players, rank)
+    best = 0
+    winners = 0
+    for p in range(n_players):
+        write_seat(seats[first_row + p], s, p, mix_slot[p], rank[p])
+        best = max(best, s.score[p])
+        winners += 1 if rank[p] == 1 else 0
+    games_row[0] = 0
+    games_row[1] = s.turns
+    games_row[2] = s.round_no
+    games_row[3] = s.truncated
+    games_row[4] = s.special_scorings
+    games_row[5] = s.king_moves
+    games_row[6] = s.vetoes_used
+    games_row[7] = best
+    games_row[8] = winners
+
+
+@njit(cache=True, parallel=True)
+def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
+               seats, games):
+    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
+    for i in prange(n_games):
+        game_index = first_game + i
+        rng = seed_stream(run_seed, game_index)
+        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
+                                     mix_weights, None)
+        table = play_game(rules[0], n_players, plans, rng, no_log())
+        finish(table, n_players, mix_slot, seats, i * n_players, games[i])
+
+
+def new_outputs(n_games: int, n_players: int):
+    return (np.zeros((n_games * n_players, N_SEAT_COLUMNS), dtype=np.int64),
+            np.zeros((n_games, N_GAME_COLUMNS), dtype=np.int64))

@@ -1,0 +1,105 @@
+"""El Grande for the engine: modes, strategies, and the kernel calls (see ``core/game.py``).
+
+The rules are in ``turn.py`` (the rules' order) with every board change in ``effects.py``, the
+table in ``board.py``, the numbers and every gap-filling choice in ``rules.toml``, the replay
+story in ``story.py`` and the batch kernel in ``kernel.py``. No roles (``role`` is null); seats
+are numbered from the player who plays the first power card.
+"""
+
+from pathlib import Path
+
+import numpy as np
+
+from simulator.core.dataset import names_column
+from simulator.core.errors import UsageError
+from simulator.core.game import Game, Mode, Strategies
+from simulator.core.trace import new_log
+from simulator.games.elgrande import board, kernel, story
+from strategies import elgrande as players
+
+MODES = {
+    "base": Mode("base", "the 1995 base game: nine rounds, 45 action cards, three general "
+                 "scorings", (2, 3, 4, 5)),
+}
+
+REPLAY_LOG_ROWS = 100_000
+
+
+def check_setup(rules, setup):
+    """Stacks the state has room for, enough to turn up a card every round, and Caballeros
+    enough for the setup."""
+    r = rules[0]
+    for stack, size in enumerate(board.stack_sizes(r)[:4]):
+        if size > board.MAX_STACK:
+            raise UsageError(f"stack {stack + 1} would hold {size} cards; at most "
+                             f"{board.MAX_STACK} are supported")
+    if r.caballeros_home + r.caballeros_court > r.caballeros_per_player:
+        raise UsageError(f"caballeros_home + caballeros_court = "
+                         f"{int(r.caballeros_home + r.caballeros_court)} exceeds "
+                         f"caballeros_per_player = {int(r.caballeros_per_player)}")
+
+
+def play(rules, run_seed, first_game, n_games, setup):
+    seats, games = kernel.new_outputs(n_games, setup.n_players)
+    kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players,
+                      setup.seatings, setup.mix_ids, setup.mix_weights, seats, games)
+    return seats, games
+
+
+def replay(rules, run_seed, game_index, setup):
+    log = new_log(REPLAY_LOG_ROWS)
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.seatings,
+                       setup.mix_ids, setup.mix_weights, log)
+    return story.tell(log)
+
+
+def seat_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
+    out = {
+        "strategy": names_column(config.strategies, c.pop("strategy_index")),
+        "role": np.full(len(rows), None, dtype=object),
+        "score": c.pop("score"),
+        "rank": c.pop("rank").astype(np.int8),
+        "winner": c.pop("winner"),
+    }
+    c["first_player"] = c["first_player"].astype(bool)
+    for name, values in c.items():  # small counts: 16 bits keep the parts and memory small
+        if values.dtype == np.int64:
+            c[name] = values.astype(np.int16)
+    out.update(c)
+    return out
+
+
+def game_columns(rows: np.ndarray, config) -> dict:
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c["first_seat"] = c["first_seat"].astype(np.int8)  # seats are numbered from the first player
+    c["truncated"] = c["truncated"].astype(bool)
+    for name in kernel.GAME_COLUMNS:
+        if c[name].dtype == np.int64:
+            c[name] = c[name].astype(np.int16)
+    return c
+
+
+GAME = Game(
+    name="elgrande",
+    title="El Grande",
+    modes=MODES,
+    roles=(),
+    strategies=Strategies(players.NAMES, players.DESCRIPTIONS, players.WEIGHT_NAMES,
+                          players.DEFAULT_WEIGHTS,
+                          default_mix=("greedy", "king_shadow", "castillo_schemer", "intriguer",
+                                       "spoiler"),
+                          tunable=("king_shadow", "castillo_schemer", "intriguer", "spoiler"),
+                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES if n != "noise")),
+    rules_path=Path(__file__).with_name("rules.toml"),
+    play=play,
+    replay=replay,
+    seat_columns=seat_columns,
+    game_columns=game_columns,
+    check=check_setup,
+    report_columns={
+        "point_sources": list(kernel.POINT_SOURCES),
+        "game_counts": ["special_scorings", "king_moves", "vetoes"],
+    },
+    max_players=board.MAX_PLAYERS,
+)

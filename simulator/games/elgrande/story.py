@@ -1,0 +1,174 @@
+"""El Grande replay: the log codes the rules write, and their reading as a story.
+
+``turn.py`` and ``effects.py`` record (code, a, b, c, d, e, f) rows with
+``simulator.core.trace.record``; ``tell`` turns them into events (dicts for ``--format jsonl``)
+with a sentence each for the text story. The story is an omniscient referee's: it names every
+card turned up, every power card, every placement, move and return with the counts it leaves,
+every decision with the number of options it was taken from, every secret choice as it is
+revealed, every scoring place by place, and every rule that fired without effect.
+"""
+
+from simulator.core import trace
+from simulator.games.elgrande.board import CARD_KEYS, N_PLACES, REGION_NAMES
+
+LOG_KINDS = (
+    "setup", "home", "round", "card_up", "stack_empty", "power_card", "power_clash",
+    "turn_order", "to_court", "card_taken", "placed", "moved", "returned", "special",
+    "special_declined", "vetoed", "scoring", "place_scored", "bonus", "nobody_scores",
+    "king_moved", "grande_moved", "scoreboard_moved", "secret_choice", "castillo_emptied",
+    "discarded", "power_taken_back", "decision", "no_effect", "game_end", "truncated",
+    "turn", "veto_held",
+)
+(SETUP, HOME, ROUND, CARD_UP, STACK_EMPTY, POWER_CARD, POWER_CLASH, TURN_ORDER, TO_COURT,
+ CARD_TAKEN, PLACED, MOVED, RETURNED, SPECIAL, SPECIAL_DECLINED, VETOED, SCORING, PLACE_SCORED,
+ BONUS, NOBODY_SCORES, KING_MOVED, GRANDE_MOVED, SCOREBOARD_MOVED, SECRET_CHOICE,
+ CASTILLO_EMPTIED, DISCARDED, POWER_TAKEN_BACK, DECISION, NO_EFFECT, GAME_END, TRUNCATED,
+ TURN, VETO_HELD) = range(len(LOG_KINDS))
+
+COURT = N_PLACES          # where a move's "place" is the court (returns, a disc naming the King)
+PROVINCES = N_PLACES + 1
+
+# Decisions whose options are logged (DECISION rows).
+DECISIONS = ("power card", "action card", "placement", "move", "place", "veto", "take back",
+             "alternative")
+(DECIDE_POWER, DECIDE_CARD, DECIDE_PLACEMENT, DECIDE_MOVE, DECIDE_PLACE, DECIDE_VETO,
+ DECIDE_TAKE_BACK, DECIDE_ALTERNATIVE) = range(len(DECISIONS))
+
+# What a secret choice or a chosen place is for (SECRET_CHOICE / scoring causes).
+PURPOSES = ("the scoring disc", "return 2", "return all", "destination", "unique region")
+SECRET_DISC, SECRET_RETURN_TWO, SECRET_RETURN_ALL_, SECRET_DESTINATION, SECRET_UNIQUE = range(5)
+SCORING_KINDS = ("general scoring", "special scoring")
+
+# Why nothing happened (NO_EFFECT rows).
+WHY = ("no Caballero to move", "nowhere to go", "nothing to return", "no region qualifies",
+       "no power card to take back", "no mobile scoreboard may move", "the King stays",
+       "the Grande stays", "the provinces are empty")
+(NO_CABALLERO, NOWHERE, NOTHING_TO_RETURN, NO_REGION, NO_POWER_CARD, NO_SCOREBOARD_MOVE,
+ KING_STAYS, GRANDE_STAYS, PROVINCES_EMPTY) = range(len(WHY))
+
+
+def place_name(g: int) -> str:
+    if g == COURT:
+        return "the court"
+    if g == PROVINCES:
+        return "the provinces"
+    if g < 0:
+        return "nowhere"
+    return REGION_NAMES[g]
+
+
+def card_name(card: int) -> str:
+    return CARD_KEYS[card].replace("_", " ")
+
+
+def _p(p: int) -> str:
+    return f"P{p}"
+
+
+def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
+    if code == SETUP:
+        return (f"El Grande, {a} players: the King in {place_name(b)}.",
+                {"players": a, "king": place_name(b)})
+    if code == HOME:
+        return (f"{_p(a)}'s home region: {place_name(b)} (Grande and {c} Caballeros there, {d} "
+                f"in the court, {e} in the provinces).",
+                {"player": a, "home": place_name(b), "home_caballeros": c, "court": d,
+                 "provinces": e})
+    if code == ROUND:
+        return f"=== Round {a} ===", {"round": a}
+    if code == CARD_UP:
+        return f"Stack {a + 1} turns up {card_name(b)}.", {"stack": a + 1, "card": CARD_KEYS[b]}
+    if code == STACK_EMPTY:
+        return f"Stack {a + 1} is empty.", {"stack": a + 1}
+    if code == POWER_CARD:
+        return (f"{_p(a)} plays power card {b}.", {"player": a, "power": b})
+    if code == POWER_CLASH:
+        return (f"{_p(a)} has only values already played: plays {b} and acts after its first "
+                "player.", {"player": a, "power": b})
+    if code == TURN_ORDER:
+        order = [(a >> (4 * i)) & 0xF for i in range(b)]
+        return ("Turn order: " + ", ".join(map(_p, order)) + f"; {_p(c)} starts the next round's "
+                "card play.", {"order": order, "next_starter": c})
+    if code == TO_COURT:
+        return (f"{_p(a)} moves {b} Caballero(s) from the provinces to the court (court {c}, "
+                f"provinces {d}).", {"player": a, "caballeros": b, "court": c, "provinces": d})
+    if code == TURN:
+        return (f"--- {_p(a)}'s turn (score {b}, court {c}) ---",
+                {"player": a, "score": b, "court": c})
+    if code == CARD_TAKEN:
+        when = ("special action first", "placement first", "no special action")[c]
+        return (f"{_p(a)} takes {card_name(b)} (stack {d + 1}): {when}.",
+                {"player": a, "card": CARD_KEYS[b], "stack": d + 1, "order": when})
+    if code == PLACED:
+        return (f"{_p(a)} places a Caballero from the court in {place_name(b)} ({c} there, "
+                f"court {d}).", {"player": a, "place": place_name(b), "there": c, "court": d})
+    if code == MOVED:
+        return (f"{_p(d)} moves a Caballero of {_p(a)} from {place_name(b)} to {place_name(c)} "
+                f"({e} left, {f} there).", {"owner": a, "from": place_name(b),
+                                            "to": place_name(c), "by": d, "left": e, "there": f})
+    if code == RETURNED:
+        return (f"A Caballero of {_p(a)} goes back from {place_name(b)} to the provinces "
+                f"({c} left there).", {"owner": a, "from": place_name(b), "left": c})
+    if code == SPECIAL:
+        return (f"{_p(a)} carries out {card_name(b)}.", {"player": a, "card": CARD_KEYS[b]})
+    if code == SPECIAL_DECLINED:
+        return (f"{_p(a)} does not use the special action of {card_name(b)}.",
+                {"player": a, "card": CARD_KEYS[b]})
+    if code == VETO_HELD:
+        return (f"{_p(a)} holds a Veto ({b} held).", {"player": a, "vetoes": b})
+    if code == VETOED:
+        return (f"{_p(a)} plays a Veto: {_p(b)}'s {card_name(c)} is cancelled.",
+                {"player": a, "cancelled": b, "card": CARD_KEYS[c]})
+    if code == SCORING:
+        return (f"{SCORING_KINDS[a].capitalize()} of {place_name(b)}"
+                + (" (first places only)" if c else "") + ".",
+                {"scoring": SCORING_KINDS[a], "place": place_name(b), "first_only": bool(c)})
+    if code == PLACE_SCORED:
+        return (f"{place_name(a)}: {_p(b)} with {c} Caballero(s) takes place {d + 1} for {e} "
+                f"points (score {f}).", {"place": place_name(a), "player": b, "caballeros": c,
+                                         "rank": d + 1, "points": e, "score": f})
+    if code == BONUS:
+        what = ("King's", "Grande")[c]
+        return (f"{place_name(a)}: {_p(b)} scores the {what} bonus, {d} points (score {e}).",
+                {"place": place_name(a), "player": b, "bonus": what.lower().rstrip("'s"),
+                 "points": d, "score": e})
+    if code == NOBODY_SCORES:
+        return f"{place_name(a)}: no Caballero there, nobody scores.", {"place": place_name(a)}
+    if code == KING_MOVED:
+        return (f"The King moves from {place_name(a)} to {place_name(b)}.",
+                {"from": place_name(a), "to": place_name(b)})
+    if code == GRANDE_MOVED:
+        return (f"{_p(a)}'s Grande moves from {place_name(b)} to {place_name(c)}.",
+                {"player": a, "from": place_name(b), "to": place_name(c)})
+    if code == SCOREBOARD_MOVED:
+        return (f"Mobile scoreboard {a + 1} goes from {place_name(b)} to {place_name(c)}.",
+                {"scoreboard": a + 1, "from": place_name(b), "to": place_name(c)})
+    if code == SECRET_CHOICE:
+        return (f"{_p(a)} reveals {place_name(b)} ({PURPOSES[c]}).",
+                {"player": a, "place": place_name(b), "purpose": PURPOSES[c]})
+    if code == CASTILLO_EMPTIED:
+        return (f"{_p(a)} moves {b} Caballero(s) from the Castillo to {place_name(c)}.",
+                {"player": a, "caballeros": b, "to": place_name(c)})
+    if code == DISCARDED:
+        return f"Unused {card_name(a)} is discarded.", {"card": CARD_KEYS[a]}
+    if code == POWER_TAKEN_BACK:
+        return f"{_p(a)} takes back power card {b}.", {"player": a, "power": b}
+    if code == DECISION:
+        return (f"{_p(a)} decides the {DECISIONS[b]}: option {d + 1} of {c}.",
+                {"player": a, "decision": DECISIONS[b], "options": c, "chosen": d})
+    if code == NO_EFFECT:
+        return (f"{_p(a)}'s {card_name(b)}: {WHY[c]}.",
+                {"player": a, "card": CARD_KEYS[b], "why": WHY[c]})
+    if code == TRUNCATED:
+        return "The game is cut short.", {}
+    if code == GAME_END:
+        scores = [b, c, d, e, f][:a]
+        return ("Game over. Final scores: " + " ".join(f"P{i}={v}" for i, v in enumerate(scores))
+                + ".", {"scores": scores})
+    raise ValueError(f"unknown log code {code}")
+
+
+def tell(log) -> list[dict]:
+    """The game's events in order, each a dict with ``kind``, ``text`` and its fields."""
+    return trace.tell(log, _describe, LOG_KINDS)
+

@@ -1,0 +1,616 @@
+"""El Grande, played by the base game's rules: setup, the nine rounds, the scorings, the end.
+
+The functions follow the rules' order: setting up; a round (the action cards turned up, the
+power cards, the turn order); a player's turn (Caballeros to the court, an action card taken,
+its special action before or after placing, the placement); the special actions of the 45
+action cards, stack by stack; the end of the round; the general scoring; the end of the game.
+``s`` is one game's state (``board.STATE``), ``r`` the rule numbers (``rules.toml``), ``rng``
+the game's random stream, ``log`` the replay log (empty in batch runs), and ``plans`` the
+seats' strategies that every decision is asked of. Every board change goes through
+``effects.py``. Where no rule text speaks, ``rules.toml`` says what is played and why.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import shuffle
+from simulator.core.trace import record
+from simulator.games.elgrande import effects as E
+from simulator.games.elgrande import story as L
+from simulator.games.elgrande.board import (
+    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BORDERS, CARD_STACK, CASTILLO, GENERAL,
+    KING, KING_STACK, KING_TO_NEIGHBOUR, MAX_PLAYERS, MOBILE_SCOREBOARD,
+    MOVE_GRANDE, N_CARD_KINDS, N_PLACES, N_POWER, N_REGIONS, N_STACKS, OPPONENTS_ANY_3,
+    OPPONENTS_COURT_3, OPPONENTS_COURT_HOME, OPPONENTS_DISPERSE, OPPONENTS_ONE_EACH,
+    PLACE_2_ANYWHERE, PROVINCES_TO_COURT_2, SCORE_4_POINT_REGIONS, SCORE_5_POINT_REGIONS,
+    SCORE_6_7_POINT_REGIONS, SCORE_ANY_REGION, SCORE_CASTILLO,
+    SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SECRET_RETURN_2,
+    SECRET_RETURN_ALL, SPECIAL, TAKE_BACK_POWER_CARD,
+    TAKE_BACK_THIS_ROUND, VETO, VETO_ROUND, first_value, general_scoring_after,
+    intrigue_limits, load_tables, may_move_through, new_table, total_caballeros,
+)
+from strategies import elgrande as players
+
+# How a player carries out the card taken (players.choose_card): the order of its two parts.
+ACTION_FIRST, PLACEMENT_FIRST, NO_ACTION = range(3)
+
+
+# --- Setting up ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def new_game(r, n_players, plans, rng, log):
+    """Setup: the region cards pick the King's region, then each player's home region (no one
+    starts in the King's region); each player's Grande and Caballeros home, court and provinces;
+    the four action stacks shuffled; the mobile scoreboards beside the board."""
+    table = new_table()
+    s = table[0]
+    load_tables(s, r)
+    s.n_players = n_players
+    s.acting = -1
+    s.mobile[:] = -1
+    s.taken[:] = -1
+    regions = np.arange(N_REGIONS)
+    shuffle(rng, regions, N_REGIONS)
+    s.king = regions[0]
+    record(log, L.SETUP, n_players, s.king)
+    for p in range(n_players):
+        g = regions[1 + p]
+        s.home[p] = g
+        s.grande[p] = g
+        s.cab[p, g] = r.caballeros_home
+        s.court[p] = r.caballeros_court
+        s.provinces[p] = r.caballeros_per_player - r.caballeros_home - r.caballeros_court
+        record(log, L.HOME, p, g, s.cab[p, g], s.court[p], s.provinces[p])
+    for card in range(N_CARD_KINDS):
+        stack = CARD_STACK[card] - 1
+        if stack == KING_STACK:
+            continue
+        for _ in range(s.card_count[card]):
+            s.deck[stack, s.deck_n[stack]] = card
+            s.deck_n[stack] += 1
+    for stack in range(N_STACKS - 1):
+        shuffle(rng, s.deck[stack], s.deck_n[stack])
+    return table
+
+
+# --- A round: the action cards, the power cards, the turn order ----------------------------------
+
+@njit(cache=True)
+def turn_up_cards(s, log):
+    """The top card of each of stacks 1-4 is turned up; the King's card is always there."""
+    for stack in range(N_STACKS - 1):
+        if s.deck_n[stack] == 0:
+            s.face[stack] = -1
+            record(log, L.STACK_EMPTY, stack)
+            continue
+        s.deck_n[stack] -= 1
+        s.face[stack] = s.deck[stack, s.deck_n[stack]]
+        record(log, L.CARD_UP, stack, s.face[stack])
+    s.face[KING_STACK] = KING
+    record(log, L.CARD_UP, KING_STACK, KING)
+
+
+@njit(cache=True)
+def play_power_cards(s, r, plans, rng, log):
+    """Each player in turn, from the starter, plays a power card not used before; a value
+    already played this round is refused (power_card_clash: unless it is all the player has)."""
+    n = s.n_players
+    played = np.zeros(N_POWER + 1, dtype=np.int64)
+    allowed = np.zeros(N_POWER + 1, dtype=np.int64)
+    for i in range(n):
+        p = (s.starter + i) % n
+        k = 0
+        for v in range(1, N_POWER + 1):
+            allowed[v] = 1 if s.power_used[p, v] == 0 and played[v] == 0 else 0
+            k += allowed[v]
+        clash = k == 0
+        if clash:
+            for v in range(1, N_POWER + 1):
+                allowed[v] = 1 - s.power_used[p, v]
+                k += allowed[v]
+        v, chosen = players.choose_power(s, r, p, plans, rng, allowed)
+        record(log, L.DECISION, p, L.DECIDE_POWER, k, chosen)
+        record(log, L.POWER_CLASH if clash else L.POWER_CARD, p, v)
+        played[v] = 1
+        s.power_used[p, v] = 1
+        s.power_played[p] = v
+        s.played_at[p] = i
+        s.power_round[p, v] = s.round_no
+
+
+@njit(cache=True)
+def set_turn_order(s, log):
+    """Highest power card first (a clash: who played it first goes first); the player of the
+    lowest card starts the next round's card play."""
+    n = s.n_players
+    for i in range(n):
+        s.order[i] = i
+    for i in range(1, n):  # insertion sort: value down, then the order cards were played
+        j = i
+        while j > 0:
+            a, b = s.order[j - 1], s.order[j]
+            if s.power_played[b] > s.power_played[a] or (
+                    s.power_played[b] == s.power_played[a] and s.played_at[b] < s.played_at[a]):
+                s.order[j - 1], s.order[j] = b, a
+                j -= 1
+            else:
+                break
+    s.starter = s.order[n - 1]
+    packed = 0
+    for i in range(n):
+        packed |= s.order[i] << (4 * i)
+    record(log, L.TURN_ORDER, packed, n, s.starter)
+
+
+# --- A player's turn ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def play_turn(s, r, plans, rng, log, p):
+    """Caballeros to the court by the power card; an action card taken (compulsory); its
+    special action (optional) before or after the placement."""
+    s.acting = p
+    s.turns += 1
+    record(log, L.TURN, p, s.score[p], s.court[p])
+    E.to_court(s, p, s.power_caballeros[s.power_played[p]], log)
+    stack, order, options, chosen = players.choose_card(s, r, p, plans, rng)
+    record(log, L.DECISION, p, L.DECIDE_CARD, options, chosen)
+    card = s.face[stack]
+    s.face[stack] = -1
+    s.taken[p] = card
+    s.stack_taken[p, stack] += 1
+    record(log, L.CARD_TAKEN, p, card, order, stack)
+    play_card(s, r, plans, rng, log, p, card, order, True)
+    s.acting = -1
+
+
+@njit(cache=True)
+def play_card(s, r, plans, rng, log, p, card, order, vetoable):
+    """The card's two parts in the order chosen (the players try them on copies, unvetoable)."""
+    if order == ACTION_FIRST:
+        announce(s, r, plans, rng, log, p, card, vetoable)
+    place_caballeros(s, r, plans, rng, log, p, CARD_STACK[card])
+    if order == PLACEMENT_FIRST:
+        announce(s, r, plans, rng, log, p, card, vetoable)
+    elif order == NO_ACTION:
+        record(log, L.SPECIAL_DECLINED, p, card)
+
+
+@njit(cache=True)
+def place_caballeros(s, r, plans, rng, log, p, n):
+    """Up to ``n`` Caballeros from the court into regions bordering the King's region and/or
+    the Castillo."""
+    for _ in range(n):
+        if s.court[p] == 0:
+            return
+        g = players.choose_placement(s, r, p, plans, rng)
+        if g < 0:
+            return
+        E.place(s, p, g, log)
+
+
+@njit(cache=True)
+def announce(s, r, plans, rng, log, p, card, vetoable):
+    """A special action is announced; a Veto held by another player may cancel it (asked in
+    seat order from ``p``'s left), else it is carried out."""
+    if vetoable and card != VETO:
+        n = s.n_players
+        for i in range(1, n):
+            q = (p + i) % n
+            if s.vetoes[q] > 0:
+                cancel = players.vetoes(s, r, q, plans, rng, p, card)
+                record(log, L.DECISION, q, L.DECIDE_VETO, 2, 1 if cancel else 0)
+                if cancel:
+                    s.vetoes[q] -= 1
+                    s.vetoed[q] += 1
+                    s.vetoes_used += 1
+                    record(log, L.VETOED, q, p, card)
+                    return
+    special_action(s, r, plans, rng, log, p, card)
+
+
+# --- The special actions ----------------------------------------------------------------------
+
+@njit(cache=True)
+def special_action(s, r, plans, rng, log, p, card):
+    record(log, L.SPECIAL, p, card)
+    s.specials_done[p] += 1
+    stack = CARD_STACK[card]
+    if card == PLACE_2_ANYWHERE:
+        place_anywhere(s, r, plans, rng, log, p, card)
+    elif card == ALL_OUT_OF_ONE_REGION:
+        all_out_of_one_region(s, r, plans, rng, log, p, card)
+    elif card == ALL_OUT_OR_PLACE_2:
+        if players.choose_alternative(s, r, p, plans, rng) == 0:
+            all_out_of_one_region(s, r, plans, rng, log, p, card)
+        else:
+            place_anywhere(s, r, plans, rng, log, p, card)
+    elif stack == 1:
+        intrigue(s, r, plans, rng, log, p, card)
+    elif stack == 2:
+        stack_2(s, r, plans, rng, log, p, card)
+    elif stack == 3:
+        stack_3(s, r, plans, rng, log, p, card)
+    else:
+        stack_4_and_king(s, r, plans, rng, log, p, card)
+
+
+@njit(cache=True)
+def intrigue(s, r, plans, rng, log, p, card):
+    """Stack 1 moves: up to the card's number of Caballeros (own, opponents' or any, as the card
+    says), never to or from the King's region; 'out of one region' takes them all from one."""
+    total, own_max, opp_max, one_source = intrigue_limits(s, card)
+    source = -1
+    own = 0
+    opp = 0
+    for _ in range(total):
+        q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp, source)
+        if q < 0:
+            break
+        E.move(s, q, a, b, p, log)
+        if q == p:
+            own += 1
+        else:
+            opp += 1
+        if one_source:
+            source = a
+    if own + opp == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
+
+
+@njit(cache=True)
+def place_anywhere(s, r, plans, rng, log, p, card):
+    """Place the card's number of extra Caballeros from the court anywhere (any region but the
+    King's; the Castillo by intrigue_castillo)."""
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    for g in range(N_PLACES):
+        allowed[g] = 1 if may_move_through(s, r, g) else 0
+    placed = 0
+    for _ in range(s.card_number[card]):
+        if s.court[p] == 0:
+            break
+        g = players.choose_place(s, r, p, plans, rng, players.P_PLACE, allowed, 0, True)
+        if g < 0:
+            break
+        E.place(s, p, g, log)
+        placed += 1
+    if placed == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
+
+
+@njit(cache=True)
+def all_out_of_one_region(s, r, plans, rng, log, p, card):
+    """All of ``p``'s Caballeros out of one region (each to a place its owner picks)."""
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    k = 0
+    for g in range(N_PLACES):
+        allowed[g] = 1 if s.cab[p, g] > 0 and may_move_through(s, r, g) else 0
+        k += allowed[g]
+    if k == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
+        return
+    a = players.choose_place(s, r, p, plans, rng, players.P_ALL_OUT, allowed, 0, True)
+    if a < 0:
+        return
+    to = np.zeros(N_PLACES + 1, dtype=np.int64)
+    for g in range(N_PLACES):
+        to[g] = 1 if g != a and may_move_through(s, r, g) else 0
+    while s.cab[p, a] > 0:
+        b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION, to, a, False)
+        E.move(s, p, a, b, p, log)
+
+
+@njit(cache=True)
+def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
+    """Every player from ``players_from`` on chooses a region secretly (``picks``; -1: none
+    qualifies), all before any is revealed; then they are revealed."""
+    n = s.n_players
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    for q in range(n):
+        picks[q] = -1
+        if q < players_from:
+            continue
+        k = 0
+        for g in range(N_REGIONS):
+            if purpose == players.P_UNIQUE or purpose == players.P_DISC:
+                allowed[g] = 1  # the disc may name the King's region: to the court
+            else:
+                allowed[g] = 1 if s.cab[q, g] >= need and g != s.king else 0
+            k += allowed[g]
+        if k > 0:
+            picks[q] = players.choose_place(s, r, q, plans, rng, purpose, allowed, need, False)
+    for q in range(n):
+        if picks[q] >= 0:
+            record(log, L.SECRET_CHOICE, q, picks[q], secret_kind(purpose))
+
+
+@njit(cache=True)
+def secret_kind(purpose):
+    if purpose == players.P_DISC:
+        return L.SECRET_DISC
+    if purpose == players.P_SECRET_RETURN:
+        return L.SECRET_RETURN_TWO
+    if purpose == players.P_SECRET_RETURN_ALL:
+        return L.SECRET_RETURN_ALL_
+    if purpose == players.P_UNIQUE:
+        return L.SECRET_UNIQUE
+    return L.SECRET_DESTINATION
+
+
+@njit(cache=True)
+def stack_2(s, r, plans, rng, log, p, card):
+    """Stack 2: the Veto, the returns to the provinces, the scoring of one chosen region."""
+    n = s.n_players
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    if card == VETO:
+        s.vetoes[p] += 1
+        record(log, L.VETO_HELD, p, s.vetoes[p])
+    elif card == OPPONENTS_COURT_HOME or card == OPPONENTS_COURT_3:
+        returned = 0
+        for q in range(n):
+            if q == p:
+                continue
+            k = s.court[q] if card == OPPONENTS_COURT_HOME else min(s.court[q], s.card_number[card])
+            for _ in range(k):
+                E.send_home(s, q, L.COURT, log)
+                returned += 1
+        if returned == 0:
+            record(log, L.NO_EFFECT, p, card, L.NOTHING_TO_RETURN)
+    elif card == OPPONENTS_ANY_3 or card == OPPONENTS_ONE_EACH:
+        # 'each opponent returns 3 from regions and/or court': the owner chooses; 'return 1 of
+        # each opponent from the regions': the card's player chooses
+        by_owner = card == OPPONENTS_ANY_3
+        returned = 0
+        for q in range(n):
+            if q == p:
+                continue
+            for _ in range(s.card_number[card]):
+                k = 0
+                for g in range(N_REGIONS):
+                    allowed[g] = 1 if s.cab[q, g] > 0 and g != s.king else 0
+                    k += allowed[g]
+                allowed[L.COURT] = 1 if by_owner and s.court[q] > 0 else 0
+                k += allowed[L.COURT]
+                if k == 0:
+                    break
+                if by_owner:
+                    g = players.choose_place(s, r, q, plans, rng, players.P_RETURN_OWN, allowed,
+                                             0, False)
+                else:
+                    g = players.choose_place(s, r, p, plans, rng, players.P_VICTIM, allowed, q,
+                                             False)
+                E.send_home(s, q, g, log)
+                returned += 1
+        if returned == 0:
+            record(log, L.NO_EFFECT, p, card, L.NOTHING_TO_RETURN)
+    elif card == SECRET_RETURN_2 or card == SECRET_RETURN_ALL:
+        picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        two = card == SECRET_RETURN_2
+        purpose = players.P_SECRET_RETURN if two else players.P_SECRET_RETURN_ALL
+        secret_picks(s, r, plans, rng, log, purpose, 0, s.card_number[card] if two else 1, picks)
+        returned = 0
+        for q in range(n):
+            if picks[q] < 0:
+                continue
+            k = s.card_number[card] if two else s.cab[q, picks[q]]
+            for _ in range(k):
+                E.send_home(s, q, picks[q], log)
+                returned += 1
+        if returned == 0:
+            record(log, L.NO_EFFECT, p, card, L.NOTHING_TO_RETURN)
+    else:  # SCORE_CHOSEN_REGION
+        score_chosen(s, r, plans, rng, log, p)
+
+
+@njit(cache=True)
+def score_chosen(s, r, plans, rng, log, p):
+    """Score one region the card's player chooses (any region, the King's too)."""
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    allowed[:N_REGIONS] = 1
+    g = players.choose_place(s, r, p, plans, rng, players.P_SCORE, allowed, 0, False)
+    E.score_place(s, r, g, SPECIAL, False, log)
+    s.special_scorings += 1
+
+
+@njit(cache=True)
+def stack_3(s, r, plans, rng, log, p, card):
+    """Stack 3: the special scorings."""
+    if card == SCORE_CASTILLO:
+        E.score_place(s, r, CASTILLO, SPECIAL, False, log)
+        s.special_scorings += 1
+        return
+    if card == SCORE_ANY_REGION:
+        score_chosen(s, r, plans, rng, log, p)
+        return
+    totals = np.zeros(N_REGIONS, dtype=np.int64)
+    most = 0
+    fewest = 1 << 30
+    for g in range(N_REGIONS):
+        totals[g] = total_caballeros(s, g)
+        most = max(most, totals[g])
+        if totals[g] > 0:
+            fewest = min(fewest, totals[g])
+    scored = 0
+    for g in range(N_REGIONS):
+        v = first_value(s, g)
+        if card == SCORE_5_POINT_REGIONS:
+            hit = v == 5
+        elif card == SCORE_4_POINT_REGIONS:
+            hit = v == 4
+        elif card == SCORE_6_7_POINT_REGIONS:
+            hit = v == 6 or v == 7
+        elif card == SCORE_FIRST_PLACES:
+            hit = True
+        elif card == SCORE_MOST_CABALLEROS:
+            hit = most > 0 and totals[g] == most
+        else:  # SCORE_FEWEST_CABALLEROS
+            hit = totals[g] > 0 and totals[g] == fewest
+        if hit:
+            E.score_place(s, r, g, SPECIAL, card == SCORE_FIRST_PLACES, log)
+            scored += 1
+    if scored == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_REGION)
+    else:
+        s.special_scorings += 1
+
+
+@njit(cache=True)
+def stack_4_and_king(s, r, plans, rng, log, p, card):
+    """Stack 4 and the King's card: scoreboards, Grande, power card, King, dispersal, court,
+    the secret unique regions."""
+    n = s.n_players
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    if card == MOBILE_SCOREBOARD:
+        options = np.zeros(2 * N_REGIONS, dtype=np.int64)
+        k = 0
+        for m in range(2):
+            if s.mobile[m] == s.king:
+                continue  # nothing leaves the King's region
+            for g in range(N_REGIONS):
+                if g != s.king and g != s.mobile[0] and g != s.mobile[1]:
+                    options[m * N_REGIONS + g] = 1
+                    k += 1
+        if k == 0:
+            record(log, L.NO_EFFECT, p, card, L.NO_SCOREBOARD_MOVE)
+            return
+        o = players.choose_scoreboard(s, r, p, plans, rng, options)
+        E.move_scoreboard(s, o // N_REGIONS, o % N_REGIONS, log)
+    elif card == MOVE_GRANDE:
+        if s.grande[p] == s.king:
+            record(log, L.NO_EFFECT, p, card, L.GRANDE_STAYS)
+            return
+        for g in range(N_REGIONS):
+            allowed[g] = 1 if g != s.king and g != s.grande[p] else 0
+        E.move_grande(s, p, players.choose_place(s, r, p, plans, rng, players.P_GRANDE, allowed,
+                                                 0, False), log)
+    elif card == TAKE_BACK_POWER_CARD:
+        usable = np.zeros(N_POWER + 1, dtype=np.int64)
+        k = 0
+        for v in range(1, N_POWER + 1):
+            if s.power_used[p, v] and (r.take_back != TAKE_BACK_THIS_ROUND
+                                       or v == s.power_played[p]):
+                usable[v] = 1
+                k += 1
+        if k == 0:
+            record(log, L.NO_EFFECT, p, card, L.NO_POWER_CARD)
+            return
+        v = players.choose_take_back(s, r, p, plans, rng, usable)
+        record(log, L.DECISION, p, L.DECIDE_TAKE_BACK, k, usable[:v].sum())
+        s.power_used[p, v] = 0
+        record(log, L.POWER_TAKEN_BACK, p, v)
+    elif card == KING_TO_NEIGHBOUR or card == KING:
+        for g in range(N_REGIONS):
+            allowed[g] = 1 if g != s.king and (card == KING or BORDERS[s.king, g] == 1) else 0
+        E.move_king(s, players.choose_place(s, r, p, plans, rng, players.P_KING, allowed, 0,
+                                            False), log)
+    elif card == OPPONENTS_DISPERSE:
+        disperse(s, r, plans, rng, log, p, card)
+    elif card == PROVINCES_TO_COURT_2:
+        if E.to_court(s, p, s.card_number[card], log) == 0:
+            record(log, L.NO_EFFECT, p, card, L.PROVINCES_EMPTY)
+    else:  # SECRET_UNIQUE_REGIONS
+        picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        secret_picks(s, r, plans, rng, log, players.P_UNIQUE, 0, 0, picks)
+        scored = 0
+        for g in range(N_REGIONS):
+            k = 0
+            for q in range(n):
+                k += 1 if picks[q] == g else 0
+            if k == 1:
+                E.score_place(s, r, g, SPECIAL, False, log)
+                scored += 1
+        if scored == 0:
+            record(log, L.NO_EFFECT, p, card, L.NO_REGION)
+        else:
+            s.special_scorings += 1
+
+
+@njit(cache=True)
+def disperse(s, r, plans, rng, log, p, card):
+    """The card's player chooses a region; every opponent secretly chooses where all of theirs
+    there go (any other region but the King's); then they move."""
+    n = s.n_players
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    k = 0
+    for g in range(N_REGIONS):
+        there = 0
+        for q in range(n):
+            if q != p:
+                there += s.cab[q, g]
+        allowed[g] = 1 if there > 0 and g != s.king else 0
+        k += allowed[g]
+    if k == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_REGION)
+        return
+    a = players.choose_place(s, r, p, plans, rng, players.P_DISPERSE_FROM, allowed, 0, False)
+    picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for g in range(N_REGIONS):
+        allowed[g] = 1 if g != a and g != s.king else 0
+    for q in range(n):
+        picks[q] = -1
+        if q != p and s.cab[q, a] > 0:
+            picks[q] = players.choose_place(s, r, q, plans, rng, players.P_DISPERSE_TO, allowed,
+                                            a, False)
+    for q in range(n):
+        if picks[q] >= 0:
+            record(log, L.SECRET_CHOICE, q, picks[q], L.SECRET_DESTINATION)
+            while s.cab[q, a] > 0:
+                E.move(s, q, a, picks[q], p, log)
+
+
+# --- The end of the round, the general scoring ------------------------------------------------
+
+@njit(cache=True)
+def end_of_round(s, r, log):
+    """Unused face-up cards are discarded (the King's card comes back); Vetoes not used go
+    with them (veto_lasts)."""
+    for stack in range(N_STACKS - 1):
+        if s.face[stack] >= 0:
+            record(log, L.DISCARDED, s.face[stack])
+            s.face[stack] = -1
+    s.face[KING_STACK] = -1
+    if r.veto_lasts == VETO_ROUND:
+        s.vetoes[:] = 0
+    s.taken[:] = -1
+    s.power_played[:] = 0
+
+
+@njit(cache=True)
+def general_scoring(s, r, plans, rng, log):
+    """Every player's secret region choice on the disc; the Castillo scored; its Caballeros
+    moved to the chosen regions (to the court if it is the King's); every region scored."""
+    picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    secret_picks(s, r, plans, rng, log, players.P_DISC, 0, 0, picks)
+    E.score_place(s, r, CASTILLO, GENERAL, False, log)
+    for q in range(s.n_players):
+        if s.cab[q, CASTILLO] > 0:
+            E.empty_castillo(s, q, picks[q], log)
+    for g in range(N_REGIONS):
+        E.score_place(s, r, g, GENERAL, False, log)
+
+
+@njit(cache=True)
+def play_round(s, r, plans, rng, log):
+    s.round_no += 1
+    record(log, L.ROUND, s.round_no)
+    turn_up_cards(s, log)
+    play_power_cards(s, r, plans, rng, log)
+    set_turn_order(s, log)
+    for i in range(s.n_players):
+        play_turn(s, r, plans, rng, log, s.order[i])
+    end_of_round(s, r, log)
+    if general_scoring_after(r, s.round_no):
+        general_scoring(s, r, plans, rng, log)
+
+
+@njit(cache=True)
+def play_game(r, n_players, plans, rng, log):
+    """Set up and play the rounds; the highest score after the last general scoring wins."""
+    table = new_game(r, n_players, plans, rng, log)
+    s = table[0]
+    while s.round_no < r.rounds:
+        play_round(s, r, plans, rng, log)
+    s.over = 1
+    sc = s.score
+    record(log, L.GAME_END, n_players, sc[0], sc[1], sc[2], sc[3], sc[4])
+    return table
+

@@ -1,0 +1,543 @@
+"""Scripted El Grande players.
+
+Each seat is played by a strategy id plus a weight vector (``plans = (ids, weights)``, one row
+per seat). The heuristic players value a table in points: their score, and the points every
+place (the nine regions and the Castillo) would give them if it were scored now, by the tie rule
+with the King's and Grande bonuses; less, by ``rival`` and ``leader``, the same for the others;
+plus what they keep in the Castillo and the court. A decision takes the option that leaves the
+table worth most: placements and moves are valued by the two places they change, every other
+choice on a copy of the table (``effects.py`` changes it as the rules would). To take an action
+card, a player plays each face-up card out on a copy, with the special action before, after or
+without the placement, and every player in that trial played as itself (it knows no other
+seat's plan). Power cards are chosen by the order they buy and the Caballeros they bring.
+
+What a player reads: the open board (see rules.toml, hidden_information): never the order of
+the stacks, and every secret choice is made before any is revealed (``turn.secret_picks``).
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import below, uniform
+from simulator.core.trace import no_log
+from simulator.games.elgrande import effects as E
+from simulator.games.elgrande import story as L
+from simulator.games.elgrande import turn as rules
+from simulator.games.elgrande.board import (
+    ALL_OUT_OR_PLACE_2, CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS,
+    MOBILE_SCOREBOARD, MOVE_GRANDE, N_PLACES, N_POWER, N_REGIONS, N_STACKS, SCORE_ANY_REGION,
+    SCORE_CHOSEN_REGION, SECRET_RETURN_2, SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, SPECIAL,
+    may_move_through, placement_target, standings,
+)
+
+RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER = range(6)
+NAMES = ("random", "greedy", "king_shadow", "castillo_schemer", "intriguer", "spoiler")
+DESCRIPTIONS = (
+    "uniform over the legal choices (power card, action card and its order, every placement, "
+    "move and region)",
+    "most points if the board were scored now: its own score and standings, nothing else",
+    "the King's shadow: plays high power cards to move first, covets the King's card, and "
+    "places next to the King",
+    "the Castillo schemer: fills the Castillo and springs it on the region that needs it at "
+    "general scoring",
+    "the intriguer: lives on the stack-1 moves, shifting its own and others' Caballeros",
+    "the spoiler: contests the leader's regions, counting the leader's points as losses",
+)
+
+# The weight vector: what each entry means (values in points).
+WEIGHT_NAMES = (
+    "standing",     # value of each point the places would give if scored now
+    "rival",        # cost of the others' points (score and standings), shared among them
+    "leader",       # extra cost of the leading rival's points
+    "castillo",     # value of each own Caballero in the Castillo
+    "court",        # value of each own Caballero kept in the court
+    "power_order",  # value of acting early: the power card's value / 13
+    "power_court",  # value of each Caballero a power card brings to the court
+    "power_save",   # cost of playing a card above the mean of those left (/ 13)
+    "stack_1", "stack_2", "stack_3", "stack_4", "stack_5",  # liking for a stack's cards
+    "veto_at",      # cancel a special action that costs at least this many points
+    "noise",        # random jitter on every value, so equal players do not mirror each other
+)
+(W_STANDING, W_RIVAL, W_LEADER, W_CASTILLO, W_COURT, W_POWER_ORDER, W_POWER_COURT, W_POWER_SAVE,
+ W_STACK_1, W_STACK_2, W_STACK_3, W_STACK_4, W_STACK_5, W_VETO_AT, W_NOISE) = range(len(WEIGHT_NAMES))
+N_WEIGHTS = len(WEIGHT_NAMES)
+STYLE_NAMES = WEIGHT_NAMES
+
+DEFAULT_WEIGHTS = np.array([
+    # stand rival lead  cast  court order pcourt save  st1  st2  st3  st4  st5  veto  noise
+    [0.0,   0.0,  0.0,  0.0,  0.0,  0.0,  0.0,   0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0],   # random (unused)
+    [1.0,   0.0,  0.0,  0.0,  0.0,  2.0,  0.5,   2.0,  0.0, 0.0, 0.0, 0.0, 0.0, 3.0,  0.0],   # greedy
+    [0.8,   0.3,  0.0,  0.1,  0.1,  3.5,  0.3,   1.0,  0.0, 0.0, 0.0, 0.0, 3.0, 3.0,  0.1],   # king_shadow
+    [0.8,   0.3,  0.0,  1.2,  0.1,  2.0,  0.6,   2.0,  0.0, 0.0, 0.5, 0.0, 0.0, 3.0,  0.1],   # castillo_schemer
+    [0.8,   0.4,  0.0,  0.2,  0.1,  2.0,  0.5,   2.0,  2.0, 0.0, 0.0, 0.0, 0.0, 3.0,  0.1],   # intriguer
+    [0.8,   0.3,  0.8,  0.2,  0.1,  2.0,  0.5,   2.0,  0.0, 0.5, 0.0, 0.0, 0.0, 2.0,  0.1],   # spoiler
+])
+assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
+
+# What a chosen place is for (``choose_place``'s ``purpose``; ``extra`` as noted).
+(P_PLACE, P_ALL_OUT, P_DESTINATION, P_RETURN_OWN, P_VICTIM, P_SECRET_RETURN,
+ P_SECRET_RETURN_ALL, P_SCORE, P_DISC, P_KING, P_GRANDE, P_DISPERSE_FROM, P_DISPERSE_TO,
+ P_UNIQUE) = range(14)
+# P_DESTINATION, P_DISPERSE_TO: extra = the place the Caballeros leave; P_VICTIM: extra = the
+# opponent losing one; P_SECRET_RETURN: extra = how many return.
+
+
+@njit(cache=True)
+def mirror(plans, p):
+    """Plans with every seat played as ``p``: a player's model of the table when it tries an
+    option out (it knows no other seat's plan)."""
+    w = plans[1][p]
+    ids = np.full(MAX_PLAYERS, plans[0][p], dtype=np.int64)
+    weights = np.empty((MAX_PLAYERS, w.shape[0]), dtype=np.float64)
+    for q in range(MAX_PLAYERS):
+        weights[q, :] = w
+    return (ids, weights)
+
+
+@njit(cache=True)
+def _noise(w, rng):
+    if w[W_NOISE] == 0.0:
+        return 0.0
+    return w[W_NOISE] * (uniform(rng) - 0.5)
+
+
+@njit(cache=True)
+def _better(value, best, ties, rng):
+    """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance)."""
+    if value > best + 1e-9:
+        return True, 1
+    if value > best - 1e-9:
+        ties += 1
+        return below(rng, ties) == 0, ties
+    return False, ties
+
+
+# --- what a table is worth --------------------------------------------------------------------
+
+@njit(cache=True)
+def coefficients(s, p, w):
+    """How much each player's points count for ``p``: 1 its own; the others less ``rival``
+    shared among them, the leading rival less ``leader`` more."""
+    n = s.n_players
+    coef = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    leader = -1
+    for q in range(n):
+        if q != p:
+            coef[q] = -w[W_RIVAL] / max(1, n - 1)
+            if leader < 0 or s.score[q] > s.score[leader]:
+                leader = q
+    coef[p] = 1.0
+    if leader >= 0:
+        coef[leader] -= w[W_LEADER]
+    return coef
+
+
+@njit(cache=True)
+def place_term(s, r, g, coef, pts):
+    """The weighted points of place ``g`` if it were scored now."""
+    standings(s, r, g, False, pts)
+    t = 0.0
+    for q in range(s.n_players):
+        t += coef[q] * pts[q]
+    return t
+
+
+@njit(cache=True)
+def value(s, r, p, w, coef):
+    """The table's worth to ``p``: scores, standings, the Castillo and the court."""
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    v = 0.0
+    for q in range(s.n_players):
+        v += coef[q] * s.score[q]
+    for g in range(N_PLACES):
+        v += w[W_STANDING] * place_term(s, r, g, coef, pts)
+    return v + w[W_CASTILLO] * s.cab[p, CASTILLO] + w[W_COURT] * s.court[p]
+
+
+@njit(cache=True)
+def term_with(s, r, q, g, change, coef, pts):
+    """``place_term`` of ``g`` with ``change`` more Caballeros of ``q`` there."""
+    s.cab[q, g] += change
+    t = place_term(s, r, g, coef, pts)
+    s.cab[q, g] -= change
+    return t
+
+
+# --- power cards --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def choose_power(s, r, p, plans, rng, allowed):
+    """(value, its index among the allowed) of the power card to play."""
+    k = 0
+    for v in range(1, N_POWER + 1):
+        k += allowed[v]
+    sid = plans[0][p]
+    if sid == RANDOM:
+        pick = below(rng, k)
+        i = 0
+        for v in range(1, N_POWER + 1):
+            if allowed[v]:
+                if i == pick:
+                    return v, i
+                i += 1
+    w = plans[1][p]
+    left = 0.0
+    n_left = 0
+    for v in range(1, N_POWER + 1):
+        if s.power_used[p, v] == 0:
+            left += v
+            n_left += 1
+    mean = left / max(1, n_left)
+    best = -1e18
+    pick_v = -1
+    pick_i = 0
+    ties = 0
+    i = -1
+    for v in range(1, N_POWER + 1):
+        if not allowed[v]:
+            continue
+        i += 1
+        gain = min(s.power_caballeros[v], s.provinces[p])
+        x = w[W_POWER_ORDER] * v / N_POWER + w[W_POWER_COURT] * gain \
+            - w[W_POWER_SAVE] * (v - mean) / N_POWER + _noise(w, rng)
+        replace, ties = _better(x, best, ties, rng)
+        if replace:
+            best, pick_v, pick_i = x, v, i
+    return pick_v, pick_i
+
+
+# --- the action card ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def worth_trying(card, order):
+    """Whether a heuristic player tries ``card`` in ``order`` (a saving of time, not a rule):
+    the placement first only where it can change what the action does (moves, the King,
+    scorings, returns of one's own, more Caballeros to the court); declining only an action that
+    can cost its own player (the scorings and secret picks everyone joins, the King's moves)."""
+    stack = CARD_STACK[card]
+    if order == rules.ACTION_FIRST:
+        return True
+    if order == rules.PLACEMENT_FIRST:
+        return stack == 1 or stack == 3 or card == KING or card == KING_TO_NEIGHBOUR or \
+            card == SCORE_CHOSEN_REGION or card == SECRET_UNIQUE_REGIONS or \
+            card == SECRET_RETURN_2 or card == SECRET_RETURN_ALL or card == MOVE_GRANDE or \
+            card == MOBILE_SCOREBOARD
+    return (stack == 3 and card != SCORE_ANY_REGION) or card == SECRET_RETURN_2 or \
+        card == SECRET_RETURN_ALL or card == SECRET_UNIQUE_REGIONS or card == KING or \
+        card == KING_TO_NEIGHBOUR
+
+
+@njit(cache=True)
+def choose_card(s, r, p, plans, rng):
+    """(stack, order, options, chosen) of the action card to take and how to carry it out
+    (``turn.ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``): each face-up card played out
+    on a copy of the table in each order."""
+    k = 0
+    for stack in range(N_STACKS):
+        if s.face[stack] >= 0:
+            k += 1
+    options = 3 * k
+    sid = plans[0][p]
+    if sid == RANDOM:
+        pick = below(rng, options)
+        i = 0
+        for stack in range(N_STACKS):
+            if s.face[stack] >= 0:
+                if i == pick // 3:
+                    return stack, pick % 3, options, pick
+                i += 1
+    w = plans[1][p]
+    model = mirror(plans, p)
+    coef = coefficients(s, p, w)
+    best = -1e18
+    best_stack, best_order, chosen = -1, 0, 0
+    ties = 0
+    i = -1
+    for stack in range(N_STACKS):
+        card = s.face[stack]
+        if card < 0:
+            continue
+        for order in range(3):
+            i += 1
+            if not worth_trying(card, order):
+                continue
+            table = E.copy_of(s)
+            x = table[0]
+            rules.play_card(x, r, model, rng, no_log(), p, card, order, False)
+            v = value(table[0], r, p, w, coef) + w[W_STACK_1 + stack] + _noise(w, rng)
+            replace, ties = _better(v, best, ties, rng)
+            if replace:
+                best, best_stack, best_order, chosen = v, stack, order, i
+    return best_stack, best_order, options, chosen
+
+
+# --- placements and moves -----------------------------------------------------------------
+
+@njit(cache=True)
+def choose_placement(s, r, p, plans, rng):
+    """The next place a Caballero goes from the court (a region bordering the King's or the
+    Castillo), or -1 to keep the rest in the court."""
+    sid = plans[0][p]
+    if sid == RANDOM:
+        k = 0
+        for g in range(N_PLACES):
+            if placement_target(s, g):
+                k += 1
+        pick = below(rng, k + 1)
+        for g in range(N_PLACES):
+            if placement_target(s, g):
+                if pick == 0:
+                    return g
+                pick -= 1
+        return -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    best = 1e-9
+    pick = -1
+    ties = 0
+    for g in range(N_PLACES):
+        if not placement_target(s, g):
+            continue
+        gain = w[W_STANDING] * (term_with(s, r, p, g, 1, coef, pts) - place_term(s, r, g, coef, pts))
+        gain += (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT] + _noise(w, rng)
+        replace, ties = _better(gain, best, ties, rng)
+        if replace:
+            best, pick = gain, g
+    return pick
+
+
+@njit(cache=True)
+def movable(s, r, p, q, a, own_left, opp_left, source):
+    if s.cab[q, a] == 0 or not may_move_through(s, r, a) or (source >= 0 and a != source):
+        return False
+    return own_left > 0 if q == p else opp_left > 0
+
+
+@njit(cache=True)
+def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
+    """The next intrigue move (owner, from, to), or (-1, -1, -1) to stop: each move valued by the
+    two places it changes."""
+    n = s.n_players
+    sid = plans[0][p]
+    if sid == RANDOM:
+        k = 0
+        for q in range(n):
+            for a in range(N_PLACES):
+                if movable(s, r, p, q, a, own_left, opp_left, source):
+                    for b in range(N_PLACES):
+                        if b != a and may_move_through(s, r, b):
+                            k += 1
+        pick = below(rng, k + 1)
+        for q in range(n):
+            for a in range(N_PLACES):
+                if movable(s, r, p, q, a, own_left, opp_left, source):
+                    for b in range(N_PLACES):
+                        if b != a and may_move_through(s, r, b):
+                            if pick == 0:
+                                return q, a, b
+                            pick -= 1
+        return -1, -1, -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    now = np.empty(N_PLACES, dtype=np.float64)
+    for g in range(N_PLACES):
+        now[g] = place_term(s, r, g, coef, pts)
+    out = np.empty(N_PLACES, dtype=np.float64)
+    into = np.empty(N_PLACES, dtype=np.float64)
+    best = 1e-9
+    pick_q, pick_a, pick_b = -1, -1, -1
+    ties = 0
+    for q in range(n):
+        any_a = False
+        for a in range(N_PLACES):
+            out[a] = -1e18
+            if movable(s, r, p, q, a, own_left, opp_left, source):
+                out[a] = w[W_STANDING] * (term_with(s, r, q, a, -1, coef, pts) - now[a])
+                if q == p and a == CASTILLO:
+                    out[a] -= w[W_CASTILLO]
+                any_a = True
+        if not any_a:
+            continue
+        for b in range(N_PLACES):
+            into[b] = -1e18
+            if may_move_through(s, r, b):
+                into[b] = w[W_STANDING] * (term_with(s, r, q, b, 1, coef, pts) - now[b])
+                if q == p and b == CASTILLO:
+                    into[b] += w[W_CASTILLO]
+        for a in range(N_PLACES):
+            if out[a] < -1e17:
+                continue
+            for b in range(N_PLACES):
+                if b == a or into[b] < -1e17:
+                    continue
+                gain = out[a] + into[b] + _noise(w, rng)
+                replace, ties = _better(gain, best, ties, rng)
+                if replace:
+                    best, pick_q, pick_a, pick_b = gain, q, a, b
+    return pick_q, pick_a, pick_b
+
+
+# --- a place chosen for a purpose ------------------------------------------------------------
+
+@njit(cache=True)
+def apply_option(x, r, p, purpose, g, extra):
+    """What choosing place ``g`` for ``purpose`` does to the table ``x`` (a copy), as far as
+    the chooser can tell: the Caballeros an 'all out' or a dispersal sends elsewhere are
+    counted as back in the court, their destinations not yet chosen."""
+    nl = no_log()
+    if purpose == P_PLACE:
+        E.place(x, p, g, nl)
+    elif purpose == P_ALL_OUT:
+        while x.cab[p, g] > 0:
+            E.move(x, p, g, L.COURT, p, nl)
+    elif purpose == P_DESTINATION:
+        E.move(x, p, extra, g, p, nl)
+    elif purpose == P_RETURN_OWN:
+        E.send_home(x, p, g, nl)
+    elif purpose == P_VICTIM:
+        E.send_home(x, extra, g, nl)
+    elif purpose == P_SECRET_RETURN:
+        for _ in range(extra):
+            E.send_home(x, p, g, nl)
+    elif purpose == P_SECRET_RETURN_ALL:
+        while x.cab[p, g] > 0:
+            E.send_home(x, p, g, nl)
+    elif purpose == P_SCORE or purpose == P_UNIQUE:
+        E.score_place(x, r, g, SPECIAL, False, nl)
+    elif purpose == P_DISC:
+        if x.cab[p, CASTILLO] > 0:
+            E.empty_castillo(x, p, g, nl)
+    elif purpose == P_KING:
+        E.move_king(x, g, nl)
+    elif purpose == P_GRANDE:
+        E.move_grande(x, p, g, nl)
+    elif purpose == P_DISPERSE_FROM:
+        for q in range(x.n_players):
+            if q != p:
+                while x.cab[q, g] > 0:
+                    E.move(x, q, g, L.COURT, p, nl)
+    else:  # P_DISPERSE_TO
+        while x.cab[p, extra] > 0:
+            E.move(x, p, extra, g, p, nl)
+
+
+@njit(cache=True)
+def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
+    """Which allowed place (``allowed[:N_PLACES + 1]``, the last one the court) ``p`` chooses
+    for ``purpose``, or -1 (only when it ``may_decline``): the option leaving the table worth
+    most, tried on a copy."""
+    k = 0
+    for g in range(N_PLACES + 1):
+        k += allowed[g]
+    sid = plans[0][p]
+    if sid == RANDOM:
+        pick = below(rng, k + (1 if may_decline else 0))
+        for g in range(N_PLACES + 1):
+            if allowed[g]:
+                if pick == 0:
+                    return g
+                pick -= 1
+        return -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    best = value(s, r, p, w, coef) + 1e-9 if may_decline else -1e18
+    pick = -1
+    ties = 0
+    for g in range(N_PLACES + 1):
+        if not allowed[g]:
+            continue
+        table = E.copy_of(s)
+        x = table[0]
+        apply_option(x, r, p, purpose, g, extra)
+        v = value(table[0], r, p, w, coef) + _noise(w, rng)
+        replace, ties = _better(v, best, ties, rng)
+        if replace:
+            best, pick = v, g
+    return pick
+
+
+@njit(cache=True)
+def choose_scoreboard(s, r, p, plans, rng, options):
+    """Which mobile scoreboard goes to which region: ``m * N_REGIONS + region``."""
+    k = 0
+    for o in range(options.shape[0]):
+        k += options[o]
+    sid = plans[0][p]
+    pick_r = below(rng, k) if sid == RANDOM else -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    best = -1e18
+    pick = -1
+    ties = 0
+    for o in range(options.shape[0]):
+        if not options[o]:
+            continue
+        if sid == RANDOM:
+            if pick_r == 0:
+                return o
+            pick_r -= 1
+            continue
+        table = E.copy_of(s)
+        x = table[0]
+        E.move_scoreboard(x, o // N_REGIONS, o % N_REGIONS, no_log())
+        v = value(table[0], r, p, w, coef) + _noise(w, rng)
+        replace, ties = _better(v, best, ties, rng)
+        if replace:
+            best, pick = v, o
+    return pick
+
+
+@njit(cache=True)
+def choose_alternative(s, r, p, plans, rng):
+    """'All out of one region' (0) or 'place 2 anywhere' (1): both tried on copies."""
+    if plans[0][p] == RANDOM:
+        return below(rng, 2)
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    model = mirror(plans, p)
+    values = np.zeros(2, dtype=np.float64)
+    for alt in range(2):
+        table = E.copy_of(s)
+        x = table[0]
+        if alt == 0:
+            rules.all_out_of_one_region(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
+        else:
+            rules.place_anywhere(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
+        values[alt] = value(table[0], r, p, w, coef)
+    return 0 if values[0] > values[1] else 1
+
+
+@njit(cache=True)
+def choose_take_back(s, r, p, plans, rng, usable):
+    """The power card taken back: the highest (random: any)."""
+    if plans[0][p] == RANDOM:
+        k = 0
+        for v in range(N_POWER + 1):
+            k += usable[v]
+        pick = below(rng, k)
+        for v in range(N_POWER + 1):
+            if usable[v]:
+                if pick == 0:
+                    return v
+                pick -= 1
+    for v in range(N_POWER, 0, -1):
+        if usable[v]:
+            return v
+    return -1
+
+
+@njit(cache=True)
+def vetoes(s, r, q, plans, rng, p, card):
+    """Whether ``q`` spends a Veto on ``p``'s announced special action: when carrying it out
+    (as ``q`` would, on a copy) costs ``q`` at least veto_at points."""
+    if plans[0][q] == RANDOM:
+        return below(rng, 2) == 0
+    w = plans[1][q]
+    coef = coefficients(s, q, w)
+    table = E.copy_of(s)
+    x = table[0]
+    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
+    return value(s, r, q, w, coef) - value(table[0], r, q, w, coef) >= w[W_VETO_AT]
+

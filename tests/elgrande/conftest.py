@@ -1,0 +1,89 @@
+"""Shared fixtures for the El Grande tests: the rules, a set-up table to arrange by hand, plans,
+and one small run that the dataset tests share."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator import api
+from simulator.core.rng import seed_stream
+from simulator.core.ruledata import load_rules
+from simulator.core.trace import new_log
+from simulator.games.elgrande.board import MAX_PLAYERS, N_PLACES
+from simulator.games.elgrande.turn import new_game
+from strategies.elgrande import DEFAULT_WEIGHTS, GREEDY, NAMES, RANDOM
+
+RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "elgrande" / "rules.toml"
+HEURISTICS = [n for n in NAMES if n != "random"]
+
+
+@pytest.fixture(scope="session")
+def ruleset():
+    return load_rules(RULES_PATH, "elgrande")
+
+
+@pytest.fixture
+def rules_with(ruleset):
+    """``rules_with(name=value, ...)``: the rule record (one-element array) with overrides."""
+    return lambda **settings: ruleset.with_overrides(settings).as_record()
+
+
+@pytest.fixture
+def r(ruleset):
+    return ruleset.as_record()[0]
+
+
+@pytest.fixture
+def log():
+    return new_log(5000)
+
+
+def make_plans(strategy):
+    ids = np.full(MAX_PLAYERS, strategy, dtype=np.int64)
+    return ids, DEFAULT_WEIGHTS[ids].copy()
+
+
+@pytest.fixture
+def plans():
+    """Every seat played by the greedy strategy (consulted only where the rules leave a choice)."""
+    return make_plans(GREEDY)
+
+
+@pytest.fixture
+def random_plans():
+    return make_plans(RANDOM)
+
+
+@pytest.fixture
+def table(r, plans):
+    """``table(n_players, king=...)``: a table set up by the rules (seeded) and then cleared:
+    no Caballero in any region or the Castillo (they wait in the provinces), the Grandes beside
+    the board (-1) unless placed, and the King where asked."""
+    keep = []
+
+    def make(n_players=4, king=0, rules=None):
+        rr = r if rules is None else rules
+        t = new_game(rr, n_players, plans, seed_stream(5, 0), new_log(100)).view(np.recarray)
+        keep.append(t)
+        s = t[0]
+        for p in range(n_players):
+            s.provinces[p] += int(s.cab[p, :N_PLACES].sum())
+        s.cab[:, :] = 0
+        s.grande[:] = -1
+        s.king = king
+        s.round_no = 1
+        return s
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def small_runs(tmp_path_factory):
+    """A run of 60 games at each table size with the heuristic mix (the dataset tests share it)."""
+    out = {}
+    for n in (2, 3, 4, 5):
+        path = tmp_path_factory.mktemp("elgrande") / f"p{n}"
+        out[n] = api.run("elgrande", players=n, games=60, seed=11, strategies=HEURISTICS,
+                         out=path, progress=False)
+    return out
