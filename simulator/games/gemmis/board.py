@@ -62,7 +62,6 @@ OWN_COLOUR = MAX_COLOURS
 # player's zone is the same card seen from the other side of the board (each row reversed).
 SETUP_CARD = np.array([[2, 0, 3, 2, 4, 1],
                        [3, 1, 0, 4, 2, 0]], dtype=np.int64)
-CARD_COLOURS = 5
 
 # Modes (spec.MODES, in order): advanced rules and the Alguazil mini-expansion, each on or off.
 FAMILY, ADVANCED, FAMILY_ALGUAZIL, ADVANCED_ALGUAZIL = range(4)

@@ -42,9 +42,6 @@ def check_setup(rules, setup):
                          "supported")
     plain = int(r.plain_gems_per_colour)
     if r.setup == board.SETUP_CARD_LAYOUT:
-        if r.colours < board.CARD_COLOURS:
-            raise UsageError(f"colours={int(r.colours)}: the setup card uses "
-                             f"{board.CARD_COLOURS} colours (or --set setup=dealt)")
         need = int(np.bincount(board.SETUP_CARD.ravel()).max()) * board.N_PLAYERS
         if plain < need:
             raise UsageError(f"plain_gems_per_colour={plain}: the setup card needs {need} plain "
