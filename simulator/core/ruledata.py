@@ -13,6 +13,7 @@ are not numbers (a modelling choice and its reason).
 from __future__ import annotations
 
 import difflib
+import functools
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -134,7 +135,14 @@ def unknown_name(kind: str, name: str, allowed, where: str = "") -> str:
 
 
 def load_rules(path: Path, game: str) -> RuleSet:
-    """Read a game's ``rules.toml``, checking every default against its own range."""
+    """Read a game's ``rules.toml``, checking every default against its own range (read once
+    a process while the file is unchanged: scans build thousands of configurations)."""
+    path = Path(path)
+    return _load_rules(path, game, path.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=32)
+def _load_rules(path: Path, game: str, mtime_ns: int) -> RuleSet:
     with open(path, "rb") as f:
         data = tomllib.load(f)
     table = data["params"]
