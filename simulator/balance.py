@@ -387,7 +387,9 @@ def _cannot_change(game, base, o, baseline, screen, free, metric) -> dict:
     groups out of line (their interval excludes the fair share) that no number of their own
     moves detectably toward it."""
     moved_any = {r["parameter"] for r in screen if r["playable"] and not r["identical"]}
-    no_effect = sorted({p.name for p in free} - moved_any)
+    played = {r["parameter"] for r in screen if r["playable"]}
+    no_effect = sorted(played - moved_any)
+    not_playable = sorted({p.name for p in free} - played)
     out_of_line = []
     fair = 1.0 / base.n_players
     num, den = baseline["sums"]
@@ -404,8 +406,11 @@ def _cannot_change(game, base, o, baseline, screen, free, metric) -> dict:
         out_of_line.append({"group": group, "rate": rate, "fair": fair, "own_numbers": own,
                             "own_numbers_that_move_it": own_moves,
                             "numbers_that_move_it": sorted({r["parameter"] for r in toward})[:12]})
-    return {"kept": list(o.keep), "no_effect_on_goal": no_effect, "out_of_line": out_of_line,
-            "abilities": (f"What a {metric.group} does beyond its numbers is code, not rule data: "
+    what = ("The turn order itself" if metric.group == "position"
+            else f"What a {metric.group} does beyond its numbers")
+    return {"kept": list(o.keep), "no_effect_on_goal": no_effect, "not_playable": not_playable,
+            "out_of_line": out_of_line,
+            "abilities": (f"{what} is code, not rule data: "
                           f"balance can change only the {len(free)} numbers and choices of "
                           f"{game.name}'s rules.toml it was allowed to touch, never an ability itself "
                           f"({len(base.rules.notes)} modelling notes in the rule data record such "
@@ -446,6 +451,8 @@ def markdown(r: dict) -> str:
     if c["no_effect_on_goal"]:
         lines.append(f"No effect on any game at this table ({len(c['no_effect_on_goal'])}): "
                      f"{', '.join(c['no_effect_on_goal'])}.")
+    if c["not_playable"]:
+        lines.append(f"No value tried could be played at this table: {', '.join(c['not_playable'])}.")
     for g in c["out_of_line"]:
         if not g["own_numbers"]:
             own = f"{g['group']} has no number of its own in the rule data"
