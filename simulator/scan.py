@@ -147,7 +147,7 @@ def paired_difference(metric: Metric, base, variant, n_players: int, confidence:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = sps.bootstrap((np.arange(n),), statistic, vectorized=True, paired=False,
+        result = sps.bootstrap((np.arange(n),), statistic, vectorized=True,
                                confidence_level=confidence, n_resamples=RESAMPLES,
                                method="percentile", rng=np.random.default_rng(seed),
                                batch=max(1, 2_000_000 // (n * bn.shape[1])))
