@@ -668,10 +668,13 @@ class Builder:
     def sources_section(self) -> None:
         self.section("sources", "Where points come from")
         self.summary["sources"] = {}
+        # The gains the game tracks by source are coins unless it names them (Gnomeland's are
+        # coins, mana and weapons together).
+        gained = self.cols.get("resource_unit", "coins")
         specs = [("point_sources", "points", "score", "Mean points per player per game",
                   "Where do the points come from?"),
-                 ("coin_sources", "coins", None, "Mean coins gained per player per game",
-                  "Where do the coins come from?")]
+                 ("coin_sources", gained, None, f"Mean {gained} gained per player per game",
+                  f"Where do the {gained} come from?")]
         any_shown = False
         for key, unit, total, xlabel, question in specs:
             sources = self.sources.get(key)
@@ -693,7 +696,7 @@ class Builder:
                 path = charts.sources_chart(
                     self.chart_path(f"{unit}_by_{name}"), f"{question} Mean {unit} per {name} by source",
                     labels, table, sources, colours, xlabel, self.source_colours)
-                self.chart(f"{unit}_by_{name}", path, f"{_cap(unit)} sources per {name}")
+                self.chart(f"{unit}_by_{name}", path, f"Where the {unit} come from, per {name}")
                 other = "other" in table.columns and any((v or 0) != 0 for v in table["other"])
                 has_other = has_other or other
                 cols = sources + (["other"] if other else [])

@@ -71,7 +71,8 @@ class Game:
     check: Callable = lambda rules, setup: None
     max_players: int = 4
     # What the report should read from the game's own columns: "point_sources" (seat columns
-    # summing to the score), "coin_sources", "game_counts" (games columns worth charting) and,
+    # summing to the score), "coin_sources" (seat columns of gains by source; "resource_unit"
+    # names what is gained, default coins), "game_counts" (games columns worth charting) and,
     # where roles are chosen from a deal, "role_not_chosen" (the column holding the other card).
     report_columns: dict = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)

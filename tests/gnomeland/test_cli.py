@@ -45,3 +45,11 @@ def test_run_with_a_setting_and_summary(playtest, tmp_path):
     params = {p["name"]: p for p in manifest["parameters"]}
     assert params["supply_limited"]["value"] == "no" and params["supply_limited"]["overridden"]
     assert manifest["columns"]["point_sources"][0] == "vp_missions"
+    # The report reads Gnomeland unchanged; its gains are coins, mana and weapons, named so.
+    code, _, err = playtest("report", out, "--out", tmp_path / "report")
+    assert code == 0, err
+    charts = {p.stem for p in (tmp_path / "report" / "charts").glob("*.png")}
+    assert {"points_by_strategy", "resources_by_strategy"} <= charts, charts
+    assert "coins_by_strategy" not in charts
+    markdown = (tmp_path / "report" / "report.md").read_text()
+    assert "Where the resources come from, per strategy" in markdown

@@ -105,6 +105,7 @@ GAME = Game(
         "point_sources": list(kernel.POINT_SOURCES),
         # every resource (Coins, Mana, Weapons) received, by where it came from
         "coin_sources": list(kernel.GAINED_COLUMNS),
+        "resource_unit": "resources",
         "game_counts": ["brawls", "magic_challenges", "missions_completed", "copies"],
     },
     max_players=board.MAX_PLAYERS,
