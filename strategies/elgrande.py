@@ -94,14 +94,14 @@ def mirror(plans, p):
     return (ids, weights)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def _noise(w, rng):
     if w[W_NOISE] == 0.0:
         return 0.0
     return w[W_NOISE] * (uniform(rng) - 0.5)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def _better(value, best, ties, rng):
     """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance)."""
     if value > best + 1e-9:
@@ -132,7 +132,7 @@ def coefficients(s, p, w):
     return coef
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def place_term(s, r, g, coef, pts):
     """The weighted points of place ``g`` if it were scored now."""
     standings(s, r, g, False, pts)
@@ -195,7 +195,7 @@ def value_of_copy(x, s, r, p, w, coef, terms):
     return worth(x, p, w, coef, mine)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def term_with(s, r, q, g, change, coef, pts):
     """``place_term`` of ``g`` with ``change`` more Caballeros of ``q`` there."""
     s.cab[q, g] += change

@@ -278,7 +278,7 @@ def sole_most(s, g):
     return who
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def placings(s, g, places):
     """Each player's place in ``g`` by the tie rule (0 = first, 3 and more: no points; -1: no
     Caballero there). Tied players slide back one place and the next takes the place after."""
@@ -305,7 +305,7 @@ def placings(s, g, places):
         places[p] = -1 if places[p] == 0 else -2 - places[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def standings(s, r, g, first_only, out):
     """The points each player would score if ``g`` were scored now (``out[:n]``): its places by
     the tie rule (or only a sole first, ``first_only``), the King's bonus in the King's region,
