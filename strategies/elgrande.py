@@ -170,7 +170,7 @@ def value(s, r, p, w, coef):
     return worth(s, p, w, coef, place_terms(s, r, coef))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def same_standings(x, s, g):
     """Whether place ``g`` would score the same on table ``x`` as on ``s``: the same
     Caballeros there, the same scoreboard, King and Grandes (everything ``board.standings``
@@ -352,7 +352,7 @@ def choose_placement(s, r, p, plans, rng):
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def movable(s, r, p, q, a, own_left, opp_left, source):
     if s.cab[q, a] == 0 or not may_move_through(s, r, a) or (source >= 0 and a != source):
         return False

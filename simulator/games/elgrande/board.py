@@ -250,7 +250,7 @@ def intrigue_limits(s, card):
 
 # --- what the board says ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def scoreboard(s, g):
     """The 1st/2nd/3rd points of place ``g`` now: a mobile scoreboard there replaces them."""
     for m in range(2):
@@ -346,7 +346,7 @@ def total_caballeros(s, g):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def may_move_through(s, r, g):
     """Whether a Caballero may be moved into or out of place ``g`` by a card: never the King's
     region; the Castillo by intrigue_castillo."""
@@ -355,7 +355,7 @@ def may_move_through(s, r, g):
     return g != s.king
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def placement_target(s, g):
     """A region bordering the King's region, or the Castillo."""
     if g == CASTILLO:
