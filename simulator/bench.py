@@ -164,6 +164,23 @@ def machine() -> dict:
             "threading_layer_requested": numba.config.THREADING_LAYER}
 
 
+YARDSTICK = "gremios"
+
+
+def against_yardstick(results: list[dict]) -> None:
+    """Each other game's medians over the yardstick's (Gremios) in the same run, as
+    ``ratio_to_gremios``: on a shared machine the load moves both alike, so the ratio is the
+    figure that carries over."""
+    base = next((r for r in results if r["game"] == YARDSTICK), None)
+    if base is None:
+        return
+    for r in results:
+        if r is not base:
+            r[f"ratio_to_{YARDSTICK}"] = {
+                key: value["median"] / base[key]["median"] for key, value in r.items()
+                if isinstance(value, dict) and "median" in value and base.get(key, {}).get("median")}
+
+
 def table(results: list[dict]) -> str:
     lines = [f"{'figure':<42} {'median':>12} {'min':>12} {'max':>12}"]
     for r in results:
@@ -172,6 +189,8 @@ def table(results: list[dict]) -> str:
             if isinstance(value, dict) and "median" in value:
                 lines.append(f"{key:<42} {value['median']:>12,.2f} {value['min']:>12,.2f} "
                              f"{value['max']:>12,.2f}")
+        for key, ratio in r.get(f"ratio_to_{YARDSTICK}", {}).items():
+            lines.append(f"{key + ' / ' + YARDSTICK:<42} {ratio:>12,.4f}")
     return "\n".join(lines)
 
 
@@ -184,6 +203,7 @@ def run_bench(games: list[str], repeats: int = 5, engine_games: int = 200_000,
                            "empty_cache_start": empty_cache},
               "results": [bench_game(g, repeats, engine_games, run_games, interpreted_games, log,
                                      empty_cache) for g in games]}
+    against_yardstick(report["results"])
     if out is not None:
         Path(out).write_text(json.dumps(report, indent=2) + "\n")
     return report

@@ -94,14 +94,14 @@ def mirror(plans, p):
     return (ids, weights)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def _noise(w, rng):
     if w[W_NOISE] == 0.0:
         return 0.0
     return w[W_NOISE] * (uniform(rng) - 0.5)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def _better(value, best, ties, rng):
     """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance)."""
     if value > best + 1e-9:
@@ -132,7 +132,7 @@ def coefficients(s, p, w):
     return coef
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def place_term(s, r, g, coef, pts):
     """The weighted points of place ``g`` if it were scored now."""
     standings(s, r, g, False, pts)
@@ -143,18 +143,59 @@ def place_term(s, r, g, coef, pts):
 
 
 @njit(cache=True)
-def value(s, r, p, w, coef):
-    """The table's worth to ``p``: scores, standings, the Castillo and the court."""
+def place_terms(s, r, coef):
+    """``place_term`` of every place."""
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    terms = np.empty(N_PLACES, dtype=np.float64)
+    for g in range(N_PLACES):
+        terms[g] = place_term(s, r, g, coef, pts)
+    return terms
+
+
+@njit(cache=True)
+def worth(s, p, w, coef, terms):
+    """The table's worth to ``p`` from its places' ``terms``: scores, standings, the Castillo
+    and the court."""
     v = 0.0
     for q in range(s.n_players):
         v += coef[q] * s.score[q]
     for g in range(N_PLACES):
-        v += w[W_STANDING] * place_term(s, r, g, coef, pts)
+        v += w[W_STANDING] * terms[g]
     return v + w[W_CASTILLO] * s.cab[p, CASTILLO] + w[W_COURT] * s.court[p]
 
 
 @njit(cache=True)
+def value(s, r, p, w, coef):
+    """The table's worth to ``p``: scores, standings, the Castillo and the court."""
+    return worth(s, p, w, coef, place_terms(s, r, coef))
+
+
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+def same_standings(x, s, g):
+    """Whether place ``g`` would score the same on table ``x`` as on ``s``: the same
+    Caballeros there, the same scoreboard, King and Grandes (everything ``board.standings``
+    reads; a test changes every field of the state to check it)."""
+    for q in range(s.n_players):
+        if x.cab[q, g] != s.cab[q, g] or (x.grande[q] == g) != (s.grande[q] == g):
+            return False
+    for m in range(2):
+        if (x.mobile[m] == g) != (s.mobile[m] == g):
+            return False
+    return (x.king == g) == (s.king == g)
+
+
+@njit(cache=True)
+def value_of_copy(x, s, r, p, w, coef, terms):
+    """``value`` of ``x``, a changed copy of ``s`` whose place terms are ``terms``: only the
+    places the change touched are valued again (the same number, far fewer standings)."""
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    mine = np.empty(N_PLACES, dtype=np.float64)
+    for g in range(N_PLACES):
+        mine[g] = terms[g] if same_standings(x, s, g) else place_term(x, r, g, coef, pts)
+    return worth(x, p, w, coef, mine)
+
+
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def term_with(s, r, q, g, change, coef, pts):
     """``place_term`` of ``g`` with ``change`` more Caballeros of ``q`` there."""
     s.cab[q, g] += change
@@ -249,6 +290,9 @@ def choose_card(s, r, p, plans, rng):
     w = plans[1][p]
     model = mirror(plans, p)
     coef = coefficients(s, p, w)
+    terms = place_terms(s, r, coef)
+    table = E.copy_of(s)
+    nl = no_log()
     best = -1e18
     best_stack, best_order, chosen = -1, 0, 0
     ties = 0
@@ -261,10 +305,11 @@ def choose_card(s, r, p, plans, rng):
             i += 1
             if not worth_trying(card, order):
                 continue
-            table = E.copy_of(s)
+            table[0] = s
             x = table[0]
-            rules.play_card(x, r, model, rng, no_log(), p, card, order, False)
-            v = value(table[0], r, p, w, coef) + w[W_STACK_1 + stack] + _noise(w, rng)
+            rules.play_card(x, r, model, rng, nl, p, card, order, False)
+            v = value_of_copy(table[0], s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
+                _noise(w, rng)
             replace, ties = _better(v, best, ties, rng)
             if replace:
                 best, best_stack, best_order, chosen = v, stack, order, i
@@ -307,7 +352,7 @@ def choose_placement(s, r, p, plans, rng):
     return pick
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def movable(s, r, p, q, a, own_left, opp_left, source):
     if s.cab[q, a] == 0 or not may_move_through(s, r, a) or (source >= 0 and a != source):
         return False
@@ -442,16 +487,18 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
         return -1
     w = plans[1][p]
     coef = coefficients(s, p, w)
-    best = value(s, r, p, w, coef) + 1e-9 if may_decline else -1e18
+    terms = place_terms(s, r, coef)
+    best = worth(s, p, w, coef, terms) + 1e-9 if may_decline else -1e18
     pick = -1
     ties = 0
+    table = E.copy_of(s)
     for g in range(N_PLACES + 1):
         if not allowed[g]:
             continue
-        table = E.copy_of(s)
+        table[0] = s
         x = table[0]
         apply_option(x, r, p, purpose, g, extra)
-        v = value(table[0], r, p, w, coef) + _noise(w, rng)
+        v = value_of_copy(table[0], s, r, p, w, coef, terms) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, g
@@ -466,23 +513,27 @@ def choose_scoreboard(s, r, p, plans, rng, options):
         k += options[o]
     sid = plans[0][p]
     pick_r = below(rng, k) if sid == RANDOM else -1
+    if sid == RANDOM:
+        for o in range(options.shape[0]):
+            if options[o]:
+                if pick_r == 0:
+                    return o
+                pick_r -= 1
     w = plans[1][p]
     coef = coefficients(s, p, w)
+    terms = place_terms(s, r, coef)
+    table = E.copy_of(s)
+    nl = no_log()
     best = -1e18
     pick = -1
     ties = 0
     for o in range(options.shape[0]):
         if not options[o]:
             continue
-        if sid == RANDOM:
-            if pick_r == 0:
-                return o
-            pick_r -= 1
-            continue
-        table = E.copy_of(s)
+        table[0] = s
         x = table[0]
-        E.move_scoreboard(x, o // N_REGIONS, o % N_REGIONS, no_log())
-        v = value(table[0], r, p, w, coef) + _noise(w, rng)
+        E.move_scoreboard(x, o // N_REGIONS, o % N_REGIONS, nl)
+        v = value_of_copy(table[0], s, r, p, w, coef, terms) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, o

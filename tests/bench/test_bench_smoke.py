@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from simulator import cli
-from simulator.bench import empty_cache_start
+from simulator.bench import against_yardstick, empty_cache_start, table
 
 
 def test_bench_quick_writes_every_figure(tmp_path, monkeypatch, capsys):
@@ -29,3 +29,16 @@ def test_bench_quick_writes_every_figure(tmp_path, monkeypatch, capsys):
 @pytest.mark.slow
 def test_the_empty_cache_start_compiles_and_plays_a_game():
     assert empty_cache_start("gremios", 4) > 0
+
+
+def test_each_game_is_set_against_gremios_in_the_same_run():
+    fig = lambda m: {"median": m, "min": m, "max": m, "runs": 1}  # noqa: E731
+    results = [{"game": "elgrande", "players": 5, "engine_games_per_s_1_thread": fig(50.0),
+                "run_end_to_end_s": fig(300.0)},
+               {"game": "gremios", "players": 4, "engine_games_per_s_1_thread": fig(1000.0),
+                "run_end_to_end_s": fig(30.0)}]
+    against_yardstick(results)
+    assert results[0]["ratio_to_gremios"] == {"engine_games_per_s_1_thread": 0.05,
+                                              "run_end_to_end_s": 10.0}
+    assert "ratio_to_gremios" not in results[1]
+    assert "engine_games_per_s_1_thread / gremios" in table(results)

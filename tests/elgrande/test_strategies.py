@@ -1,9 +1,14 @@
 """The heuristic players beat random clearly, and each personality plays as it says."""
 
+import numpy as np
 import polars as pl
 import pytest
 
 from simulator import api
+from simulator.games.elgrande import effects as E
+from simulator.games.elgrande.board import ARAGON, GRANADA, N_PLACES, N_REGIONS, SEVILLA, STATE
+from strategies import elgrande as players
+from strategies.elgrande import DEFAULT_WEIGHTS, SPOILER
 
 
 @pytest.fixture(scope="module")
@@ -33,3 +38,50 @@ def test_personalities_show_their_style(small_runs):
                for n in row if n != "intriguer")
     assert all(row["castillo_schemer"]["vp_castillo"].item() > row[n]["vp_castillo"].item()
                for n in row if n != "castillo_schemer")
+
+
+# The game's tables, loaded once from the rules (``board.load_tables``), and the table size:
+# no copy a player makes ever changes them.
+FIXED_FIELDS = ("n_players", "points", "mobile_points", "power_caballeros", "card_count",
+                "card_number")
+
+
+@pytest.mark.parametrize("n_players", [3, 5])
+def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_players):
+    """The players value a changed copy of the table by valuing again only the places whose
+    standings may differ (``same_standings``) and keeping the rest from the original. Every
+    field of the state is changed in turn, element by element: wherever a place's standings
+    change, ``same_standings`` must see it, and the copy's value must equal its full value."""
+    rng = np.random.default_rng(n_players)
+    s = table(n_players, king=ARAGON)
+    s.cab[:n_players, :N_PLACES] = rng.integers(0, 4, (n_players, N_PLACES))
+    s.grande[:n_players] = rng.choice(N_REGIONS, n_players, replace=False)
+    s.mobile[:] = (GRANADA, SEVILLA)
+    s.score[:n_players] = rng.integers(0, 60, n_players)
+    w = DEFAULT_WEIGHTS[SPOILER]
+    coef = players.coefficients(s, 0, w)
+    terms = players.place_terms(s, r, coef)
+    before = [E.standing_points(s, r, g, False) for g in range(N_PLACES)]
+    x_table = np.zeros(1, dtype=STATE).view(np.recarray)
+    changes = 0
+    for field in STATE.names:
+        if field in FIXED_FIELDS:
+            continue
+        for i in range(int(np.prod(STATE[field].shape or (1,)))):
+            x_table[0] = s
+            x = x_table[0]
+            here = getattr(x, field)
+            was = int(here.flat[i]) if STATE[field].shape else int(here)
+            for v in {was - 1, was + 1, *range(-1, N_PLACES)} - {was}:
+                x_table[0] = s
+                if STATE[field].shape:
+                    getattr(x, field).flat[i] = v
+                else:
+                    setattr(x, field, v)
+                for g in range(N_PLACES):
+                    if not np.array_equal(E.standing_points(x, r, g, False), before[g]):
+                        changes += 1
+                        assert not players.same_standings(x, s, g), (field, i, v, g)
+                assert players.value_of_copy(x, s, r, 0, w, coef, terms) == \
+                    players.value(x, r, 0, w, coef), (field, i, v)
+    assert changes > 100  # the changes did reach the standings

@@ -250,7 +250,7 @@ def intrigue_limits(s, card):
 
 # --- what the board says ------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def scoreboard(s, g):
     """The 1st/2nd/3rd points of place ``g`` now: a mobile scoreboard there replaces them."""
     for m in range(2):
@@ -278,33 +278,34 @@ def sole_most(s, g):
     return who
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def placings(s, g, places):
     """Each player's place in ``g`` by the tie rule (0 = first, 3 and more: no points; -1: no
     Caballero there). Tied players slide back one place and the next takes the place after."""
     n = s.n_players
-    for p in range(n):
-        places[p] = -1 if s.cab[p, g] == 0 else 99
+    for p in range(n):  # the counts; a player placed at ``at`` is marked -2 - at
+        places[p] = s.cab[p, g]
     place = 0
     while True:
         best = 0
-        for p in range(n):
-            if places[p] == 99 and s.cab[p, g] > best:
-                best = s.cab[p, g]
-        if best == 0:
-            return
         tied = 0
         for p in range(n):
-            if places[p] == 99 and s.cab[p, g] == best:
+            if places[p] > best:
+                best, tied = places[p], 1
+            elif places[p] == best and best > 0:
                 tied += 1
+        if best == 0:
+            break
         at = place if tied == 1 else place + 1
         for p in range(n):
-            if places[p] == 99 and s.cab[p, g] == best:
-                places[p] = at
+            if places[p] == best:
+                places[p] = -2 - at
         place += 1 if tied == 1 else 2
+    for p in range(n):
+        places[p] = -1 if places[p] == 0 else -2 - places[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def standings(s, r, g, first_only, out):
     """The points each player would score if ``g`` were scored now (``out[:n]``): its places by
     the tie rule (or only a sole first, ``first_only``), the King's bonus in the King's region,
@@ -312,16 +313,16 @@ def standings(s, r, g, first_only, out):
     n = s.n_players
     placings(s, g, out)  # the places first, turned into points in place (no allocation)
     board = scoreboard(s, g)
+    top = -1  # alone at the top: first place (a tie for first slides to second)
     for p in range(n):
         at = out[p]
         out[p] = 0
+        if at == 0:
+            top = p
         if at < 0 or at > 2 or (first_only and at != 0):
             continue
         out[p] = board[at]
-    if g == CASTILLO or (first_only and r.first_places_bonuses == NO):
-        return
-    top = sole_most(s, g)
-    if top < 0:
+    if g == CASTILLO or (first_only and r.first_places_bonuses == NO) or top < 0:
         return
     if g == s.king:
         out[top] += r.king_bonus
@@ -345,7 +346,7 @@ def total_caballeros(s, g):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def may_move_through(s, r, g):
     """Whether a Caballero may be moved into or out of place ``g`` by a card: never the King's
     region; the Castillo by intrigue_castillo."""
@@ -354,7 +355,7 @@ def may_move_through(s, r, g):
     return g != s.king
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def placement_target(s, g):
     """A region bordering the King's region, or the Castillo."""
     if g == CASTILLO:
