@@ -33,3 +33,16 @@ def test_personalities_show_their_style(small_runs):
                for n in row if n != "intriguer")
     assert all(row["castillo_schemer"]["vp_castillo"].item() > row[n]["vp_castillo"].item()
                for n in row if n != "castillo_schemer")
+
+
+def test_expansion_personalities_show_their_style(expansion_run):
+    """The colonial merchant brings home the most Gold and Wares; the inquisitor takes the Holy
+    Inquisition (stack 6) most often."""
+    seats = api.load(expansion_run).seats
+    by = seats.group_by("strategy").agg(pl.col("vp_gold_and_wares").mean(),
+                                        pl.col("cards_stack_6").mean())
+    row = {n: by.filter(pl.col("strategy") == n) for n in by["strategy"]}
+    assert all(row["colonial_merchant"]["vp_gold_and_wares"].item()
+               > row[n]["vp_gold_and_wares"].item() for n in row if n != "colonial_merchant")
+    assert all(row["inquisitor"]["cards_stack_6"].item() > row[n]["cards_stack_6"].item()
+               for n in row if n != "inquisitor")
