@@ -19,6 +19,15 @@ def test_greedy_beats_random_clearly(against_random):
     assert greedy >= 0.9, greedy
 
 
+def test_greedy_beats_random_clearly_in_the_expansion(tmp_path):
+    seats = api.load(api.run("elgrande", players=2, games=60, seed=3,
+                             mode="grand_inquisitor_colonies", strategies=["greedy", "random"],
+                             out=tmp_path / "vs_random", progress=False)).seats
+    share = seats.group_by("strategy").agg(pl.col("win_share").mean())
+    greedy = share.filter(pl.col("strategy") == "greedy")["win_share"].item()
+    assert greedy >= 0.9, greedy
+
+
 def test_personalities_show_their_style(small_runs):
     seats = api.load(small_runs[5]).seats
     by = seats.group_by("strategy").agg(

@@ -160,6 +160,7 @@ STATE = np.dtype([
     ("on_table", np.int64, (N_COLOURS,)),    # Caballeros on its spaces (the rest beside it)
     ("held", np.int64, (MAX_PLAYERS, 3)),    # Execute, Copycat, Free Choice kept for later
     ("last_special", np.int64),              # the special action of the turn just played
+    ("castillo_closed", np.int64),           # 1 from its emptying to the end of a general scoring
     # the game's tables (load_tables)
     ("points", np.int64, (N_PLACES, 3)),     # printed scoreboards
     ("mobile_points", np.int64, (2, 3)),
@@ -523,8 +524,10 @@ def may_move_through(s, r, g):
 
 @njit(cache=True)
 def may_enter(s, r, g):
-    """Whether a Caballero may be moved into ``g``: as ``may_move_through``, and Francia only
-    onto a free space."""
+    """Whether a Caballero may be moved into ``g``: as ``may_move_through``, Francia only onto a
+    free space, the Castillo not once a general scoring has emptied it (Free Choice)."""
+    if g == CASTILLO and s.castillo_closed:
+        return False
     return may_move_through(s, r, g) and (g != FRANCIA or francia_free(s) > 0)
 
 

@@ -261,6 +261,16 @@ def score_place(s, r, g, kind, first_only, log):
 
 
 @njit(cache=True)
+def special_scoring_done(s, p, card, scored, log):
+    """A special scoring of ``scored`` regions counts once a game-count; none: a rule that fired
+    without effect."""
+    if scored == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_REGION)
+    else:
+        s.special_scorings += 1
+
+
+@njit(cache=True)
 def move_king(s, g, log):
     record(log, L.KING_MOVED, s.king, g)
     s.king = g

@@ -281,8 +281,5 @@ def score_black_regions(s, r, log, p, card):
         if s.cab[BLACK, g] > 0:
             E.score_place(s, r, g, SPECIAL, False, log)
             scored += 1
-    if scored == 0:
-        record(log, L.NO_EFFECT, p, card, L.NO_REGION)
-    else:
-        s.special_scorings += 1
+    E.special_scoring_done(s, p, card, scored, log)
 

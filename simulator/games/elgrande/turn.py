@@ -489,10 +489,7 @@ def stack_3(s, r, plans, rng, log, p, card):
         if hit:
             E.score_place(s, r, g, SPECIAL, card == SCORE_FIRST_PLACES, log)
             scored += 1
-    if scored == 0:
-        record(log, L.NO_EFFECT, p, card, L.NO_REGION)
-    else:
-        s.special_scorings += 1
+    E.special_scoring_done(s, p, card, scored, log)
 
 
 @njit(cache=True)
@@ -554,17 +551,14 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
         secret_picks(s, r, plans, rng, log, players.P_UNIQUE, 0, 0, picks)
         scored = 0
-        for g in range(N_REGIONS):
+        for g in range(N_SPAIN):
             k = 0
             for q in range(n):
                 k += 1 if picks[q] == g else 0
             if k == 1:
                 E.score_place(s, r, g, SPECIAL, False, log)
                 scored += 1
-        if scored == 0:
-            record(log, L.NO_EFFECT, p, card, L.NO_REGION)
-        else:
-            s.special_scorings += 1
+        E.special_scoring_done(s, p, card, scored, log)
 
 
 @njit(cache=True)
@@ -713,7 +707,9 @@ def general_scoring(s, r, plans, rng, log):
         if s.inquisitor >= 0 and s.cab[BLACK, CASTILLO] > 0:  # with their holder's disc
             E.empty_castillo(s, BLACK, picks[s.inquisitor], log)
         X.fill_table(s, r, plans, rng, log, s.starter)
+        s.castillo_closed = 1  # Free Choice moves between regions: the Castillo is scored
         free_choice(s, r, plans, rng, log)
+        s.castillo_closed = 0
     for g in range(s.n_regions):
         E.score_place(s, r, g, GENERAL, False, log)
 
