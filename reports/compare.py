@@ -90,6 +90,7 @@ def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95) -> lis
     sources = list((mb.get("columns") or {}).get("point_sources", []))
     columns = ["strategy", "role", "win_share", "score", *sources]
     a, b = _seat_frame(baseline, columns), _seat_frame(variant, columns)
+    sources = [s for s in sources if s in a.columns and s in b.columns]  # a mode's own sources
     same_games = mb["seed"] == mv["seed"] and mb["n_players"] == mv["n_players"] and \
         mb["game"] == mv["game"]
     joined = a.join(b, on=["game_id", "seat"], suffix="_v") if same_games else None

@@ -21,17 +21,21 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.core.trace import no_log
 from simulator.games.elgrande import effects as E
+from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande import turn as rules
 from simulator.games.elgrande.board import (
     ALL_OUT_OR_PLACE_2, CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS,
     MOBILE_SCOREBOARD, MOVE_GRANDE, N_PLACES, N_POWER, N_REGIONS, N_STACKS, SCORE_ANY_REGION,
     SCORE_CHOSEN_REGION, SECRET_RETURN_2, SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, SPECIAL,
-    may_move_through, placement_target, standings,
+    AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE, in_play, may_enter, may_move_through,
+    placement_target, standings,
 )
 
-RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER = range(6)
-NAMES = ("random", "greedy", "king_shadow", "castillo_schemer", "intriguer", "spoiler")
+RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER, COLONIAL_MERCHANT, \
+    INQUISITOR = range(8)
+NAMES = ("random", "greedy", "king_shadow", "castillo_schemer", "intriguer", "spoiler",
+         "colonial_merchant", "inquisitor")
 DESCRIPTIONS = (
     "uniform over the legal choices (power card, action card and its order, every placement, "
     "move and region)",
@@ -42,6 +46,10 @@ DESCRIPTIONS = (
     "general scoring",
     "the intriguer: lives on the stack-1 moves, shifting its own and others' Caballeros",
     "the spoiler: contests the leader's regions, counting the leader's points as losses",
+    "the colonial merchant (expansion): ships Caballeros out, values the Gold and Wares they "
+    "carry, likes stack 7",
+    "the inquisitor (expansion): covets the Holy Inquisition and the Grand Inquisitor's black "
+    "Caballeros",
 )
 
 # The weight vector: what each entry means (values in points).
@@ -55,31 +63,40 @@ WEIGHT_NAMES = (
     "power_court",  # value of each Caballero a power card brings to the court
     "power_save",   # cost of playing a card above the mean of those left (/ 13)
     "stack_1", "stack_2", "stack_3", "stack_4", "stack_5",  # liking for a stack's cards
+    "stack_6", "stack_7",  # the expansion's stacks
     "veto_at",      # cancel a special action that costs at least this many points
+    "cargo",        # value of each point a token carried by an own Caballero will bring home
+    "voyage",       # value of each own Caballero on the Ship or in a colony holding no token
+    "inquisitor",   # value of holding the Grand Inquisitor card
     "noise",        # random jitter on every value, so equal players do not mirror each other
 )
 (W_STANDING, W_RIVAL, W_LEADER, W_CASTILLO, W_COURT, W_POWER_ORDER, W_POWER_COURT, W_POWER_SAVE,
- W_STACK_1, W_STACK_2, W_STACK_3, W_STACK_4, W_STACK_5, W_VETO_AT, W_NOISE) = range(len(WEIGHT_NAMES))
+ W_STACK_1, W_STACK_2, W_STACK_3, W_STACK_4, W_STACK_5, W_STACK_6, W_STACK_7, W_VETO_AT, W_CARGO,
+ W_VOYAGE, W_INQUISITOR, W_NOISE) = range(len(WEIGHT_NAMES))
 N_WEIGHTS = len(WEIGHT_NAMES)
 STYLE_NAMES = WEIGHT_NAMES
 
+# The expansion's weights (stack_6, stack_7, cargo, voyage, inquisitor) weigh nothing in the
+# base game, which has none of those things.
 DEFAULT_WEIGHTS = np.array([
-    # stand rival lead  cast  court order pcourt save  st1  st2  st3  st4  st5  veto  noise
-    [0.0,   0.0,  0.0,  0.0,  0.0,  0.0,  0.0,   0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0,  0.0],   # random (unused)
-    [1.0,   0.0,  0.0,  0.0,  0.0,  2.0,  0.5,   2.0,  0.0, 0.0, 0.0, 0.0, 0.0, 3.0,  0.0],   # greedy
-    [0.8,   0.3,  0.0,  0.1,  0.1,  3.5,  0.3,   1.0,  0.0, 0.0, 0.0, 0.0, 3.0, 3.0,  0.1],   # king_shadow
-    [0.8,   0.3,  0.0,  1.2,  0.1,  2.0,  0.6,   2.0,  0.0, 0.0, 0.5, 0.0, 0.0, 3.0,  0.1],   # castillo_schemer
-    [0.8,   0.4,  0.0,  0.2,  0.1,  2.0,  0.5,   2.0,  2.0, 0.0, 0.0, 0.0, 0.0, 3.0,  0.1],   # intriguer
-    [0.8,   0.3,  0.8,  0.2,  0.1,  2.0,  0.5,   2.0,  0.0, 0.5, 0.0, 0.0, 0.0, 2.0,  0.1],   # spoiler
+    # stand rival lead  cast  court order pcourt save  st1  st2  st3  st4  st5  st6  st7  veto cargo voy  inq  noise
+    [0.0,   0.0,  0.0,  0.0,  0.0,  0.0,  0.0,   0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # random (unused)
+    [1.0,   0.0,  0.0,  0.0,  0.0,  2.0,  0.5,   2.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.6, 0.3, 0.0, 0.0],  # greedy
+    [0.8,   0.3,  0.0,  0.1,  0.1,  3.5,  0.3,   1.0,  0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 3.0, 0.5, 0.2, 1.0, 0.1],  # king_shadow
+    [0.8,   0.3,  0.0,  1.2,  0.1,  2.0,  0.6,   2.0,  0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 3.0, 0.5, 0.2, 1.0, 0.1],  # castillo_schemer
+    [0.8,   0.4,  0.0,  0.2,  0.1,  2.0,  0.5,   2.0,  2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.5, 0.3, 1.0, 0.1],  # intriguer
+    [0.8,   0.3,  0.8,  0.2,  0.1,  2.0,  0.5,   2.0,  0.0, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.5, 0.2, 1.0, 0.1],  # spoiler
+    [0.8,   0.3,  0.0,  0.1,  0.1,  2.0,  0.5,   2.0,  0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.9, 1.5, 1.0, 0.1],  # colonial_merchant
+    [0.8,   0.3,  0.0,  0.2,  0.1,  5.0,  0.5,   1.0,  0.0, 0.0, 0.0, 0.0, 0.0, 6.0, 0.0, 3.0, 0.5, 0.2, 4.0, 0.1],  # inquisitor
 ])
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 # What a chosen place is for (``choose_place``'s ``purpose``; ``extra`` as noted).
 (P_PLACE, P_ALL_OUT, P_DESTINATION, P_RETURN_OWN, P_VICTIM, P_SECRET_RETURN,
  P_SECRET_RETURN_ALL, P_SCORE, P_DISC, P_KING, P_GRANDE, P_DISPERSE_FROM, P_DISPERSE_TO,
- P_UNIQUE) = range(14)
-# P_DESTINATION, P_DISPERSE_TO: extra = the place the Caballeros leave; P_VICTIM: extra = the
-# opponent losing one; P_SECRET_RETURN: extra = how many return.
+ P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE) = range(17)
+# P_DESTINATION, P_DISPERSE_TO, P_FREE_MOVE: extra = the place the Caballeros leave; P_VICTIM:
+# extra = the opponent losing one; P_SECRET_RETURN, P_SETUP: extra = how many.
 
 
 @njit(cache=True)
@@ -148,7 +165,7 @@ def place_terms(s, r, coef):
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
     terms = np.empty(N_PLACES, dtype=np.float64)
     for g in range(N_PLACES):
-        terms[g] = place_term(s, r, g, coef, pts)
+        terms[g] = place_term(s, r, g, coef, pts) if in_play(s, g) else 0.0
     return terms
 
 
@@ -160,8 +177,12 @@ def worth(s, p, w, coef, terms):
     for q in range(s.n_players):
         v += coef[q] * s.score[q]
     for g in range(N_PLACES):
-        v += w[W_STANDING] * terms[g]
-    return v + w[W_CASTILLO] * s.cab[p, CASTILLO] + w[W_COURT] * s.court[p]
+        if in_play(s, g):
+            v += w[W_STANDING] * terms[g]
+    v = v + w[W_CASTILLO] * s.cab[p, CASTILLO] + w[W_COURT] * s.court[p]  # as before: same sums
+    if s.expansion:
+        v += expansion_value(s, p, w)
+    return v
 
 
 @njit(cache=True)
@@ -181,7 +202,26 @@ def same_standings(x, s, g):
     for m in range(2):
         if (x.mobile[m] == g) != (s.mobile[m] == g):
             return False
+    if s.expansion and not same_expansion_standings(x, s, g):
+        return False
     return (x.king == g) == (s.king == g)
+
+
+@njit(cache=True, inline="always")
+def same_expansion_standings(x, s, g):
+    """The expansion's part of ``same_standings``: the black Caballeros and their holder, the
+    limit table, and the spaces that score (Francia's, the Captain, the Viceroy)."""
+    if x.cab[BLACK, g] != s.cab[BLACK, g] or x.inquisitor != s.inquisitor:
+        return False
+    if x.table_region != s.table_region or x.captain != s.captain or x.viceroy != s.viceroy:
+        return False
+    for c in range(x.on_table.shape[0]):
+        if x.on_table[c] != s.on_table[c]:
+            return False
+    for i in range(x.francia.shape[0]):
+        if x.francia[i] != s.francia[i]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -191,13 +231,18 @@ def value_of_copy(x, s, r, p, w, coef, terms):
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
     mine = np.empty(N_PLACES, dtype=np.float64)
     for g in range(N_PLACES):
-        mine[g] = terms[g] if same_standings(x, s, g) else place_term(x, r, g, coef, pts)
+        if not in_play(x, g) or same_standings(x, s, g):
+            mine[g] = terms[g]
+        else:
+            mine[g] = place_term(x, r, g, coef, pts)
     return worth(x, p, w, coef, mine)
 
 
 @njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def term_with(s, r, q, g, change, coef, pts):
     """``place_term`` of ``g`` with ``change`` more Caballeros of ``q`` there."""
+    if s.expansion:
+        return expansion_term_with(s, r, q, g, change, coef, pts)
     s.cab[q, g] += change
     t = place_term(s, r, g, coef, pts)
     s.cab[q, g] -= change
@@ -371,14 +416,14 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
             for a in range(N_PLACES):
                 if movable(s, r, p, q, a, own_left, opp_left, source):
                     for b in range(N_PLACES):
-                        if b != a and may_move_through(s, r, b):
+                        if b != a and may_enter(s, r, b):
                             k += 1
         pick = below(rng, k + 1)
         for q in range(n):
             for a in range(N_PLACES):
                 if movable(s, r, p, q, a, own_left, opp_left, source):
                     for b in range(N_PLACES):
-                        if b != a and may_move_through(s, r, b):
+                        if b != a and may_enter(s, r, b):
                             if pick == 0:
                                 return q, a, b
                             pick -= 1
@@ -407,7 +452,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
             continue
         for b in range(N_PLACES):
             into[b] = -1e18
-            if may_move_through(s, r, b):
+            if may_enter(s, r, b):
                 into[b] = w[W_STANDING] * (term_with(s, r, q, b, 1, coef, pts) - now[b])
                 if q == p and b == CASTILLO:
                     into[b] += w[W_CASTILLO]
@@ -463,9 +508,11 @@ def apply_option(x, r, p, purpose, g, extra):
             if q != p:
                 while x.cab[q, g] > 0:
                     E.move(x, q, g, L.COURT, p, nl)
-    else:  # P_DISPERSE_TO
+    elif purpose == P_DISPERSE_TO:
         while x.cab[p, extra] > 0:
             E.move(x, p, extra, g, p, nl)
+    else:
+        apply_expansion_option(x, r, p, purpose, g, extra)
 
 
 @njit(cache=True)
@@ -592,3 +639,194 @@ def vetoes(s, r, q, plans, rng, p, card):
     rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
     return value(s, r, q, w, coef) - value(table[0], r, q, w, coef) >= w[W_VETO_AT]
 
+
+
+# --- the expansion "Grossinquisitor und Kolonien" -----------------------------------------------
+# Its values and choices, kept apart from the base game's: the tokens carried and the voyages
+# under way, the Grand Inquisitor held; the places the expansion's rules ask for (the setup's
+# secret region, a free move, where the limit table goes), his black Caballeros' moves, which
+# colour fills a limit-table space, Execute Action Card and Copycat.
+
+@njit(cache=True)
+def expansion_value(s, p, w):
+    """What the table's expansion holds for ``p`` beyond the standings: each token its
+    Caballeros (and black ones, for the Grand Inquisitor's holder) carry, by ``cargo`` times
+    its points, half as much in a colony as on the Ship (one free move from home); each of its
+    Caballeros on the Ship or in a colony holding none, by ``voyage``; the Grand Inquisitor
+    card, by ``inquisitor``."""
+    v = 0.0
+    for c in (p, BLACK):
+        if c == BLACK and s.inquisitor != p:
+            continue
+        for g in (SHIP, AMERICA, AFRICA):
+            ware, gold = s.carry[c, g, WARE], s.carry[c, g, GOLD]
+            near = 1.0 if g == SHIP else 0.5
+            v += near * w[W_CARGO] * (ware * s.token_points[WARE] + gold * s.token_points[GOLD])
+            if c == p:
+                v += w[W_VOYAGE] * (s.cab[p, g] - ware - gold)
+    if s.inquisitor == p:
+        v += w[W_INQUISITOR]
+    return v
+
+
+@njit(cache=True)
+def expansion_term_with(s, r, q, g, change, coef, pts):
+    """``term_with`` where Caballeros take spaces and the limit table: one more (or fewer) of
+    colour ``q`` in ``g`` as the rules would place (or take) it, on a copy."""
+    table = E.copy_of(s)
+    x = table[0]
+    if change > 0:
+        E.arrive(x, q, g, -1, no_log())
+    else:
+        E.depart(x, q, g, L.COURT)
+    return place_term(table[0], r, g, coef, pts)
+
+
+@njit(cache=True)
+def apply_expansion_option(x, r, p, purpose, g, extra):
+    """``apply_option`` for the expansion's purposes."""
+    nl = no_log()
+    if purpose == P_SETUP:
+        E.place_from_provinces(x, p, g, extra, nl)
+    elif purpose == P_FREE_MOVE:
+        E.move(x, p, extra, g, p, nl)
+        E.take_tokens(x, p, nl)
+    else:  # P_LIMIT_TABLE: the chooser's own go onto it first
+        X.put_table(x, g, nl)
+        for c in range(N_COLOURS):
+            q = (p + c) % N_COLOURS
+            while x.on_table[q] < x.cab[q, g] and E.table_load(x) < x.table_size:
+                x.on_table[q] += 1
+
+
+@njit(cache=True)
+def choose_black_move(s, r, p, plans, rng):
+    """(from, to) of a black Caballero the Grand Inquisitor's holder ``p`` moves, or (-1, -1) to
+    stop: each move tried on a copy and valued by the two places it changes."""
+    options = 0
+    for a in range(N_PLACES):
+        if s.cab[BLACK, a] > 0 and may_move_through(s, r, a):
+            for b in range(N_PLACES):
+                if b != a and may_enter(s, r, b):
+                    options += 1
+    if options == 0:
+        return -1, -1
+    sid = plans[0][p]
+    if sid == RANDOM:
+        pick = below(rng, options + 1)
+        for a in range(N_PLACES):
+            if s.cab[BLACK, a] > 0 and may_move_through(s, r, a):
+                for b in range(N_PLACES):
+                    if b != a and may_enter(s, r, b):
+                        if pick == 0:
+                            return a, b
+                        pick -= 1
+        return -1, -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    best = 1e-9
+    pick_a, pick_b = -1, -1
+    ties = 0
+    for a in range(N_PLACES):
+        if s.cab[BLACK, a] == 0 or not may_move_through(s, r, a):
+            continue
+        for b in range(N_PLACES):
+            if b == a or not may_enter(s, r, b):
+                continue
+            before = place_term(s, r, a, coef, pts) + place_term(s, r, b, coef, pts)
+            table = E.copy_of(s)
+            x = table[0]
+            E.move(x, BLACK, a, b, p, no_log())
+            gain = w[W_STANDING] * (place_term(x, r, a, coef, pts) + place_term(x, r, b, coef, pts)
+                                    - before) + _noise(w, rng)
+            replace, ties = _better(gain, best, ties, rng)
+            if replace:
+                best, pick_a, pick_b = gain, a, b
+    return pick_a, pick_b
+
+
+@njit(cache=True)
+def choose_table_colour(s, r, p, plans, rng, beside):
+    """Which colour beside the limit table (``beside[c] > 0``) ``p`` puts on a free space: the
+    one whose counting leaves the region worth most to ``p``."""
+    sid = plans[0][p]
+    k = 0
+    for c in range(N_COLOURS):
+        k += 1 if beside[c] > 0 else 0
+    if sid == RANDOM:
+        pick = below(rng, k)
+        for c in range(N_COLOURS):
+            if beside[c] > 0:
+                if pick == 0:
+                    return c
+                pick -= 1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    best = -1e18
+    pick_c = -1
+    ties = 0
+    for c in range(N_COLOURS):
+        if beside[c] == 0:
+            continue
+        s.on_table[c] += 1
+        v = place_term(s, r, s.table_region, coef, pts) + _noise(w, rng)
+        s.on_table[c] -= 1
+        replace, ties = _better(v, best, ties, rng)
+        if replace:
+            best, pick_c = v, c
+    return pick_c
+
+
+@njit(cache=True)
+def choose_execute(s, r, p, plans, rng):
+    """Execute Action Card: the stack of the face-up card whose special action ``p`` carries out
+    now, or -1 to keep the card: each tried on a copy against keeping it."""
+    sid = plans[0][p]
+    k = 0
+    for stack in range(N_STACKS):
+        k += 1 if s.face[stack] >= 0 else 0
+    if k == 0:
+        return -1
+    if sid == RANDOM:
+        pick = below(rng, k + 1)
+        for stack in range(N_STACKS):
+            if s.face[stack] >= 0:
+                if pick == 0:
+                    return stack
+                pick -= 1
+        return -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    model = mirror(plans, p)
+    best = value(s, r, p, w, coef) + 1e-9
+    pick = -1
+    ties = 0
+    for stack in range(N_STACKS):
+        card = s.face[stack]
+        if card < 0:
+            continue
+        table = E.copy_of(s)
+        x = table[0]
+        x.face[stack] = -1
+        rules.special_action(x, r, model, rng, no_log(), p, card)
+        v = value(table[0], r, p, w, coef) + _noise(w, rng)
+        replace, ties = _better(v, best, ties, rng)
+        if replace:
+            best, pick = v, stack
+    return pick
+
+
+@njit(cache=True)
+def copies(s, r, q, plans, rng, card):
+    """Whether ``q`` spends Copycat on ``card``'s special action: when carrying it out (on a
+    copy) leaves the table worth more to it."""
+    if plans[0][q] == RANDOM:
+        return below(rng, 2) == 0
+    w = plans[1][q]
+    coef = coefficients(s, q, w)
+    table = E.copy_of(s)
+    x = table[0]
+    rules.special_action(x, r, mirror(plans, q), rng, no_log(), q, card)
+    return value(table[0], r, q, w, coef) > value(s, r, q, w, coef) + 1e-9

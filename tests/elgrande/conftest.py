@@ -10,7 +10,7 @@ from simulator import api
 from simulator.core.rng import seed_stream
 from simulator.core.ruledata import load_rules
 from simulator.core.trace import new_log
-from simulator.games.elgrande.board import MAX_PLAYERS, N_PLACES
+from simulator.games.elgrande.board import BASE, GOLD, MAX_PLAYERS, N_PLACES, WARE
 from simulator.games.elgrande.turn import new_game
 from strategies.elgrande import DEFAULT_WEIGHTS, GREEDY, NAMES, RANDOM
 
@@ -57,14 +57,16 @@ def random_plans():
 
 @pytest.fixture
 def table(r, plans):
-    """``table(n_players, king=...)``: a table set up by the rules (seeded) and then cleared:
-    no Caballero in any region or the Castillo (they wait in the provinces), the Grandes beside
-    the board (-1) unless placed, and the King where asked."""
+    """``table(n_players, king=..., mode=...)``: a table set up by the rules (seeded) and then
+    cleared: no Caballero in any region or the Castillo (they wait in the provinces), the Grandes
+    beside the board (-1) unless placed, and the King where asked. With the expansion: no black
+    Caballero, no limit table, nobody on a space, no Grand Inquisitor, no token lying (all in
+    the supply)."""
     keep = []
 
-    def make(n_players=4, king=0, rules=None):
+    def make(n_players=4, king=0, rules=None, mode=BASE):
         rr = r if rules is None else rules
-        t = new_game(rr, n_players, plans, seed_stream(5, 0), new_log(100)).view(np.recarray)
+        t = new_game(rr, n_players, plans, seed_stream(5, 0), new_log(100), mode).view(np.recarray)
         keep.append(t)
         s = t[0]
         for p in range(n_players):
@@ -73,6 +75,14 @@ def table(r, plans):
         s.grande[:] = -1
         s.king = king
         s.round_no = 1
+        s.francia[:] = -1
+        s.captain = s.viceroy = s.table_region = s.inquisitor = -1
+        s.on_table[:] = 0
+        s.placed[:] = 0
+        s.carry[:] = 0
+        s.arrived[:] = 0
+        s.lying[:] = 0
+        s.supply[WARE], s.supply[GOLD] = rr.wares, rr.gold
         return s
 
     return make
@@ -87,3 +97,15 @@ def small_runs(tmp_path_factory):
         out[n] = api.run("elgrande", players=n, games=60, seed=11, strategies=HEURISTICS,
                          out=path, progress=False)
     return out
+
+
+EXPANSION = "grand_inquisitor_colonies"
+
+
+@pytest.fixture(scope="session")
+def expansion_run(tmp_path_factory):
+    """A run of the expansion: 40 four-player games with every heuristic (the dataset, replay
+    and strategy tests share it)."""
+    path = tmp_path_factory.mktemp("elgrande") / "expansion"
+    return api.run("elgrande", players=4, games=40, seed=11, mode=EXPANSION,
+                   strategies=HEURISTICS, out=path, progress=False)

@@ -13,17 +13,44 @@ from simulator.games.elgrande import board, turn
 from strategies import elgrande as players
 
 PLAYER_COUNTS = (2, 3, 4, 5)
+MODES = ("base", "grand_inquisitor_colonies")
 GAMES_PER_CASE = 2
 
 
 def check_invariants(s, r):
     n = s.n_players
+    extra = r.expansion_caballeros if s.expansion else 0
     for p in range(n):
-        assert board.caballeros_of(s, p) == r.caballeros_per_player
+        assert board.caballeros_of(s, p) == r.caballeros_per_player + extra
     assert (s.cab[:n] >= 0).all() and (s.court[:n] >= 0).all() and (s.provinces[:n] >= 0).all()
     assert (s.score[:n] == s.vp[:n].sum(axis=1)).all()
     assert (s.power_used[:n].sum(axis=1) <= s.round_no).all()
     assert s.king != board.CASTILLO and (s.grande[:n] != board.CASTILLO).all()
+    if s.expansion:
+        check_expansion(s, r)
+    else:
+        assert s.cab[:, board.N_SPAIN:board.CASTILLO].sum() == 0 and s.cab[board.BLACK].sum() == 0
+
+
+def check_expansion(s, r):
+    """The black Caballeros never leave the board; the King stays on the mainland or in
+    Francia; Francia's three spaces, the Captain, the Viceroy and the limit table hold
+    Caballeros that stand there; every token is in the supply, lying or carried."""
+    assert s.cab[board.BLACK].sum() == 2 * r.black_caballeros_per_region
+    assert s.king < board.N_SPAIN or s.king == board.FRANCIA
+    for c in range(board.N_COLOURS):
+        assert (s.francia == c).sum() == s.cab[c, board.FRANCIA]
+        seats = np.zeros(board.N_PLACES, dtype=np.int64)
+        seats[board.SHIP] = 1 if s.captain == c else 0
+        seats[board.AMERICA] = 1 if s.viceroy == c else 0
+        assert (s.carry[c].sum(axis=1) + seats <= s.cab[c]).all()
+        assert (s.arrived[c] <= s.cab[c]).all()
+    assert s.on_table.sum() <= s.table_size
+    if s.table_region >= 0:
+        assert (s.on_table <= s.cab[:, s.table_region]).all()
+        assert s.table_region != board.FRANCIA
+    for token, total in ((board.WARE, r.wares), (board.GOLD, r.gold)):
+        assert s.supply[token] + s.lying[token] + s.carry[:, :, token].sum() == total
 
 
 def play_checked(s, r, plans, rng):
@@ -42,7 +69,9 @@ def play_checked(s, r, plans, rng):
     for i in range(s.n_players):
         king, inside, mobile = s.king, s.cab[:, s.king].copy(), s.mobile.copy()
         turn.play_turn(s, r, plans, rng, no_log(), s.order[i])
-        if s.king == king:  # closed: no Caballero and no scoreboard enters or leaves
+        if s.expansion:
+            turn.copycat(s, r, plans, rng, no_log(), s.order[i])
+        if s.king == king:  # closed: no Caballero (black ones too) nor scoreboard enters or leaves
             assert (s.cab[:, king] == inside).all()
             for m in range(2):
                 assert (s.mobile[m] == mobile[m]) or king not in (s.mobile[m], mobile[m])
@@ -51,20 +80,23 @@ def play_checked(s, r, plans, rng):
     if board.general_scoring_after(r, s.round_no):
         king, inside = s.king, s.cab[:, s.king].copy()
         turn.general_scoring(s, r, plans, rng, no_log())
-        assert (s.cab[:, king] == inside).all() and (s.cab[:, board.CASTILLO] == 0).all()
+        assert (s.cab[:, king] == inside).all() and (s.cab[:s.n_players, board.CASTILLO] == 0).all()
+        if s.inquisitor >= 0:  # the black ones go with their holder's disc; else they stay
+            assert s.cab[board.BLACK, board.CASTILLO] == 0
     check_invariants(s, r)
 
 
 @pytest.mark.parametrize("n_players", PLAYER_COUNTS)
 @pytest.mark.parametrize("strategy", players.NAMES)
-def test_invariants_hold_every_turn(n_players, strategy):
-    config = make_config("elgrande", n_players, "base", [strategy], seed=123)
+@pytest.mark.parametrize("mode", MODES)
+def test_invariants_hold_every_turn(mode, n_players, strategy):
+    config = make_config("elgrande", n_players, mode, [strategy], seed=123)
     r = config.rules.as_record()[0]
     plans = (np.repeat(config.setup.mix_ids, board.MAX_PLAYERS),
              np.repeat(config.setup.mix_weights, board.MAX_PLAYERS, 0))
     for game in range(GAMES_PER_CASE):
         rng = seed_stream(123, game)
-        table = turn.new_game(r, n_players, plans, rng, no_log()).view(np.recarray)
+        table = turn.new_game(r, n_players, plans, rng, no_log(), config.setup.mode).view(np.recarray)
         s = table[0]
         check_invariants(s, r)
         while s.round_no < r.rounds:
@@ -99,3 +131,25 @@ def test_dataset_invariants(small_runs, n_players):
     assert (seats.filter(pl.col("rank") == 1)["winner"]).all()
     best = seats.group_by("game_id").agg(pl.col("score").max().alias("best")).sort("game_id")
     assert (best["best"] == games.sort("game_id")["winning_score"]).all()
+
+
+def test_expansion_dataset_invariants(expansion_run):
+    """The expansion's run: the score is the sum of its sources, the expansion's included; one
+    card a round from the seven stacks; the game counts of the Grand Inquisitor and tokens."""
+    data = api.load(expansion_run)
+    seats, games = data.seats, data.games
+    sources = [c for c in data.manifest["columns"]["point_sources"]]
+    assert {"vp_francia", "vp_captain", "vp_viceroy", "vp_gold_and_wares"} <= set(sources)
+    assert (seats["score"] == sum(seats[c].cast(pl.Int64) for c in sources)).all()
+    assert (sum(seats[f"cards_stack_{k}"] for k in range(1, 8)) == 9).all()
+    assert (games["turns"] == 9 * 4).all() and not games["truncated"].any()
+    assert (games["inquisitor_changes"] >= 0).all() and games["inquisitor_changes"].sum() > 0
+    assert (seats.group_by("game_id").agg(pl.col("vp_gold_and_wares").sum())["vp_gold_and_wares"]
+            >= 0).all()
+    assert seats["vp_captain"].sum() > 0 and seats["vp_francia"].sum() > 0
+
+
+def test_base_tables_have_no_expansion_columns(small_runs):
+    data = api.load(small_runs[3])
+    assert "vp_francia" not in data.seats.columns and "cards_stack_6" not in data.seats.columns
+    assert "inquisitor_changes" not in data.games.columns

@@ -36,3 +36,33 @@ def test_replay_tells_every_decision_and_scoring(small_runs):
     castillo = [e for e in events if e["kind"] == "scoring" and e["place"] == "the Castillo"
                 and e["scoring"] == "general scoring"]
     assert len(castillo) == 3  # the Castillo at each general scoring
+
+
+def test_replay_of_the_expansion_tells_every_new_rule(expansion_run):
+    """The expansion's replay matches its run and tells its rules with structured fields: the
+    black Caballeros and the limit table at setup, the secret setup choice, free moves, tokens
+    laid, taken and brought home, the spaces scored, the Grand Inquisitor taken and his extra
+    Caballero, the limit table filled."""
+    data = api.load(expansion_run)
+    strategies = data.manifest["strategies"]
+    kinds = set()
+    for index in range(6):
+        events = api.replay("elgrande", seed=11, game_index=index, players=4,
+                            strategies=strategies, mode="grand_inquisitor_colonies")
+        expected = data.seats.filter(pl.col("game_id") == index).sort("seat")["score"].to_list()
+        assert events[-1]["scores"] == expected
+        row = data.games.filter(pl.col("game_id") == index)
+        assert sum(e["kind"] == "inquisitor_taken" and e["from"] != e["player"]
+                   for e in events) == row["inquisitor_changes"].item()
+        assert sum(e["kind"] == "token_home" for e in events) == row["tokens_brought_home"].item()
+        kinds |= {e["kind"] for e in events}
+        for e in events:
+            if e["kind"] == "token_home":
+                assert e["points"] in (4, 6) and e["token"] in ("Ware", "Gold")
+            if e["kind"] == "space_scored":
+                assert e["space"] in ("ambassador", "envoy", "Captain", "Viceroy")
+            if e["kind"] == "secret_choice" and e["purpose"] == "two Caballeros at setup":
+                assert e["place"] not in ("Francia", "the Ship", "América", "África")
+    assert {"black_placed", "table_placed", "tokens_laid", "token_taken", "token_home",
+            "space_scored", "inquisitor_taken", "extra_caballero", "free_move",
+            "table_filled"} <= kinds, kinds

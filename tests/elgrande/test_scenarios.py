@@ -13,7 +13,7 @@ from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
     ARAGON, BORDERS, CARD_STACK, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CASTILLO, CATALUNA,
-    GALICIA, GENERAL, GRANADA, KING, N_REGIONS, OPPONENTS_ONE_EACH, PAIS_VASCO, SCORE_5_POINT_REGIONS,
+    FRANCIA, GALICIA, GENERAL, GRANADA, KING, N_PLACES, N_SPAIN, OPPONENTS_ONE_EACH, PAIS_VASCO, SCORE_5_POINT_REGIONS,
     SCORE_FEWEST_CABALLEROS, SCORE_FIRST_PLACES, SEVILLA, SPECIAL, VALENCIA, caballeros_of,
     placement_target, stack_sizes,
 )
@@ -92,12 +92,14 @@ def test_a_mobile_scoreboard_replaces_the_values(table, r, log):
 
 def test_placement_goes_to_regions_bordering_the_king_or_the_castillo(table):
     s = table(3, king=GALICIA)
-    targets = [g for g in range(10) if placement_target(s, g)]
+    targets = [g for g in range(N_PLACES) if placement_target(s, g)]
     assert targets == [CASTILLA_LA_VIEJA, PAIS_VASCO, CASTILLO]
 
 
 def test_borders_are_symmetric_and_fifteen():
-    assert (BORDERS == BORDERS.T).all() and BORDERS.sum() == 30
+    assert (BORDERS == BORDERS.T).all() and BORDERS[:N_SPAIN, :N_SPAIN].sum() == 30
+    # the expansion: Francia next to Aragón and Cataluña (placement from them)
+    assert set(np.flatnonzero(BORDERS[FRANCIA])) == {ARAGON, CATALUNA}
     # the rule text's own examples: Galicia and Castilla la Nueva
     assert set(np.flatnonzero(BORDERS[GALICIA])) == {CASTILLA_LA_VIEJA, PAIS_VASCO}
     assert set(np.flatnonzero(BORDERS[CASTILLA_LA_NUEVA])) == {
@@ -174,7 +176,7 @@ def test_power_card_brings_its_caballeros_to_the_court(table, r, plans, log):
 
 def test_the_stacks_hold_eleven_cards_and_the_kings_card(ruleset):
     r = ruleset.as_record()[0]
-    assert stack_sizes(r) == [11, 11, 11, 11, 1]
+    assert stack_sizes(r) == [11, 11, 11, 11, 1, 1, 11]  # with the expansion's stacks 6 and 7
     assert int(CARD_STACK[KING]) == 5
 
 
@@ -233,7 +235,7 @@ def test_general_scoring_castillo_first_then_moved_then_regions(table, r, plans,
     turn.general_scoring(s, r, plans, rng(), log)
     picks = {e[0]: e[1] for e in logged(log, L.SECRET_CHOICE)}
     scorings = [e[1] for e in logged(log, L.SCORING)]
-    assert scorings == [CASTILLO] + list(range(N_REGIONS))
+    assert scorings == [CASTILLO] + list(range(N_SPAIN))
     assert s.cab[0, CASTILLO] == 0 and s.cab[1, CASTILLO] == 0
     for p, n in ((0, 3), (1, 1)):
         if picks[p] == SEVILLA:

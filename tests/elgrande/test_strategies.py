@@ -24,6 +24,15 @@ def test_greedy_beats_random_clearly(against_random):
     assert greedy >= 0.9, greedy
 
 
+def test_greedy_beats_random_clearly_in_the_expansion(tmp_path):
+    seats = api.load(api.run("elgrande", players=2, games=60, seed=3,
+                             mode="grand_inquisitor_colonies", strategies=["greedy", "random"],
+                             out=tmp_path / "vs_random", progress=False)).seats
+    share = seats.group_by("strategy").agg(pl.col("win_share").mean())
+    greedy = share.filter(pl.col("strategy") == "greedy")["win_share"].item()
+    assert greedy >= 0.9, greedy
+
+
 def test_personalities_show_their_style(small_runs):
     seats = api.load(small_runs[5]).seats
     by = seats.group_by("strategy").agg(
@@ -43,7 +52,8 @@ def test_personalities_show_their_style(small_runs):
 # The game's tables, loaded once from the rules (``board.load_tables``), and the table size:
 # no copy a player makes ever changes them.
 FIXED_FIELDS = ("n_players", "points", "mobile_points", "power_caballeros", "card_count",
-                "card_number")
+                "card_number", "expansion", "n_regions", "table_size", "card_caballeros",
+                "card_tokens", "token_points")
 
 
 @pytest.mark.parametrize("n_players", [3, 5])
@@ -85,3 +95,16 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
                 assert players.value_of_copy(x, s, r, 0, w, coef, terms) == \
                     players.value(x, r, 0, w, coef), (field, i, v)
     assert changes > 100  # the changes did reach the standings
+
+
+def test_expansion_personalities_show_their_style(expansion_run):
+    """The colonial merchant brings home the most Gold and Wares; the inquisitor takes the Holy
+    Inquisition (stack 6) most often."""
+    seats = api.load(expansion_run).seats
+    by = seats.group_by("strategy").agg(pl.col("vp_gold_and_wares").mean(),
+                                        pl.col("cards_stack_6").mean())
+    row = {n: by.filter(pl.col("strategy") == n) for n in by["strategy"]}
+    assert all(row["colonial_merchant"]["vp_gold_and_wares"].item()
+               > row[n]["vp_gold_and_wares"].item() for n in row if n != "colonial_merchant")
+    assert all(row["inquisitor"]["cards_stack_6"].item() > row[n]["cards_stack_6"].item()
+               for n in row if n != "inquisitor")

@@ -3,7 +3,10 @@
 One game's state is a numpy record of dtype ``STATE`` (layout below); the rule numbers are a
 record of ``rules.toml``'s parameters, copied once per game into the state's tables
 (``load_tables``: scoreboards, power cards, the action cards' counts and numbers) so the rules
-read them by index. Places are the nine regions (0-8, alphabetical) and the Castillo (9).
+read them by index. Places are the nine regions of Spain (0-8, alphabetical), the expansion's
+four regions outside Spain (9-12: Francia, the Ship, América, África; in play only in the mode
+``grand_inquisitor_colonies``) and the Castillo (13). Colours are the players' (0-4) and the
+Grand Inquisitor's black Caballeros (``BLACK``).
 
 What is hidden at the table: the order of the action stacks, and the secret choices until they
 are revealed. Every other field may be read by any player (see rules.toml, hidden_information).
@@ -19,25 +22,37 @@ N_POWER = 13
 
 # --- the map ------------------------------------------------------------------------------------
 (ARAGON, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CATALUNA, GALICIA, GRANADA, PAIS_VASCO, SEVILLA,
- VALENCIA) = range(9)
-N_REGIONS = 9
-CASTILLO = 9
-N_PLACES = 10            # the regions, then the Castillo
+ VALENCIA, FRANCIA, SHIP, AMERICA, AFRICA) = range(13)
+N_SPAIN = 9              # the mainland's regions (the region cards, the disc)
+N_REGIONS = 13           # with the expansion's regions outside Spain
+CASTILLO = 13
+N_PLACES = 14            # the regions, then the Castillo
 REGION_NAMES = ("Aragón", "Castilla la Nueva", "Castilla la Vieja", "Cataluña", "Galicia",
-                "Granada", "País Vasco", "Sevilla", "Valencia", "the Castillo")
+                "Granada", "País Vasco", "Sevilla", "Valencia", "Francia", "the Ship", "América",
+                "África", "the Castillo")
 REGION_KEYS = ("aragon", "castilla_la_nueva", "castilla_la_vieja", "cataluna", "galicia",
-               "granada", "pais_vasco", "sevilla", "valencia")
+               "granada", "pais_vasco", "sevilla", "valencia", "francia", "ship", "america",
+               "africa")
 BORDER_LIST = (
     (ARAGON, CASTILLA_LA_NUEVA), (ARAGON, CASTILLA_LA_VIEJA), (ARAGON, CATALUNA),
     (ARAGON, PAIS_VASCO), (ARAGON, VALENCIA), (CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA),
     (CASTILLA_LA_NUEVA, GRANADA), (CASTILLA_LA_NUEVA, SEVILLA), (CASTILLA_LA_NUEVA, VALENCIA),
     (CASTILLA_LA_VIEJA, GALICIA), (CASTILLA_LA_VIEJA, PAIS_VASCO), (CATALUNA, VALENCIA),
     (GALICIA, PAIS_VASCO), (GRANADA, SEVILLA), (GRANADA, VALENCIA),
+    (FRANCIA, ARAGON), (FRANCIA, CATALUNA),  # the expansion: placement into Francia from them
 )
 BORDERS = np.zeros((N_REGIONS, N_REGIONS), dtype=np.int64)
 for _a, _b in BORDER_LIST:
     BORDERS[_a, _b] = BORDERS[_b, _a] = 1
 NOWHERE = -1
+# The Ship is reached from the coast: placement onto it when the King is in one of these.
+COASTAL = np.zeros(N_REGIONS, dtype=np.int64)
+for _g in (CATALUNA, VALENCIA, GRANADA, SEVILLA, GALICIA, PAIS_VASCO, FRANCIA):
+    COASTAL[_g] = 1
+FRANCIA_SPACES = 3       # ambassador, envoy, the third
+BLACK = 5                # the Grand Inquisitor's colour
+N_COLOURS = 6
+WARE, GOLD = 0, 1        # the tokens (Wares lie in África, Gold in América)
 
 # --- the action cards ---------------------------------------------------------------------------
 CARD_KEYS = (
@@ -51,6 +66,9 @@ CARD_KEYS = (
     "mobile_scoreboard", "move_grande", "take_back_power_card", "king_to_neighbour",
     "opponents_disperse", "provinces_to_court_2", "secret_unique_regions",
     "king",
+    "holy_inquisition",
+    "execute_action_card", "copycat", "free_choice", "score_outside_spain",
+    "score_black_regions", "transport", "limit_table",
 )
 (MOVE_ANY_OUT_OF_ONE_REGION, MOVE_ANY_4, MOVE_OWN_4, MOVE_OWN_2_OPPONENTS_2, MOVE_OPPONENTS_3,
  MOVE_ANY_3, PLACE_2_ANYWHERE, ALL_OUT_OR_PLACE_2, ALL_OUT_OF_ONE_REGION,
@@ -60,11 +78,18 @@ CARD_KEYS = (
  SCORE_ANY_REGION, SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SCORE_FEWEST_CABALLEROS,
  MOBILE_SCOREBOARD, MOVE_GRANDE, TAKE_BACK_POWER_CARD, KING_TO_NEIGHBOUR,
  OPPONENTS_DISPERSE, PROVINCES_TO_COURT_2, SECRET_UNIQUE_REGIONS,
- KING) = range(len(CARD_KEYS))
+ KING, HOLY_INQUISITION,
+ EXECUTE_ACTION_CARD, COPYCAT, FREE_CHOICE, SCORE_OUTSIDE_SPAIN, SCORE_BLACK_REGIONS, TRANSPORT,
+ LIMIT_TABLE) = range(len(CARD_KEYS))
+EXPANSION_CARDS = CARD_KEYS[HOLY_INQUISITION:]
 N_CARD_KINDS = len(CARD_KEYS)
-CARD_STACK = np.array([1] * 9 + [2] * 8 + [3] * 8 + [4] * 7 + [5], dtype=np.int64)  # 1-5
-N_STACKS = 5
+CARD_STACK = np.array([1] * 9 + [2] * 8 + [3] * 8 + [4] * 7 + [5] + [6] + [7] * 7,
+                      dtype=np.int64)  # 1-7
+N_STACKS = 7             # the base game's five, the expansion's stacks 6 and 7
+BASE_STACKS = 5
 KING_STACK = 4           # index of stack 5, the King's card alone
+INQUISITION_STACK = 5    # index of stack 6, the Holy Inquisition alone
+COLONY_STACK = 6         # index of stack 7
 MAX_STACK = 22           # cards a stack may hold (the counts are checked against it)
 NUMBERED = ("move_any_out_of_one_region", "move_any_4", "move_own_4", "move_own_2_opponents_2",
             "move_opponents_3", "move_any_3", "place_2_anywhere", "all_out_or_place_2",
@@ -76,10 +101,16 @@ NUMBERED = ("move_any_out_of_one_region", "move_any_4", "move_own_4", "move_own_
 ANY = 99
 
 # --- points by source (dataset columns) -----------------------------------------------------
-FROM_REGIONS, FROM_CASTILLO, FROM_SPECIAL, FROM_KING, FROM_GRANDE = range(5)
-N_SOURCES = 5
-SOURCE_NAMES = ("regions", "castillo", "special_scorings", "king_bonus", "grande_bonus")
+(FROM_REGIONS, FROM_CASTILLO, FROM_SPECIAL, FROM_KING, FROM_GRANDE, FROM_FRANCIA, FROM_CAPTAIN,
+ FROM_VICEROY, FROM_TOKENS) = range(9)
+N_SOURCES = 9
+SOURCE_NAMES = ("regions", "castillo", "special_scorings", "king_bonus", "grande_bonus",
+                "francia", "captain", "viceroy", "gold_and_wares")
+BASE_SOURCES = 5         # the expansion's sources are not columns of the base game
 GENERAL, SPECIAL = 0, 1  # the kind of a scoring
+
+# the modes (spec.MODES order)
+BASE, GRAND_INQUISITOR_COLONIES = 0, 1
 
 # rules choices (index into a ``choices`` list of rules.toml)
 NO, YES = 0, 1
@@ -95,7 +126,9 @@ STATE = np.dtype([
     ("turns", np.int64),
     ("king", np.int64),                      # the King's region
     ("starter", np.int64),                   # who plays the first power card this round
-    ("cab", np.int64, (MAX_PLAYERS, N_PLACES)),   # Caballeros in each region and the Castillo
+    ("expansion", np.int64),                 # 1: Grossinquisitor und Kolonien
+    ("n_regions", np.int64),                 # regions in play: 9, or 13 with the expansion
+    ("cab", np.int64, (N_COLOURS, N_PLACES)),  # Caballeros in each region and the Castillo
     ("court", np.int64, (MAX_PLAYERS,)),
     ("provinces", np.int64, (MAX_PLAYERS,)),
     ("home", np.int64, (MAX_PLAYERS,)),      # home region dealt at setup
@@ -106,18 +139,37 @@ STATE = np.dtype([
     ("played_at", np.int64, (MAX_PLAYERS,)),     # when in this round's card play
     ("order", np.int64, (MAX_PLAYERS,)),     # this round's turn order
     ("acting", np.int64),                    # whose turn it is (-1 between turns)
-    ("deck", np.int64, (N_STACKS - 1, MAX_STACK)),  # stacks 1-4, the top card last
-    ("deck_n", np.int64, (N_STACKS - 1,)),
+    ("deck", np.int64, (N_STACKS, MAX_STACK)),  # stacks 1-4 and 7, the top card last
+    ("deck_n", np.int64, (N_STACKS,)),
     ("face", np.int64, (N_STACKS,)),         # the face-up card of each stack (-1: taken / none)
     ("taken", np.int64, (MAX_PLAYERS,)),     # the card each player took this round (-1)
     ("vetoes", np.int64, (MAX_PLAYERS,)),    # Veto cards held
     ("mobile", np.int64, (2,)),              # region of each mobile scoreboard (-1: beside)
+    # the expansion's table (expansion.py)
+    ("inquisitor", np.int64),                # who holds the Grand Inquisitor card (-1: nobody)
+    ("extra_round", np.int64, (MAX_PLAYERS,)),  # the round its holder last used the extra one
+    ("francia", np.int64, (FRANCIA_SPACES,)),  # colour on each space (-1: free)
+    ("captain", np.int64),                   # colour on the Captain's space (-1: free)
+    ("viceroy", np.int64),                   # colour on the Viceroy's space (-1: free)
+    ("arrived", np.int64, (N_COLOURS, N_PLACES)),  # came this round (the Ship, the colonies)
+    ("carry", np.int64, (N_COLOURS, N_PLACES, 2)),  # Caballeros there holding a Ware / Gold
+    ("lying", np.int64, (2,)),               # Wares in África, Gold in América, not yet taken
+    ("supply", np.int64, (2,)),              # Wares and Gold beside the board
+    ("table_region", np.int64),              # the limit table's region (-1: none)
+    ("table_size", np.int64),
+    ("on_table", np.int64, (N_COLOURS,)),    # Caballeros on its spaces (the rest beside it)
+    ("held", np.int64, (MAX_PLAYERS, 3)),    # Execute, Copycat, Free Choice kept for later
+    ("last_special", np.int64),              # the special action of the turn just played
+    ("castillo_closed", np.int64),           # 1 from its emptying to the end of a general scoring
     # the game's tables (load_tables)
     ("points", np.int64, (N_PLACES, 3)),     # printed scoreboards
     ("mobile_points", np.int64, (2, 3)),
     ("power_caballeros", np.int64, (N_POWER + 1,)),
     ("card_count", np.int64, (N_CARD_KINDS,)),
     ("card_number", np.int64, (N_CARD_KINDS,)),
+    ("card_caballeros", np.int64, (N_CARD_KINDS,)),  # Caballeros its placement allows
+    ("card_tokens", np.int64, (N_CARD_KINDS, 2)),    # Wares and Gold a stack-7 card shows
+    ("token_points", np.int64, (2,)),                # a Ware, a Gold brought to Spain
     # what happened, for the dataset
     ("vp", np.int64, (MAX_PLAYERS, N_SOURCES)),
     ("vp_scoring", np.int64, (MAX_PLAYERS, 3)),  # points of each general scoring, all sources
@@ -132,7 +184,10 @@ STATE = np.dtype([
     ("special_scorings", np.int64),
     ("king_moves", np.int64),
     ("vetoes_used", np.int64),
+    ("inquisitor_changes", np.int64),
+    ("tokens_home", np.int64, (MAX_PLAYERS,)),   # Gold and Wares brought to Spain
 ])
+HELD_EXECUTE, HELD_COPYCAT, HELD_FREE_CHOICE = range(3)
 
 new_table = table_factory(STATE)
 
@@ -161,6 +216,14 @@ def load_tables(s, r):
         r.valencia_points_1, r.valencia_points_2, r.valencia_points_3
     s.points[CASTILLO, 0], s.points[CASTILLO, 1], s.points[CASTILLO, 2] = \
         r.castillo_points_1, r.castillo_points_2, r.castillo_points_3
+    s.points[FRANCIA, 0], s.points[FRANCIA, 1], s.points[FRANCIA, 2] = \
+        r.francia_points_1, r.francia_points_2, r.francia_points_3
+    s.points[SHIP, 0], s.points[SHIP, 1], s.points[SHIP, 2] = \
+        r.ship_points_1, r.ship_points_2, r.ship_points_3
+    s.points[AMERICA, 0], s.points[AMERICA, 1], s.points[AMERICA, 2] = \
+        r.america_points_1, r.america_points_2, r.america_points_3
+    s.points[AFRICA, 0], s.points[AFRICA, 1], s.points[AFRICA, 2] = \
+        r.africa_points_1, r.africa_points_2, r.africa_points_3
     s.mobile_points[0, 0], s.mobile_points[0, 1], s.mobile_points[0, 2] = \
         r.mobile_1_points_1, r.mobile_1_points_2, r.mobile_1_points_3
     s.mobile_points[1, 0], s.mobile_points[1, 1], s.mobile_points[1, 2] = \
@@ -206,6 +269,14 @@ def load_tables(s, r):
     k[PROVINCES_TO_COURT_2] = r.provinces_to_court_2_cards
     k[SECRET_UNIQUE_REGIONS] = r.secret_unique_regions_cards
     k[KING] = r.king_cards
+    k[HOLY_INQUISITION] = r.holy_inquisition_cards
+    k[EXECUTE_ACTION_CARD] = r.execute_action_card_cards
+    k[COPYCAT] = r.copycat_cards
+    k[FREE_CHOICE] = r.free_choice_cards
+    k[SCORE_OUTSIDE_SPAIN] = r.score_outside_spain_cards
+    k[SCORE_BLACK_REGIONS] = r.score_black_regions_cards
+    k[TRANSPORT] = r.transport_cards
+    k[LIMIT_TABLE] = r.limit_table_cards
     n = s.card_number
     n[MOVE_ANY_OUT_OF_ONE_REGION] = r.move_any_out_of_one_region_number
     n[MOVE_ANY_4] = r.move_any_4_number
@@ -220,10 +291,36 @@ def load_tables(s, r):
     n[OPPONENTS_ONE_EACH] = r.opponents_one_each_number
     n[SECRET_RETURN_2] = r.secret_return_2_number
     n[PROVINCES_TO_COURT_2] = r.provinces_to_court_2_number
+    n[HOLY_INQUISITION] = r.holy_inquisition_number
+    n[FREE_CHOICE] = r.free_choice_number
+    n[TRANSPORT] = r.transport_number
+    c = s.card_caballeros  # the base game's cards place their stack's number
+    for card in range(HOLY_INQUISITION):
+        c[card] = CARD_STACK[card]
+    c[HOLY_INQUISITION] = r.holy_inquisition_caballeros
+    c[EXECUTE_ACTION_CARD] = r.execute_action_card_caballeros
+    c[COPYCAT] = r.copycat_caballeros
+    c[FREE_CHOICE] = r.free_choice_caballeros
+    c[SCORE_OUTSIDE_SPAIN] = r.score_outside_spain_caballeros
+    c[SCORE_BLACK_REGIONS] = r.score_black_regions_caballeros
+    c[TRANSPORT] = r.transport_caballeros
+    c[LIMIT_TABLE] = r.limit_table_caballeros
+    s.token_points[WARE], s.token_points[GOLD] = r.ware_points, r.gold_points
+    t = s.card_tokens
+    t[EXECUTE_ACTION_CARD, WARE], t[EXECUTE_ACTION_CARD, GOLD] = \
+        r.execute_action_card_wares, r.execute_action_card_gold
+    t[COPYCAT, WARE], t[COPYCAT, GOLD] = r.copycat_wares, r.copycat_gold
+    t[FREE_CHOICE, WARE], t[FREE_CHOICE, GOLD] = r.free_choice_wares, r.free_choice_gold
+    t[SCORE_OUTSIDE_SPAIN, WARE], t[SCORE_OUTSIDE_SPAIN, GOLD] = \
+        r.score_outside_spain_wares, r.score_outside_spain_gold
+    t[SCORE_BLACK_REGIONS, WARE], t[SCORE_BLACK_REGIONS, GOLD] = \
+        r.score_black_regions_wares, r.score_black_regions_gold
+    t[TRANSPORT, WARE], t[TRANSPORT, GOLD] = r.transport_wares, r.transport_gold
+    t[LIMIT_TABLE, WARE], t[LIMIT_TABLE, GOLD] = r.limit_table_wares, r.limit_table_gold
 
 
 def stack_sizes(r) -> list[int]:
-    """How many cards each of the five stacks holds with these counts (for spec.check)."""
+    """How many cards each of the seven stacks holds with these counts (for spec.check)."""
     sizes = [0] * N_STACKS
     for kind, key in enumerate(CARD_KEYS):
         sizes[int(CARD_STACK[kind]) - 1] += int(getattr(r, f"{key}_cards"))
@@ -233,7 +330,7 @@ def stack_sizes(r) -> list[int]:
 @njit(cache=True)
 def intrigue_limits(s, card):
     """(most moves, most of the mover's own, most of opponents', one source region) of a stack-1
-    moving card."""
+    moving card (or the expansion's Transport and Free Choice)."""
     n = s.card_number[card]
     if card == MOVE_ANY_OUT_OF_ONE_REGION:
         return n, ANY, ANY, True
@@ -245,6 +342,8 @@ def intrigue_limits(s, card):
         return 2 * n, n, n, False
     if card == MOVE_OPPONENTS_3:
         return n, 0, n, False
+    if card == TRANSPORT or card == FREE_CHOICE:  # the expansion: of your own
+        return n, n, 0, False
     return 0, 0, 0, False
 
 
@@ -265,12 +364,43 @@ def first_value(s, g):
 
 
 @njit(cache=True)
+def owner(s, c):
+    """The player a Caballero of colour ``c`` counts for: its own; a black one, the Grand
+    Inquisitor's holder (-1: nobody holds him)."""
+    return s.inquisitor if c == BLACK else c
+
+
+@njit(cache=True)
+def colour_counted(s, c, g):
+    """Colour ``c``'s Caballeros that count in ``g``: only those on the limit table where it
+    stands; never the Captain or the Viceroy."""
+    if g == s.table_region:
+        return s.on_table[c]
+    k = s.cab[c, g]
+    if (g == SHIP and s.captain == c) or (g == AMERICA and s.viceroy == c):
+        k -= 1
+    return k
+
+
+@njit(cache=True)
+def counted(s, p, g):
+    """``p``'s Caballeros counted when ``g`` is scored (with the expansion: the black ones too,
+    for the Grand Inquisitor's holder)."""
+    if s.expansion == 0:
+        return s.cab[p, g]
+    k = colour_counted(s, p, g)
+    if s.inquisitor == p:
+        k += colour_counted(s, BLACK, g)
+    return k
+
+
+@njit(cache=True)
 def sole_most(s, g):
     """The player who alone has the most Caballeros in ``g`` (-1: nobody, or a tie)."""
     best = 0
     who = -1
     for p in range(s.n_players):
-        c = s.cab[p, g]
+        c = counted(s, p, g)
         if c > best:
             best, who = c, p
         elif c == best and c > 0:
@@ -284,7 +414,7 @@ def placings(s, g, places):
     Caballero there). Tied players slide back one place and the next takes the place after."""
     n = s.n_players
     for p in range(n):  # the counts; a player placed at ``at`` is marked -2 - at
-        places[p] = s.cab[p, g]
+        places[p] = counted(s, p, g)
     place = 0
     while True:
         best = 0
@@ -305,11 +435,28 @@ def placings(s, g, places):
         places[p] = -1 if places[p] == 0 else -2 - places[p]
 
 
+@njit(cache=True)
+def seat_bonus(s, r, g, i):
+    """(player, points, source) of the ``i``-th space of ``g`` that scores with it: Francia's
+    ambassador (0) and envoy (1), the Ship's Captain, América's Viceroy; (-1, 0, 0) if none."""
+    if g == FRANCIA:
+        if i == 0 and s.francia[0] >= 0:
+            return owner(s, s.francia[0]), r.ambassador_bonus, FROM_FRANCIA
+        if i == 1 and s.francia[1] >= 0:
+            return owner(s, s.francia[1]), r.envoy_bonus, FROM_FRANCIA
+    elif i == 0 and g == SHIP and s.captain >= 0:
+        return owner(s, s.captain), r.captain_points, FROM_CAPTAIN
+    elif i == 0 and g == AMERICA and s.viceroy >= 0:
+        return owner(s, s.viceroy), r.viceroy_points, FROM_VICEROY
+    return -1, 0, 0
+
+
 @njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def standings(s, r, g, first_only, out):
     """The points each player would score if ``g`` were scored now (``out[:n]``): its places by
     the tie rule (or only a sole first, ``first_only``), the King's bonus in the King's region,
-    the Grandes' bonuses. Returns nothing; the rules and the players both read it."""
+    the Grandes' bonuses, the expansion's spaces. Returns nothing; the rules and the players
+    both read it."""
     n = s.n_players
     placings(s, g, out)  # the places first, turned into points in place (no allocation)
     board = scoreboard(s, g)
@@ -322,7 +469,14 @@ def standings(s, r, g, first_only, out):
         if at < 0 or at > 2 or (first_only and at != 0):
             continue
         out[p] = board[at]
-    if g == CASTILLO or (first_only and r.first_places_bonuses == NO) or top < 0:
+    if g == CASTILLO or (first_only and r.first_places_bonuses == NO):
+        return
+    if g >= N_SPAIN:
+        for i in range(2):
+            q, points, _ = seat_bonus(s, r, g, i)
+            if q >= 0:
+                out[q] += points
+    if top < 0:
         return
     if g == s.king:
         out[top] += r.king_bonus
@@ -340,10 +494,26 @@ def bonus_parts(s, r, g, p, first_only):
 
 @njit(cache=True)
 def total_caballeros(s, g):
-    t = 0
+    """Every Caballero standing in ``g``, the black ones too."""
+    t = s.cab[BLACK, g]
     for p in range(s.n_players):
         t += s.cab[p, g]
     return t
+
+
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+def in_play(s, g):
+    """A region of this game's board, or the Castillo."""
+    return g < s.n_regions or g == CASTILLO
+
+
+@njit(cache=True)
+def francia_free(s):
+    """Free spaces in Francia (no more than three Caballeros stand there)."""
+    k = 0
+    for i in range(FRANCIA_SPACES):
+        k += 1 if s.francia[i] < 0 else 0
+    return k
 
 
 @njit(cache=True, inline="always")  # called in every valuation: no call overhead
@@ -352,15 +522,43 @@ def may_move_through(s, r, g):
     region; the Castillo by intrigue_castillo."""
     if g == CASTILLO:
         return r.intrigue_castillo == YES
-    return g != s.king
+    return g != s.king and g < s.n_regions
+
+
+@njit(cache=True)
+def may_enter(s, r, g):
+    """Whether a Caballero may be moved into ``g``: as ``may_move_through``, Francia only onto a
+    free space, the Castillo not once a general scoring has emptied it (Free Choice)."""
+    if g == CASTILLO and s.castillo_closed:
+        return False
+    return may_move_through(s, r, g) and (g != FRANCIA or francia_free(s) > 0)
+
+
+@njit(cache=True)
+def may_place_anywhere(s, r, g):
+    """A place an 'anywhere' placement may use: América and África are reached only by moves."""
+    return may_enter(s, r, g) and g != AMERICA and g != AFRICA
 
 
 @njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def placement_target(s, g):
-    """A region bordering the King's region, or the Castillo."""
+    """A region bordering the King's region, or the Castillo; with the expansion, the Ship when
+    the King is on the coast, Francia when a space is free; never América or África."""
     if g == CASTILLO:
         return True
+    if g >= s.n_regions or g == AMERICA or g == AFRICA:
+        return False
+    if g == SHIP:
+        return COASTAL[s.king] == 1
+    if g == FRANCIA and francia_free(s) == 0:
+        return False
     return BORDERS[s.king, g] == 1
+
+
+@njit(cache=True)
+def king_may_enter(s, g):
+    """The King stays on the mainland; Francia is the one region outside Spain he may enter."""
+    return g < N_SPAIN or (g == FRANCIA and s.expansion == 1)
 
 
 @njit(cache=True)

@@ -12,8 +12,10 @@ from numba import njit
 from simulator.core.trace import record
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    CASTILLO, FROM_CASTILLO, FROM_GRANDE, FROM_KING, FROM_REGIONS, FROM_SPECIAL, GENERAL,
-    MAX_PLAYERS, bonus_parts, new_table, placings, scoreboard, scoring_index, sole_most, standings,
+    AFRICA, AMERICA, BLACK, CASTILLO, FRANCIA, FRANCIA_SPACES, FROM_CASTILLO, FROM_GRANDE,
+    FROM_KING, FROM_REGIONS, FROM_SPECIAL, FROM_TOKENS, GENERAL, GOLD, MAX_PLAYERS, N_SPAIN, NO,
+    SHIP, WARE, bonus_parts, counted, new_table, owner, placings, scoreboard, scoring_index,
+    seat_bonus, sole_most, standings,
 )
 
 
@@ -36,26 +38,40 @@ def to_court(s, p, k, log):
 
 
 @njit(cache=True)
+def place_from_provinces(s, p, g, k, log):
+    """``k`` of ``p``'s Caballeros straight from the provinces into ``g`` (the expansion's setup)."""
+    for _ in range(k):
+        s.provinces[p] -= 1
+        arrive(s, p, g, -1, log)
+        s.placed[p] += 1
+        record(log, L.PLACED, p, g, s.cab[p, g], s.court[p])
+
+
+@njit(cache=True)
 def place(s, p, g, log):
     """One of ``p``'s Caballeros from the court into place ``g``."""
     s.court[p] -= 1
-    s.cab[p, g] += 1
+    arrive(s, p, g, -1, log)
     s.placed[p] += 1
     record(log, L.PLACED, p, g, s.cab[p, g], s.court[p])
 
 
 @njit(cache=True)
 def move(s, q, a, b, by, log):
-    """One of ``q``'s Caballeros from place ``a`` to place ``b`` (``L.COURT``: to the court)."""
-    s.cab[q, a] -= 1
+    """One of colour ``q``'s Caballeros from place ``a`` to place ``b`` (``L.COURT``: to the
+    court), with the token it holds (expansion)."""
+    token = depart(s, q, a, b)
     if b == L.COURT:
         s.court[q] += 1
         there = s.court[q]
     else:
-        s.cab[q, b] += 1
+        arrive(s, q, b, token, log)
         there = s.cab[q, b]
-    s.moved[q] += 1
+    if q < MAX_PLAYERS:
+        s.moved[q] += 1
     record(log, L.MOVED, q, a, b, by, s.cab[q, a], there)
+    if token >= 0 and (b == L.COURT or b == CASTILLO):
+        lose_token(s, q, token, b, log)
 
 
 @njit(cache=True)
@@ -64,12 +80,129 @@ def send_home(s, q, g, log):
     if g == L.COURT:
         s.court[q] -= 1
         left = s.court[q]
+        token = -1
     else:
-        s.cab[q, g] -= 1
+        token = depart(s, q, g, L.PROVINCES)
         left = s.cab[q, g]
     s.provinces[q] += 1
     s.returned[q] += 1
     record(log, L.RETURNED, q, g, left)
+    if token >= 0:
+        lose_token(s, q, token, L.PROVINCES, log)
+
+
+# --- the expansion's places: who stands where in a region ---------------------------------------
+
+@njit(cache=True)
+def depart(s, c, a, b):
+    """One Caballero of colour ``c`` leaves ``a`` for ``b``: returns the token it takes along
+    (-1: none). Which one leaves (rules.toml, leaving): one holding a token when the move goes
+    to the Ship or the mainland (towards home), else one holding none; a space (Captain,
+    Viceroy, Francia's least) only when no other is there; beside the limit table before on it;
+    those that came this round last."""
+    s.cab[c, a] -= 1
+    if s.expansion == 0:
+        return -1
+    token = -1
+    seat = (a == SHIP and s.captain == c) or (a == AMERICA and s.viceroy == c)
+    carriers = s.carry[c, a, WARE] + s.carry[c, a, GOLD]
+    plain = s.cab[c, a] + 1 - carriers - (1 if seat else 0)
+    homeward = b < N_SPAIN or b == SHIP
+    if carriers > 0 and (homeward or plain == 0):
+        token = GOLD if s.carry[c, a, GOLD] > 0 else WARE
+        s.carry[c, a, token] -= 1
+    elif plain == 0 and seat:
+        if a == SHIP:
+            s.captain = -1
+        else:
+            s.viceroy = -1
+    if a == FRANCIA:
+        for i in range(FRANCIA_SPACES - 1, -1, -1):
+            if s.francia[i] == c:
+                s.francia[i] = -1
+                break
+    if a == s.table_region and s.on_table[c] > s.cab[c, a]:
+        s.on_table[c] -= 1
+    if s.arrived[c, a] > s.cab[c, a]:
+        s.arrived[c, a] = s.cab[c, a]
+    return token
+
+
+@njit(cache=True)
+def arrive(s, c, b, token, log):
+    """One Caballero of colour ``c`` (holding ``token``, -1: none) comes into place ``b``:
+    onto Francia's best free space, the Captain's or Viceroy's space when free (never with a
+    token), the limit table while it has room; a token brought to the mainland scores."""
+    s.cab[c, b] += 1
+    if s.expansion == 0:
+        return
+    if b == SHIP or b == AMERICA or b == AFRICA:
+        s.arrived[c, b] += 1
+    if b == FRANCIA:
+        for i in range(FRANCIA_SPACES):
+            if s.francia[i] < 0:
+                s.francia[i] = c
+                break
+    elif b == SHIP and s.captain < 0 and token < 0:
+        s.captain = c
+    elif b == AMERICA and s.viceroy < 0 and token < 0:
+        s.viceroy = c
+    if b == s.table_region and table_load(s) < s.table_size:
+        s.on_table[c] += 1
+    if token < 0:
+        return
+    if b < N_SPAIN:
+        bring_home(s, c, b, token, log)
+    elif b != CASTILLO:
+        s.carry[c, b, token] += 1
+
+
+@njit(cache=True)
+def table_load(s):
+    """Caballeros on the limit table's spaces."""
+    t = 0
+    for c in range(s.on_table.shape[0]):
+        t += s.on_table[c]
+    return t
+
+
+@njit(cache=True)
+def bring_home(s, c, g, token, log):
+    """A token brought to Spain goes back to the supply and scores for the Caballero's player."""
+    s.supply[token] += 1
+    p = owner(s, c)
+    points = s.token_points[token]
+    if p >= 0:
+        s.score[p] += points
+        s.vp[p, FROM_TOKENS] += points
+        s.tokens_home[p] += 1
+    record(log, L.TOKEN_HOME, c, token, g, points, s.score[p] if p >= 0 else 0)
+
+
+@njit(cache=True)
+def lose_token(s, c, token, to, log):
+    """A token whose Caballero goes to the court, the provinces or the Castillo is lost to the
+    supply, for no points."""
+    s.supply[token] += 1
+    record(log, L.TOKEN_LOST, c, token, to)
+
+
+@njit(cache=True)
+def take_tokens(s, p, log):
+    """``p`` takes what it can (a free action, not an action): each Caballero of its own, and
+    black ones for the Grand Inquisitor's holder, holding nothing and on no space, takes one
+    token lying where it stands (Wares in África, Gold in América)."""
+    for c in (p, BLACK):
+        if c == BLACK and s.inquisitor != p:
+            continue
+        for g, token in ((AFRICA, WARE), (AMERICA, GOLD)):
+            free = s.cab[c, g] - s.carry[c, g, WARE] - s.carry[c, g, GOLD] - (
+                1 if g == AMERICA and s.viceroy == c else 0)
+            k = min(free, s.lying[token])
+            if k > 0:
+                s.lying[token] -= k
+                s.carry[c, g, token] += k
+                record(log, L.TOKEN_TAKEN, c, token, g, k, s.lying[token])
 
 
 @njit(cache=True)
@@ -101,10 +234,17 @@ def score_place(s, r, g, kind, first_only, log):
         points = board[at] if at <= 2 and (not first_only or at == 0) else 0
         gain(s, p, points, source, kind, s.round_no, r)
         total += points
-        record(log, L.PLACE_SCORED, g, p, s.cab[p, g], at, points, s.score[p])
+        record(log, L.PLACE_SCORED, g, p, counted(s, p, g), at, points, s.score[p])
+    if not first_only or r.first_places_bonuses != NO:
+        for i in range(2):  # the expansion's spaces score whoever else is there
+            q, points, seat_source = seat_bonus(s, r, g, i)
+            if q >= 0:
+                gain(s, q, points, seat_source, kind, s.round_no, r)
+                total += points
+                record(log, L.SPACE_SCORED, g, q, i, points, s.score[q])
     if not anyone:
         record(log, L.NOBODY_SCORES, g)
-        return 0
+        return total
     if kind == GENERAL and g != CASTILLO and sole_most(s, g) >= 0:
         s.firsts[sole_most(s, g), scoring_index(r, s.round_no)] += 1
     top = sole_most(s, g)
@@ -118,6 +258,16 @@ def score_place(s, r, g, kind, first_only, log):
             record(log, L.BONUS, g, top, 1, grande, s.score[top])
         total += king + grande
     return total
+
+
+@njit(cache=True)
+def special_scoring_done(s, p, card, scored, log):
+    """A special scoring of ``scored`` regions counts once a game-count; none: a rule that fired
+    without effect."""
+    if scored == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_REGION)
+    else:
+        s.special_scorings += 1
 
 
 @njit(cache=True)
@@ -148,7 +298,7 @@ def empty_castillo(s, p, g, log):
     s.cab[p, CASTILLO] = 0
     if to == L.COURT:
         s.court[p] += k
-    else:
+    else:  # beside the limit table, if it stands there: the Grand Inquisitor fills it after
         s.cab[p, g] += k
 
 

@@ -13,7 +13,9 @@ from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
 from simulator.core.trace import no_log
-from simulator.games.elgrande.board import MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES
+from simulator.games.elgrande.board import (
+    BASE_SOURCES, BASE_STACKS, MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES,
+)
 from simulator.games.elgrande.turn import play_game
 
 POINT_SOURCES = tuple(f"vp_{n}" for n in SOURCE_NAMES)
@@ -25,18 +27,23 @@ SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
     "caballeros_placed", "caballeros_moved", "caballeros_returned", "special_actions",
     "vetoes_played", "caballeros_left_in_provinces", "first_player")
 GAME_COLUMNS = ("first_seat", "turns", "rounds", "truncated", "special_scorings", "king_moves",
-                "vetoes", "winning_score", "winners")
+                "vetoes", "winning_score", "winners", "inquisitor_changes", "tokens_brought_home")
+# Columns only the expansion fills (left out of the base game's tables).
+EXPANSION_SEAT_COLUMNS = POINT_SOURCES[BASE_SOURCES:] + tuple(
+    f"cards_stack_{k + 1}" for k in range(BASE_STACKS, N_STACKS))
+EXPANSION_GAME_COLUMNS = ("inquisitor_changes", "tokens_brought_home")
 N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
 @njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, seatings, mix_ids, mix_weights, log):
+def replay_game(rules, run_seed, game_index, n_players, mode, seatings, mix_ids, mix_weights,
+                log):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
     plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
                           None)
-    return play_game(rules[0], n_players, plans, rng, log)
+    return play_game(rules[0], n_players, plans, rng, log, mode)
 
 
 @njit(cache=True)
@@ -94,18 +101,20 @@ def finish(table, n_players, mix_slot, seats, first_row, games_row):
     games_row[6] = s.vetoes_used
     games_row[7] = best
     games_row[8] = winners
+    games_row[9] = s.inquisitor_changes
+    games_row[10] = s.tokens_home[:n_players].sum()
 
 
 @njit(cache=True, parallel=True)
-def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
-               seats, games):
+def play_games(rules, run_seed, first_game, n_games, n_players, mode, seatings, mix_ids,
+               mix_weights, seats, games):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, None)
-        table = play_game(rules[0], n_players, plans, rng, no_log())
+        table = play_game(rules[0], n_players, plans, rng, no_log(), mode)
         finish(table, n_players, mix_slot, seats, i * n_players, games[i])
 
 

@@ -20,7 +20,12 @@ from strategies import elgrande as players
 MODES = {
     "base": Mode("base", "the 1995 base game: nine rounds, 45 action cards, three general "
                  "scorings", (2, 3, 4, 5)),
+    "grand_inquisitor_colonies": Mode(
+        "grand_inquisitor_colonies", "with the expansion Grossinquisitor und Kolonien: Francia, "
+        "the Ship, America and Africa, Gold and Wares, the Grand Inquisitor, the limit table, "
+        "stacks 6 and 7", (2, 3, 4, 5)),
 }
+EXPANSION = "grand_inquisitor_colonies"
 
 REPLAY_LOG_ROWS = 100_000
 
@@ -29,7 +34,7 @@ def check_setup(rules, setup):
     """Stacks the state has room for, enough to turn up a card every round, and Caballeros
     enough for the setup."""
     r = rules[0]
-    for stack, size in enumerate(board.stack_sizes(r)[:4]):
+    for stack, size in enumerate(board.stack_sizes(r)):
         if size > board.MAX_STACK:
             raise UsageError(f"stack {stack + 1} would hold {size} cards; at most "
                              f"{board.MAX_STACK} are supported")
@@ -37,24 +42,35 @@ def check_setup(rules, setup):
         raise UsageError(f"caballeros_home + caballeros_court = "
                          f"{int(r.caballeros_home + r.caballeros_court)} exceeds "
                          f"caballeros_per_player = {int(r.caballeros_per_player)}")
+    provinces = r.caballeros_per_player - r.caballeros_home - r.caballeros_court
+    if r.setup_caballeros > provinces + r.expansion_caballeros:
+        raise UsageError(f"setup_caballeros = {int(r.setup_caballeros)} exceeds the "
+                         f"{int(provinces + r.expansion_caballeros)} Caballeros in the provinces")
+    for token in ("wares", "gold"):
+        if getattr(r, f"{token}_at_start") > getattr(r, token):
+            raise UsageError(f"{token}_at_start = {int(getattr(r, f'{token}_at_start'))} exceeds "
+                             f"{token} = {int(getattr(r, token))} (the tokens in the box)")
 
 
 def play(rules, run_seed, first_game, n_games, setup):
     seats, games = kernel.new_outputs(n_games, setup.n_players)
     kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players,
-                      setup.seatings, setup.mix_ids, setup.mix_weights, seats, games)
+                      setup.mode, setup.seatings, setup.mix_ids, setup.mix_weights, seats, games)
     return seats, games
 
 
 def replay(rules, run_seed, game_index, setup):
     log = new_log(REPLAY_LOG_ROWS)
-    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.seatings,
-                       setup.mix_ids, setup.mix_weights, log)
+    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
+                       setup.seatings, setup.mix_ids, setup.mix_weights, log)
     return story.tell(log)
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
     c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
+    if config.mode != EXPANSION:  # the base game's tables as they were
+        for name in kernel.EXPANSION_SEAT_COLUMNS:
+            del c[name]
     out = {
         "strategy": names_column(config.strategies, c.pop("strategy_index")),
         "role": np.full(len(rows), None, dtype=object),
@@ -72,9 +88,12 @@ def seat_columns(rows: np.ndarray, config) -> dict:
 
 def game_columns(rows: np.ndarray, config) -> dict:
     c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    if config.mode != EXPANSION:
+        for name in kernel.EXPANSION_GAME_COLUMNS:
+            del c[name]
     c["first_seat"] = c["first_seat"].astype(np.int8)  # seats are numbered from the first player
     c["truncated"] = c["truncated"].astype(bool)
-    for name in kernel.GAME_COLUMNS:
+    for name in list(c):
         if c[name].dtype == np.int64:
             c[name] = c[name].astype(np.int16)
     return c
@@ -99,7 +118,8 @@ GAME = Game(
     check=check_setup,
     report_columns={
         "point_sources": list(kernel.POINT_SOURCES),
-        "game_counts": ["special_scorings", "king_moves", "vetoes"],
+        "game_counts": ["special_scorings", "king_moves", "vetoes", "inquisitor_changes",
+                        "tokens_brought_home"],
     },
     max_players=board.MAX_PLAYERS,
 )

@@ -18,33 +18,48 @@ LOG_KINDS = (
     "king_moved", "grande_moved", "scoreboard_moved", "secret_choice", "castillo_emptied",
     "discarded", "power_taken_back", "decision", "no_effect", "game_end", "truncated",
     "turn", "veto_held",
+    # the expansion
+    "black_placed", "table_placed", "table_filled", "inquisitor_taken", "extra_caballero",
+    "tokens_laid", "token_taken", "token_home", "token_lost", "space_scored", "card_held",
+    "held_card_used", "free_move",
 )
 (SETUP, HOME, ROUND, CARD_UP, STACK_EMPTY, POWER_CARD, POWER_CLASH, TURN_ORDER, TO_COURT,
  CARD_TAKEN, PLACED, MOVED, RETURNED, SPECIAL, SPECIAL_DECLINED, VETOED, SCORING, PLACE_SCORED,
  BONUS, NOBODY_SCORES, KING_MOVED, GRANDE_MOVED, SCOREBOARD_MOVED, SECRET_CHOICE,
  CASTILLO_EMPTIED, DISCARDED, POWER_TAKEN_BACK, DECISION, NO_EFFECT, GAME_END, TRUNCATED,
- TURN, VETO_HELD) = range(len(LOG_KINDS))
+ TURN, VETO_HELD,
+ BLACK_PLACED, TABLE_PLACED, TABLE_FILLED, INQUISITOR_TAKEN, EXTRA_CABALLERO, TOKENS_LAID,
+ TOKEN_TAKEN, TOKEN_HOME, TOKEN_LOST, SPACE_SCORED, CARD_HELD, HELD_CARD_USED,
+ FREE_MOVE) = range(len(LOG_KINDS))
 
 COURT = N_PLACES          # where a move's "place" is the court (returns, a disc naming the King)
 PROVINCES = N_PLACES + 1
 
 # Decisions whose options are logged (DECISION rows).
 DECISIONS = ("power card", "action card", "placement", "move", "place", "veto", "take back",
-             "alternative")
+             "alternative", "free move", "limit table space", "held card")
 (DECIDE_POWER, DECIDE_CARD, DECIDE_PLACEMENT, DECIDE_MOVE, DECIDE_PLACE, DECIDE_VETO,
- DECIDE_TAKE_BACK, DECIDE_ALTERNATIVE) = range(len(DECISIONS))
+ DECIDE_TAKE_BACK, DECIDE_ALTERNATIVE, DECIDE_FREE_MOVE, DECIDE_TABLE_SPACE,
+ DECIDE_HELD_CARD) = range(len(DECISIONS))
 
 # What a secret choice or a chosen place is for (SECRET_CHOICE / scoring causes).
-PURPOSES = ("the scoring disc", "return 2", "return all", "destination", "unique region")
-SECRET_DISC, SECRET_RETURN_TWO, SECRET_RETURN_ALL_, SECRET_DESTINATION, SECRET_UNIQUE = range(5)
+PURPOSES = ("the scoring disc", "return 2", "return all", "destination", "unique region",
+            "two Caballeros at setup")
+(SECRET_DISC, SECRET_RETURN_TWO, SECRET_RETURN_ALL_, SECRET_DESTINATION, SECRET_UNIQUE,
+ SECRET_SETUP) = range(6)
+TOKENS = ("Ware", "Gold")
+SPACES = {9: ("ambassador", "envoy"), 10: ("Captain",), 11: ("Viceroy",)}
+HELD = ("execute action card", "copycat", "free choice")
 SCORING_KINDS = ("general scoring", "special scoring")
 
 # Why nothing happened (NO_EFFECT rows).
 WHY = ("no Caballero to move", "nowhere to go", "nothing to return", "no region qualifies",
        "no power card to take back", "no mobile scoreboard may move", "the King stays",
-       "the Grande stays", "the provinces are empty")
+       "the Grande stays", "the provinces are empty", "the supply is empty",
+       "the limit table stays in the King's region", "no card to execute")
 (NO_CABALLERO, NOWHERE, NOTHING_TO_RETURN, NO_REGION, NO_POWER_CARD, NO_SCOREBOARD_MOVE,
- KING_STAYS, GRANDE_STAYS, PROVINCES_EMPTY) = range(len(WHY))
+ KING_STAYS, GRANDE_STAYS, PROVINCES_EMPTY, SUPPLY_EMPTY, TABLE_STAYS,
+ NO_CARD) = range(len(WHY))
 
 
 def place_name(g: int) -> str:
@@ -62,7 +77,12 @@ def card_name(card: int) -> str:
 
 
 def _p(p: int) -> str:
-    return f"P{p}"
+    return "black" if p == 5 else f"P{p}"
+
+
+def _colour(c: int):
+    """A colour for the structured fields: the player's number, or "black"."""
+    return "black" if c == 5 else c
 
 
 def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
@@ -159,6 +179,53 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == NO_EFFECT:
         return (f"{_p(a)}'s {card_name(b)}: {WHY[c]}.",
                 {"player": a, "card": CARD_KEYS[b], "why": WHY[c]})
+    if code == BLACK_PLACED:
+        return (f"{b} black Caballero(s) of the Grand Inquisitor in {place_name(a)}.",
+                {"place": place_name(a), "caballeros": b})
+    if code == TABLE_PLACED:
+        return (f"The limit table ({c} spaces) goes from {place_name(a)} to {place_name(b)} "
+                f"({d} Caballero(s) on it).", {"from": place_name(a), "to": place_name(b),
+                                               "spaces": c, "on_table": d})
+    if code == TABLE_FILLED:
+        return (f"{_p(b)} puts a Caballero of {_p(a)} on the limit table in {place_name(c)} "
+                f"({d} of its colour on it).", {"colour": _colour(a), "by": _colour(b),
+                                                "place": place_name(c), "on_table": d})
+    if code == INQUISITOR_TAKEN:
+        return (f"{_p(a)} takes the Grand Inquisitor card" + (f" from {_p(b)}." if b >= 0 else ".")
+                , {"player": a, "from": b})
+    if code == EXTRA_CABALLERO:
+        how = ("places one more Caballero", "takes one more Caballero to the court")[b]
+        return (f"{_p(a)}, the Grand Inquisitor's holder, {how} this round.",
+                {"player": a, "extra": ("placement", "court")[b]})
+    if code == TOKENS_LAID:
+        return (f"{b} {TOKENS[a]} token(s) laid in {place_name(c)} ({d} lying there, {e} in "
+                "the supply).", {"token": TOKENS[a], "laid": b, "place": place_name(c),
+                                 "lying": d, "supply": e})
+    if code == TOKEN_TAKEN:
+        return (f"{d} Caballero(s) of {_p(a)} take {TOKENS[b]} in "
+                f"{place_name(c)} ({e} left lying).", {"colour": _colour(a), "token": TOKENS[b],
+                                                       "place": place_name(c), "taken": d,
+                                                       "lying": e})
+    if code == TOKEN_HOME:
+        return (f"A Caballero of {_p(a)} brings {TOKENS[b]} to {place_name(c)}: {d} points "
+                f"(score {e}).", {"colour": _colour(a), "token": TOKENS[b],
+                                  "place": place_name(c), "points": d, "score": e})
+    if code == TOKEN_LOST:
+        return (f"A Caballero of {_p(a)} goes to {place_name(c)}: its {TOKENS[b]} is lost to the "
+                "supply.", {"colour": _colour(a), "token": TOKENS[b], "to": place_name(c)})
+    if code == SPACE_SCORED:
+        space = SPACES[a][c]
+        return (f"{place_name(a)}: {_p(b)} on the {space}'s space scores {d} points (score {e}).",
+                {"place": place_name(a), "player": b, "space": space, "points": d, "score": e})
+    if code == CARD_HELD:
+        return f"{_p(a)} keeps {HELD[b]} for later.", {"player": a, "card": HELD[b]}
+    if code == HELD_CARD_USED:
+        return (f"{_p(a)} uses {HELD[b]}" + (f" on {card_name(c)}." if c >= 0 else "."),
+                {"player": a, "card": HELD[b], "on": CARD_KEYS[c] if c >= 0 else None})
+    if code == FREE_MOVE:
+        return (f"{_p(a)} moves a Caballero of {_p(b)} from {place_name(c)} to {place_name(d)} "
+                "as a free move (no action).", {"player": a, "colour": _colour(b), "from": place_name(c),
+                                   "to": place_name(d)})
     if code == TRUNCATED:
         return "The game is cut short.", {}
     if code == GAME_END:

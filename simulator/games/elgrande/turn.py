@@ -16,18 +16,23 @@ from numba import njit
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
+from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BORDERS, CARD_STACK, CASTILLO, GENERAL,
-    KING, KING_STACK, KING_TO_NEIGHBOUR, MAX_PLAYERS, MOBILE_SCOREBOARD,
-    MOVE_GRANDE, N_CARD_KINDS, N_PLACES, N_POWER, N_REGIONS, N_STACKS, OPPONENTS_ANY_3,
+    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
+    COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE, GENERAL, GRAND_INQUISITOR_COLONIES,
+    HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, INQUISITION_STACK, KING,
+    KING_STACK, KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD,
+    SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN,
+    MOVE_GRANDE, N_PLACES, N_POWER, N_REGIONS, N_SPAIN, N_STACKS, OPPONENTS_ANY_3,
     OPPONENTS_COURT_3, OPPONENTS_COURT_HOME, OPPONENTS_DISPERSE, OPPONENTS_ONE_EACH,
     PLACE_2_ANYWHERE, PROVINCES_TO_COURT_2, SCORE_4_POINT_REGIONS, SCORE_5_POINT_REGIONS,
     SCORE_6_7_POINT_REGIONS, SCORE_ANY_REGION, SCORE_CASTILLO,
     SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SECRET_RETURN_2,
     SECRET_RETURN_ALL, SPECIAL, TAKE_BACK_POWER_CARD,
     TAKE_BACK_THIS_ROUND, VETO, VETO_ROUND, first_value, general_scoring_after,
-    intrigue_limits, load_tables, may_move_through, new_table, total_caballeros,
+    intrigue_limits, king_may_enter, load_tables, may_enter, may_move_through,
+    may_place_anywhere, new_table, total_caballeros,
 )
 from strategies import elgrande as players
 
@@ -38,38 +43,51 @@ ACTION_FIRST, PLACEMENT_FIRST, NO_ACTION = range(3)
 # --- Setting up ----------------------------------------------------------------------------------
 
 @njit(cache=True)
-def new_game(r, n_players, plans, rng, log):
+def new_game(r, n_players, plans, rng, log, mode):
     """Setup: the region cards pick the King's region, then each player's home region (no one
     starts in the King's region); each player's Grande and Caballeros home, court and provinces;
-    the four action stacks shuffled; the mobile scoreboards beside the board."""
+    the four action stacks shuffled; the mobile scoreboards beside the board. With the
+    expansion (``mode``), its setup (``expansion.setup``)."""
     table = new_table()
     s = table[0]
     load_tables(s, r)
     s.n_players = n_players
+    s.expansion = 1 if mode == GRAND_INQUISITOR_COLONIES else 0
+    s.n_regions = N_REGIONS if s.expansion else N_SPAIN
     s.acting = -1
     s.mobile[:] = -1
     s.taken[:] = -1
-    regions = np.arange(N_REGIONS)
-    shuffle(rng, regions, N_REGIONS)
+    s.face[:] = -1
+    s.francia[:] = -1
+    s.captain = -1
+    s.viceroy = -1
+    s.table_region = -1
+    s.inquisitor = -1
+    s.last_special = -1
+    regions = np.arange(N_SPAIN)
+    shuffle(rng, regions, N_SPAIN)
     s.king = regions[0]
     record(log, L.SETUP, n_players, s.king)
+    first_home = 4 if s.expansion else 1  # the expansion reveals three more cards first
     for p in range(n_players):
-        g = regions[1 + p]
+        g = regions[first_home + p]
         s.home[p] = g
         s.grande[p] = g
         s.cab[p, g] = r.caballeros_home
         s.court[p] = r.caballeros_court
         s.provinces[p] = r.caballeros_per_player - r.caballeros_home - r.caballeros_court
         record(log, L.HOME, p, g, s.cab[p, g], s.court[p], s.provinces[p])
-    for card in range(N_CARD_KINDS):
+    for card in range(HOLY_INQUISITION):
         stack = CARD_STACK[card] - 1
         if stack == KING_STACK:
             continue
         for _ in range(s.card_count[card]):
             s.deck[stack, s.deck_n[stack]] = card
             s.deck_n[stack] += 1
-    for stack in range(N_STACKS - 1):
+    for stack in range(KING_STACK):
         shuffle(rng, s.deck[stack], s.deck_n[stack])
+    if s.expansion:
+        X.setup(s, r, plans, rng, log, regions)
     return table
 
 
@@ -77,8 +95,12 @@ def new_game(r, n_players, plans, rng, log):
 
 @njit(cache=True)
 def turn_up_cards(s, log):
-    """The top card of each of stacks 1-4 is turned up; the King's card is always there."""
-    for stack in range(N_STACKS - 1):
+    """The top card of each of stacks 1-4 (and 7) is turned up; the King's card (and the Holy
+    Inquisition, alone in stack 6: rules.toml, holy_inquisition_returns) is always there."""
+    for stack in range(N_STACKS):
+        if stack == KING_STACK or stack == INQUISITION_STACK or (
+                stack == COLONY_STACK and not s.expansion):
+            continue
         if s.deck_n[stack] == 0:
             s.face[stack] = -1
             record(log, L.STACK_EMPTY, stack)
@@ -88,6 +110,9 @@ def turn_up_cards(s, log):
         record(log, L.CARD_UP, stack, s.face[stack])
     s.face[KING_STACK] = KING
     record(log, L.CARD_UP, KING_STACK, KING)
+    if s.expansion:
+        s.face[INQUISITION_STACK] = HOLY_INQUISITION
+        record(log, L.CARD_UP, INQUISITION_STACK, HOLY_INQUISITION)
 
 
 @njit(cache=True)
@@ -150,7 +175,11 @@ def play_turn(s, r, plans, rng, log, p):
     special action (optional) before or after the placement."""
     s.acting = p
     s.turns += 1
+    s.last_special = -1
     record(log, L.TURN, p, s.score[p], s.court[p])
+    if s.expansion:
+        X.free_moves(s, r, plans, rng, log, p)
+        use_execute(s, r, plans, rng, log, p)
     E.to_court(s, p, s.power_caballeros[s.power_played[p]], log)
     stack, order, options, chosen = players.choose_card(s, r, p, plans, rng)
     record(log, L.DECISION, p, L.DECIDE_CARD, options, chosen)
@@ -160,6 +189,11 @@ def play_turn(s, r, plans, rng, log, p):
     s.stack_taken[p, stack] += 1
     record(log, L.CARD_TAKEN, p, card, order, stack)
     play_card(s, r, plans, rng, log, p, card, order, True)
+    if s.expansion:
+        if card == EXECUTE_ACTION_CARD:  # 'in this round or any later round'
+            use_execute(s, r, plans, rng, log, p)
+        E.take_tokens(s, p, log)
+        X.fill_table(s, r, plans, rng, log, p)
     s.acting = -1
 
 
@@ -168,7 +202,7 @@ def play_card(s, r, plans, rng, log, p, card, order, vetoable):
     """The card's two parts in the order chosen (the players try them on copies, unvetoable)."""
     if order == ACTION_FIRST:
         announce(s, r, plans, rng, log, p, card, vetoable)
-    place_caballeros(s, r, plans, rng, log, p, CARD_STACK[card])
+    place_caballeros(s, r, plans, rng, log, p, s.card_caballeros[card])
     if order == PLACEMENT_FIRST:
         announce(s, r, plans, rng, log, p, card, vetoable)
     elif order == NO_ACTION:
@@ -178,8 +212,8 @@ def play_card(s, r, plans, rng, log, p, card, order, vetoable):
 @njit(cache=True)
 def place_caballeros(s, r, plans, rng, log, p, n):
     """Up to ``n`` Caballeros from the court into regions bordering the King's region and/or
-    the Castillo."""
-    for _ in range(n):
+    the Castillo (with the Grand Inquisitor's extra one)."""
+    for _ in range(X.placement_allowance(s, r, log, p, n)):
         if s.court[p] == 0:
             return
         g = players.choose_placement(s, r, p, plans, rng)
@@ -214,8 +248,11 @@ def announce(s, r, plans, rng, log, p, card, vetoable):
 def special_action(s, r, plans, rng, log, p, card):
     record(log, L.SPECIAL, p, card)
     s.specials_done[p] += 1
+    s.last_special = card
     stack = CARD_STACK[card]
-    if card == PLACE_2_ANYWHERE:
+    if stack >= INQUISITION_STACK + 1:
+        stacks_6_and_7(s, r, plans, rng, log, p, card)
+    elif card == PLACE_2_ANYWHERE:
         place_anywhere(s, r, plans, rng, log, p, card)
     elif card == ALL_OUT_OF_ONE_REGION:
         all_out_of_one_region(s, r, plans, rng, log, p, card)
@@ -247,6 +284,8 @@ def intrigue(s, r, plans, rng, log, p, card):
         if q < 0:
             break
         E.move(s, q, a, b, p, log)
+        if s.expansion:
+            E.take_tokens(s, p, log)
         if q == p:
             own += 1
         else:
@@ -263,7 +302,7 @@ def place_anywhere(s, r, plans, rng, log, p, card):
     King's; the Castillo by intrigue_castillo)."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     for g in range(N_PLACES):
-        allowed[g] = 1 if may_move_through(s, r, g) else 0
+        allowed[g] = 1 if may_place_anywhere(s, r, g) else 0
     placed = 0
     for _ in range(s.card_number[card]):
         if s.court[p] == 0:
@@ -273,6 +312,7 @@ def place_anywhere(s, r, plans, rng, log, p, card):
             break
         E.place(s, p, g, log)
         placed += 1
+        allowed[FRANCIA] = 1 if may_place_anywhere(s, r, FRANCIA) else 0
     if placed == 0:
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
 
@@ -293,8 +333,9 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
         return
     to = np.zeros(N_PLACES + 1, dtype=np.int64)
     for g in range(N_PLACES):
-        to[g] = 1 if g != a and may_move_through(s, r, g) else 0
+        to[g] = 1 if g != a and may_enter(s, r, g) else 0
     while s.cab[p, a] > 0:
+        to[FRANCIA] = 1 if a != FRANCIA and may_enter(s, r, FRANCIA) else 0
         b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION, to, a, False)
         E.move(s, p, a, b, p, log)
 
@@ -310,9 +351,10 @@ def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
         if q < players_from:
             continue
         k = 0
-        for g in range(N_REGIONS):
+        for g in range(s.n_regions):
             if purpose == players.P_UNIQUE or purpose == players.P_DISC:
-                allowed[g] = 1  # the disc may name the King's region: to the court
+                # the disc shows Spain's regions and may name the King's: to the court
+                allowed[g] = 1 if g < N_SPAIN else 0
             else:
                 allowed[g] = 1 if s.cab[q, g] >= need and g != s.king else 0
             k += allowed[g]
@@ -365,7 +407,7 @@ def stack_2(s, r, plans, rng, log, p, card):
                 continue
             for _ in range(s.card_number[card]):
                 k = 0
-                for g in range(N_REGIONS):
+                for g in range(s.n_regions):
                     allowed[g] = 1 if s.cab[q, g] > 0 and g != s.king else 0
                     k += allowed[g]
                 allowed[L.COURT] = 1 if by_owner and s.court[q] > 0 else 0
@@ -405,7 +447,7 @@ def stack_2(s, r, plans, rng, log, p, card):
 def score_chosen(s, r, plans, rng, log, p):
     """Score one region the card's player chooses (any region, the King's too)."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
-    allowed[:N_REGIONS] = 1
+    allowed[:s.n_regions] = 1
     g = players.choose_place(s, r, p, plans, rng, players.P_SCORE, allowed, 0, False)
     E.score_place(s, r, g, SPECIAL, False, log)
     s.special_scorings += 1
@@ -424,13 +466,13 @@ def stack_3(s, r, plans, rng, log, p, card):
     totals = np.zeros(N_REGIONS, dtype=np.int64)
     most = 0
     fewest = 1 << 30
-    for g in range(N_REGIONS):
+    for g in range(s.n_regions):
         totals[g] = total_caballeros(s, g)
         most = max(most, totals[g])
         if totals[g] > 0:
             fewest = min(fewest, totals[g])
     scored = 0
-    for g in range(N_REGIONS):
+    for g in range(s.n_regions):
         v = first_value(s, g)
         if card == SCORE_5_POINT_REGIONS:
             hit = v == 5
@@ -447,10 +489,7 @@ def stack_3(s, r, plans, rng, log, p, card):
         if hit:
             E.score_place(s, r, g, SPECIAL, card == SCORE_FIRST_PLACES, log)
             scored += 1
-    if scored == 0:
-        record(log, L.NO_EFFECT, p, card, L.NO_REGION)
-    else:
-        s.special_scorings += 1
+    E.special_scoring_done(s, p, card, scored, log)
 
 
 @njit(cache=True)
@@ -465,7 +504,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         for m in range(2):
             if s.mobile[m] == s.king:
                 continue  # nothing leaves the King's region
-            for g in range(N_REGIONS):
+            for g in range(s.n_regions):
                 if g != s.king and g != s.mobile[0] and g != s.mobile[1]:
                     options[m * N_REGIONS + g] = 1
                     k += 1
@@ -478,7 +517,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         if s.grande[p] == s.king:
             record(log, L.NO_EFFECT, p, card, L.GRANDE_STAYS)
             return
-        for g in range(N_REGIONS):
+        for g in range(s.n_regions):
             allowed[g] = 1 if g != s.king and g != s.grande[p] else 0
         E.move_grande(s, p, players.choose_place(s, r, p, plans, rng, players.P_GRANDE, allowed,
                                                  0, False), log)
@@ -498,8 +537,9 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         s.power_used[p, v] = 0
         record(log, L.POWER_TAKEN_BACK, p, v)
     elif card == KING_TO_NEIGHBOUR or card == KING:
-        for g in range(N_REGIONS):
-            allowed[g] = 1 if g != s.king and (card == KING or BORDERS[s.king, g] == 1) else 0
+        for g in range(s.n_regions):
+            allowed[g] = 1 if g != s.king and king_may_enter(s, g) and (
+                card == KING or BORDERS[s.king, g] == 1) else 0
         E.move_king(s, players.choose_place(s, r, p, plans, rng, players.P_KING, allowed, 0,
                                             False), log)
     elif card == OPPONENTS_DISPERSE:
@@ -511,17 +551,14 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
         secret_picks(s, r, plans, rng, log, players.P_UNIQUE, 0, 0, picks)
         scored = 0
-        for g in range(N_REGIONS):
+        for g in range(N_SPAIN):
             k = 0
             for q in range(n):
                 k += 1 if picks[q] == g else 0
             if k == 1:
                 E.score_place(s, r, g, SPECIAL, False, log)
                 scored += 1
-        if scored == 0:
-            record(log, L.NO_EFFECT, p, card, L.NO_REGION)
-        else:
-            s.special_scorings += 1
+        E.special_scoring_done(s, p, card, scored, log)
 
 
 @njit(cache=True)
@@ -531,7 +568,7 @@ def disperse(s, r, plans, rng, log, p, card):
     n = s.n_players
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     k = 0
-    for g in range(N_REGIONS):
+    for g in range(s.n_regions):
         there = 0
         for q in range(n):
             if q != p:
@@ -543,8 +580,8 @@ def disperse(s, r, plans, rng, log, p, card):
         return
     a = players.choose_place(s, r, p, plans, rng, players.P_DISPERSE_FROM, allowed, 0, False)
     picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    for g in range(N_REGIONS):
-        allowed[g] = 1 if g != a and g != s.king else 0
+    for g in range(s.n_regions):  # all go together: never onto Francia's three spaces
+        allowed[g] = 1 if g != a and g != s.king and g != FRANCIA else 0
     for q in range(n):
         picks[q] = -1
         if q != p and s.cab[q, a] > 0:
@@ -557,17 +594,99 @@ def disperse(s, r, plans, rng, log, p, card):
                 E.move(s, q, a, picks[q], p, log)
 
 
+# --- The expansion's action cards: stacks 6 and 7 ---------------------------------------------
+
+@njit(cache=True)
+def stacks_6_and_7(s, r, plans, rng, log, p, card):
+    """Holy Inquisition (stack 6); the stack-7 cards, each laying its Gold and Wares first."""
+    if card == HOLY_INQUISITION:
+        X.holy_inquisition(s, r, plans, rng, log, p)
+        return
+    X.lay_tokens(s, p, card, log)
+    E.take_tokens(s, p, log)
+    if card == EXECUTE_ACTION_CARD:
+        hold(s, p, HELD_EXECUTE, log)
+    elif card == COPYCAT:
+        hold(s, p, HELD_COPYCAT, log)
+    elif card == FREE_CHOICE:
+        hold(s, p, HELD_FREE_CHOICE, log)
+    elif card == SCORE_OUTSIDE_SPAIN:
+        X.score_outside_spain(s, r, log)
+    elif card == SCORE_BLACK_REGIONS:
+        X.score_black_regions(s, r, log, p, card)
+    elif card == LIMIT_TABLE:
+        X.move_table(s, r, plans, rng, log, p, card)
+    else:  # TRANSPORT: a move of the player's own Caballeros
+        intrigue(s, r, plans, rng, log, p, card)
+
+
+@njit(cache=True)
+def hold(s, p, which, log):
+    """Execute Action Card, Copycat and Free Choice are kept in front of their player."""
+    s.held[p, which] += 1
+    record(log, L.CARD_HELD, p, which)
+
+
+@njit(cache=True)
+def use_execute(s, r, plans, rng, log, p):
+    """Execute Action Card, kept: its player may carry out the special action of a face-up
+    card still there, which may then not be taken (it is discarded); or keep it."""
+    if s.held[p, HELD_EXECUTE] == 0:
+        return
+    stack = players.choose_execute(s, r, p, plans, rng)
+    if stack < 0:
+        return
+    card = s.face[stack]
+    s.face[stack] = -1
+    s.held[p, HELD_EXECUTE] -= 1
+    record(log, L.HELD_CARD_USED, p, HELD_EXECUTE, card)
+    special_action(s, r, plans, rng, log, p, card)
+
+
+@njit(cache=True)
+def copycat(s, r, plans, rng, log, p):
+    """Directly after ``p``'s turn, a holder of Copycat may carry out the special action ``p``
+    carried out (with its Gold and Wares), not its placement."""
+    card = s.last_special
+    if card < 0:
+        return
+    n = s.n_players
+    for i in range(1, n):
+        q = (p + i) % n
+        if s.held[q, HELD_COPYCAT] > 0 and players.copies(s, r, q, plans, rng, card):
+            s.held[q, HELD_COPYCAT] -= 1
+            record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
+            s.acting = q
+            special_action(s, r, plans, rng, log, q, card)
+            s.acting = -1
+            return
+
+
+@njit(cache=True)
+def free_choice(s, r, plans, rng, log):
+    """Free Choice, kept: after the Castillo's Caballeros have gone by the discs and before the
+    regions are scored, its holder may move 2 of its Caballeros."""
+    for q in range(s.n_players):
+        while s.held[q, HELD_FREE_CHOICE] > 0:
+            s.held[q, HELD_FREE_CHOICE] -= 1
+            record(log, L.HELD_CARD_USED, q, HELD_FREE_CHOICE, -1)
+            intrigue(s, r, plans, rng, log, q, FREE_CHOICE)
+
+
 # --- The end of the round, the general scoring ------------------------------------------------
 
 @njit(cache=True)
 def end_of_round(s, r, log):
     """Unused face-up cards are discarded (the King's card comes back); Vetoes not used go
     with them (veto_lasts)."""
-    for stack in range(N_STACKS - 1):
+    s.face[KING_STACK] = -1
+    s.face[INQUISITION_STACK] = -1
+    for stack in range(N_STACKS):
         if s.face[stack] >= 0:
             record(log, L.DISCARDED, s.face[stack])
             s.face[stack] = -1
-    s.face[KING_STACK] = -1
+    if s.expansion:
+        X.end_of_round(s)
     if r.veto_lasts == VETO_ROUND:
         s.vetoes[:] = 0
     s.taken[:] = -1
@@ -584,7 +703,14 @@ def general_scoring(s, r, plans, rng, log):
     for q in range(s.n_players):
         if s.cab[q, CASTILLO] > 0:
             E.empty_castillo(s, q, picks[q], log)
-    for g in range(N_REGIONS):
+    if s.expansion:
+        if s.inquisitor >= 0 and s.cab[BLACK, CASTILLO] > 0:  # with their holder's disc
+            E.empty_castillo(s, BLACK, picks[s.inquisitor], log)
+        X.fill_table(s, r, plans, rng, log, s.starter)
+        s.castillo_closed = 1  # Free Choice moves between regions: the Castillo is scored
+        free_choice(s, r, plans, rng, log)
+        s.castillo_closed = 0
+    for g in range(s.n_regions):
         E.score_place(s, r, g, GENERAL, False, log)
 
 
@@ -597,15 +723,17 @@ def play_round(s, r, plans, rng, log):
     set_turn_order(s, log)
     for i in range(s.n_players):
         play_turn(s, r, plans, rng, log, s.order[i])
+        if s.expansion:
+            copycat(s, r, plans, rng, log, s.order[i])
     end_of_round(s, r, log)
     if general_scoring_after(r, s.round_no):
         general_scoring(s, r, plans, rng, log)
 
 
 @njit(cache=True)
-def play_game(r, n_players, plans, rng, log):
+def play_game(r, n_players, plans, rng, log, mode):
     """Set up and play the rounds; the highest score after the last general scoring wins."""
-    table = new_game(r, n_players, plans, rng, log)
+    table = new_game(r, n_players, plans, rng, log, mode)
     s = table[0]
     while s.round_no < r.rounds:
         play_round(s, r, plans, rng, log)

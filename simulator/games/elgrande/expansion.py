@@ -1,0 +1,285 @@
+"""El Grande's expansion "Grossinquisitor und Kolonien", in its rulebook's order.
+
+Called from ``turn.py`` where the expansion hooks into the base game (mode
+``grand_inquisitor_colonies``; ``s.expansion`` is 1): the additional setup; the new regions
+(their places and spaces are kept by ``effects.arrive``/``depart``, their counting and scoring
+by ``board.counted``/``seat_bonus``); the Ship's and the colonies' free moves; Gold and Wares;
+the Grand Inquisitor and his black Caballeros; the limit table; the stack-7 cards. Every gap is
+an assumption of ``rules.toml`` ("expansion_*" notes). "King and Intrigue" is not modelled: the
+rulebook itself advises against combining the two.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.core.rng import shuffle
+from simulator.core.trace import record
+from simulator.games.elgrande import effects as E
+from simulator.games.elgrande import story as L
+from simulator.games.elgrande.board import (
+    AFRICA, AMERICA, BLACK, COASTAL, COLONY_STACK, FRANCIA, GOLD,
+    HOLY_INQUISITION, MAX_PLAYERS, N_CARD_KINDS, N_COLOURS, N_PLACES,
+    N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, placement_target,
+)
+from strategies import elgrande as players
+
+
+# --- Additional components and setup ------------------------------------------------------------
+
+@njit(cache=True)
+def setup(s, r, plans, rng, log, regions):
+    """Setup steps 2-8 (the board's ship side, step 1, is the map itself): the Grand
+    Inquisitor beside the board; Holy Inquisition alone as stack 6; stack 7 shuffled; two more
+    region cards for the black Caballeros and one for the limit table (its side by the player
+    count); six more Caballeros each in the provinces, two of which each player places by a
+    secret choice; Wares in África and Gold in América, the rest a supply. ``regions`` is the
+    shuffled region cards: the King's first, then these three, then the homes."""
+    n = s.n_players
+    s.inquisitor = -1
+    for i in (1, 2):
+        g = regions[i]
+        s.cab[BLACK, g] = r.black_caballeros_per_region
+        record(log, L.BLACK_PLACED, g, s.cab[BLACK, g])
+    s.table_size = r.limit_table_small if n <= 3 else r.limit_table_large
+    s.table_region = regions[3]
+    record(log, L.TABLE_PLACED, -1, s.table_region, s.table_size, 0)
+    for card in range(HOLY_INQUISITION + 1, N_CARD_KINDS):
+        for _ in range(s.card_count[card]):
+            s.deck[COLONY_STACK, s.deck_n[COLONY_STACK]] = card
+            s.deck_n[COLONY_STACK] += 1
+    shuffle(rng, s.deck[COLONY_STACK], s.deck_n[COLONY_STACK])
+    for p in range(n):
+        s.provinces[p] += r.expansion_caballeros
+    picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    setup_picks(s, r, plans, rng, log, picks)
+    for p in range(n):
+        if picks[p] >= 0:
+            E.place_from_provinces(s, p, picks[p], r.setup_caballeros, log)
+    s.lying[WARE] = r.wares_at_start
+    s.lying[GOLD] = r.gold_at_start
+    s.supply[WARE] = r.wares - r.wares_at_start
+    s.supply[GOLD] = r.gold - r.gold_at_start
+    record(log, L.TOKENS_LAID, WARE, r.wares_at_start, AFRICA, s.lying[WARE], s.supply[WARE])
+    record(log, L.TOKENS_LAID, GOLD, r.gold_at_start, AMERICA, s.lying[GOLD], s.supply[GOLD])
+
+
+@njit(cache=True)
+def setup_picks(s, r, plans, rng, log, picks):
+    """Every player chooses a region of Spain on the secret disc (not the King's), all before any
+    is revealed: the base game's secret choice (``turn.secret_picks``' way)."""
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    for g in range(N_SPAIN):
+        allowed[g] = 1 if g != s.king else 0
+    for q in range(s.n_players):
+        picks[q] = players.choose_place(s, r, q, plans, rng, players.P_SETUP, allowed,
+                                        r.setup_caballeros, False)
+    for q in range(s.n_players):
+        record(log, L.SECRET_CHOICE, q, picks[q], L.SECRET_SETUP)
+
+
+# --- Game sequence: the new regions -------------------------------------------------------------
+
+@njit(cache=True)
+def free_moves(s, r, plans, rng, log, p):
+    """At the beginning of ``p``'s turn: each of its Caballeros on the Ship since an earlier
+    round may go to América, África or a coastal region of Spain; each in América or África
+    since an earlier round may go to the Ship (free actions: no place or move action). Then
+    ``p`` takes the tokens it can."""
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    free_destinations(s, SHIP, allowed)
+    for _ in range(free_movers(s, p, SHIP)):
+        g = players.choose_place(s, r, p, plans, rng, players.P_FREE_MOVE, allowed, SHIP, True)
+        record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1, g + 1)
+        if g < 0:
+            break
+        record(log, L.FREE_MOVE, p, p, SHIP, g)
+        E.move(s, p, SHIP, g, p, log)
+        E.take_tokens(s, p, log)
+    for a in (AMERICA, AFRICA):
+        free_destinations(s, a, allowed)
+        for _ in range(free_movers(s, p, a)):
+            g = players.choose_place(s, r, p, plans, rng, players.P_FREE_MOVE, allowed, a, True)
+            record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, g + 1 if g >= 0 else 0)
+            if g < 0:
+                break
+            record(log, L.FREE_MOVE, p, p, a, SHIP)
+            E.move(s, p, a, SHIP, p, log)
+    E.take_tokens(s, p, log)
+
+
+@njit(cache=True)
+def free_destinations(s, a, allowed):
+    """Where a free move from ``a`` may go (``allowed``): from the Ship to América, África or a
+    coastal region of Spain (not the King's); from a colony to the Ship."""
+    allowed[:] = 0
+    for g in range(N_REGIONS):
+        if a == SHIP:
+            allowed[g] = 1 if (g == AMERICA or g == AFRICA or (
+                g < N_SPAIN and COASTAL[g] == 1)) and g != s.king else 0
+    if a != SHIP:
+        allowed[SHIP] = 1
+
+
+@njit(cache=True)
+def free_movers(s, p, g):
+    """``p``'s Caballeros in ``g`` that came in an earlier round: those a free move may take."""
+    return s.cab[p, g] - s.arrived[p, g]
+
+
+@njit(cache=True)
+def end_of_round(s):
+    """Every Caballero now on the Ship or in the colonies is there 'from a previous round'."""
+    s.arrived[:, :] = 0
+
+
+# --- Gold and Wares --------------------------------------------------------------------------
+
+@njit(cache=True)
+def lay_tokens(s, p, card, log):
+    """A stack-7 card's Gold and Wares are laid (Gold in América, Wares in África) from the
+    supply, as far as it lasts."""
+    for token, g in ((WARE, AFRICA), (GOLD, AMERICA)):
+        want = s.card_tokens[card, token]
+        if want == 0:
+            continue
+        k = min(want, s.supply[token])
+        if k < want:
+            record(log, L.NO_EFFECT, p, card, L.SUPPLY_EMPTY)
+        if k > 0:
+            s.supply[token] -= k
+            s.lying[token] += k
+            record(log, L.TOKENS_LAID, token, k, g, s.lying[token], s.supply[token])
+
+
+# --- The Grand Inquisitor ----------------------------------------------------------------------
+
+@njit(cache=True)
+def take_inquisitor(s, p, log):
+    """The Grand Inquisitor card goes in front of ``p`` (until another takes it)."""
+    record(log, L.INQUISITOR_TAKEN, p, s.inquisitor)
+    if s.inquisitor != p:
+        s.inquisitor_changes += 1
+    s.inquisitor = p
+
+
+@njit(cache=True)
+def holy_inquisition(s, r, plans, rng, log, p):
+    """Take the Grand Inquisitor card; move up to ``holy_inquisition_number`` of his black
+    Caballeros (to regions or the Castillo, never into or out of the King's region). The
+    card's three Caballeros are its placement."""
+    take_inquisitor(s, p, log)
+    for _ in range(s.card_number[HOLY_INQUISITION]):
+        a, b = players.choose_black_move(s, r, p, plans, rng)
+        if a < 0:
+            break
+        E.move(s, BLACK, a, b, p, log)
+        E.take_tokens(s, p, log)
+
+
+@njit(cache=True)
+def placement_allowance(s, r, log, p, n):
+    """How many Caballeros ``p``'s card lets it place: the holder of the Grand Inquisitor may,
+    once a round, place one more (when the court holds more than ``n``) or take one more from
+    the provinces into the court (when it holds fewer): the rulebook's two examples."""
+    if s.expansion == 0 or s.inquisitor != p or s.extra_round[p] == s.round_no:
+        return n
+    if s.court[p] > n and any_placement_target(s):
+        s.extra_round[p] = s.round_no
+        record(log, L.EXTRA_CABALLERO, p, 0)
+        return n + r.inquisitor_extra
+    if s.court[p] < n and s.provinces[p] > 0:
+        s.extra_round[p] = s.round_no
+        record(log, L.EXTRA_CABALLERO, p, 1)
+        E.to_court(s, p, r.inquisitor_extra, log)
+    return n
+
+
+@njit(cache=True)
+def any_placement_target(s):
+    for g in range(N_PLACES):
+        if placement_target(s, g):
+            return True
+    return False
+
+
+# --- The limit table ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def fill_table(s, r, plans, rng, log, by):
+    """Free spaces of the limit table are filled from the Caballeros beside it: by the Grand
+    Inquisitor's holder; with nobody holding him, by ``by`` (rules.toml, table_filler)."""
+    g = s.table_region
+    if g < 0:
+        return
+    chooser = s.inquisitor if s.inquisitor >= 0 else by
+    beside = np.zeros(N_COLOURS, dtype=np.int64)
+    while E.table_load(s) < s.table_size:
+        k = 0
+        for c in range(N_COLOURS):
+            beside[c] = s.cab[c, g] - s.on_table[c]
+            k += 1 if beside[c] > 0 else 0
+        if k == 0:
+            return
+        c = players.choose_table_colour(s, r, chooser, plans, rng, beside)
+        record(log, L.DECISION, chooser, L.DECIDE_TABLE_SPACE, k, c)
+        s.on_table[c] += 1
+        record(log, L.TABLE_FILLED, c, chooser, g, s.on_table[c])
+
+
+@njit(cache=True)
+def move_table(s, r, plans, rng, log, p, card):
+    """The Limit Table card: the Caballeros on the table go into its region; the empty table
+    goes to another region (never the King's or Francia; it never leaves the King's region),
+    and the Caballeros there go onto it, ``p`` choosing when there is not room for all."""
+    if s.table_region == s.king:
+        record(log, L.NO_EFFECT, p, card, L.TABLE_STAYS)
+        return
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    table_destinations(s, allowed)
+    g = players.choose_place(s, r, p, plans, rng, players.P_LIMIT_TABLE, allowed, 0, True)
+    if g < 0:
+        return
+    put_table(s, g, log)
+    fill_table(s, r, plans, rng, log, p)
+
+
+@njit(cache=True)
+def table_destinations(s, allowed):
+    """Where the Limit Table card may set the table (``allowed``): any other region but the
+    King's and Francia."""
+    allowed[:] = 0
+    for g in range(s.n_regions):
+        allowed[g] = 1 if g != s.king and g != FRANCIA and g != s.table_region else 0
+
+
+@njit(cache=True)
+def put_table(s, g, log):
+    """The limit table emptied into its region and set, empty, in ``g``."""
+    record(log, L.TABLE_PLACED, s.table_region, g, s.table_size, 0)
+    s.on_table[:] = 0
+    s.table_region = g
+
+
+# --- Action cards: stack 7 ---------------------------------------------------------------------
+
+@njit(cache=True)
+def score_outside_spain(s, r, log):
+    """All four regions outside Spain scored (the order cannot matter: a scoring moves
+    nothing)."""
+    for g in (FRANCIA, AMERICA, AFRICA, SHIP):
+        E.score_place(s, r, g, SPECIAL, False, log)
+    s.special_scorings += 1
+
+
+@njit(cache=True)
+def score_black_regions(s, r, log, p, card):
+    """The card's player takes the Grand Inquisitor card (rules.toml: always, it is 'may');
+    every region holding a black Caballero is scored, the black ones counting as its."""
+    take_inquisitor(s, p, log)
+    scored = 0
+    for g in range(s.n_regions):
+        if s.cab[BLACK, g] > 0:
+            E.score_place(s, r, g, SPECIAL, False, log)
+            scored += 1
+    E.special_scoring_done(s, p, card, scored, log)
+
