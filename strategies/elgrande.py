@@ -202,7 +202,7 @@ def same_standings(x, s, g):
     for m in range(2):
         if (x.mobile[m] == g) != (s.mobile[m] == g):
             return False
-    if s.expansion and not same_expansion_standings(x, s, g):
+    if not same_expansion_standings(x, s, g):  # cheap, and right even where not in play
         return False
     return (x.king == g) == (s.king == g)
 
