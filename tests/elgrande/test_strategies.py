@@ -6,7 +6,9 @@ import pytest
 
 from simulator import api
 from simulator.games.elgrande import effects as E
-from simulator.games.elgrande.board import ARAGON, GRANADA, N_PLACES, N_REGIONS, SEVILLA, STATE
+from simulator.games.elgrande.board import (
+    ARAGON, GRANADA, MAX_PLAYERS, N_COLOURS, N_PLACES, N_REGIONS, SEVILLA, STATE,
+)
 from strategies import elgrande as players
 from strategies.elgrande import DEFAULT_WEIGHTS, SPOILER
 
@@ -56,6 +58,12 @@ FIXED_FIELDS = ("n_players", "points", "mobile_points", "power_caballeros", "car
                 "card_tokens", "token_points")
 
 
+# Fields holding a colour or a player: only those values can stand there (a colour beyond the
+# black one would score for a player who does not exist).
+VALUE_LIMIT = {"francia": N_COLOURS, "captain": N_COLOURS, "viceroy": N_COLOURS,
+               "inquisitor": MAX_PLAYERS}
+
+
 @pytest.mark.parametrize("n_players", [3, 5])
 def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_players):
     """The players value a changed copy of the table by valuing again only the places whose
@@ -82,7 +90,7 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
             x = x_table[0]
             here = getattr(x, field)
             was = int(here.flat[i]) if STATE[field].shape else int(here)
-            for v in {was - 1, was + 1, *range(-1, N_PLACES)} - {was}:
+            for v in {was - 1, was + 1, *range(-1, VALUE_LIMIT.get(field, N_PLACES))} - {was}:
                 x_table[0] = s
                 if STATE[field].shape:
                     getattr(x, field).flat[i] = v
