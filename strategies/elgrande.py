@@ -29,7 +29,7 @@ from simulator.games.elgrande.board import (
     MOBILE_SCOREBOARD, MOVE_GRANDE, N_PLACES, N_POWER, N_REGIONS, N_STACKS, SCORE_ANY_REGION,
     SCORE_CHOSEN_REGION, SECRET_RETURN_2, SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, SPECIAL,
     AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE, in_play, may_enter, may_move_through,
-    placement_target, standings,
+    holds_space, placement_target, standings,
 )
 
 RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER, COLONIAL_MERCHANT, \
@@ -695,7 +695,8 @@ def apply_expansion_option(x, r, p, purpose, g, extra):
         X.put_table(x, g, nl)
         for c in range(N_COLOURS):
             q = (p + c) % N_COLOURS
-            while x.on_table[q] < x.cab[q, g] and E.table_load(x) < x.table_size:
+            while x.on_table[q] < x.cab[q, g] - holds_space(x, q, g) and \
+                    E.table_load(x) < x.table_size:
                 x.on_table[q] += 1
 
 

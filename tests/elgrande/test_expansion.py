@@ -373,7 +373,8 @@ def test_limit_table_free_space_filled_by_the_grand_inquisitor(xtable, r, plans,
     E.move(s, 0, GALICIA, SEVILLA, 1, log)  # off the table: a space is free
     assert s.on_table.sum() == 5
     s.inquisitor = 2
-    X.fill_table(s, r, plans, rng(), log, 1)
+    assert X.table_filler(s, 1) == 2
+    X.fill_table(s, r, plans, rng(), log, X.table_filler(s, 1))
     assert list(s.on_table[:3]) == [3, 2, 1]  # the holder chose its own colour
     assert logged(log, L.TABLE_FILLED)[-1][:2] == (2, 2)
 
@@ -389,7 +390,7 @@ def test_limit_table_castillo_overflow(xtable, r, plans, log):
     E.empty_castillo(s, 0, GALICIA, log)
     assert s.on_table[0] == 0 and s.cab[0, GALICIA] == 3
     s.inquisitor = 0
-    X.fill_table(s, r, plans, rng(), log, 2)
+    X.fill_table(s, r, plans, rng(), log, X.table_filler(s, 2))
     assert list(s.on_table[:2]) == [1, 5] and s.on_table.sum() == 6
 
 
@@ -412,6 +413,61 @@ def test_limit_table_card_moves_the_table(xtable, r, plans, log):
     s.table_region = ARAGON
     X.move_table(s, r, plans, rng(), log, 0, LIMIT_TABLE)
     assert s.table_region == ARAGON and logged(log, L.NO_EFFECT)[-1][2] == L.TABLE_STAYS
+
+
+def test_limit_table_card_player_decides_even_when_another_holds_the_inquisitor(
+        xtable, r, plans, log):
+    """'If there is not enough room for all the Caballeros in the new region, you decide': the
+    card's player, not the Grand Inquisitor's holder, fills the moved table."""
+    s = xtable(3, king=ARAGON)
+    s.table_region, s.table_size = GALICIA, 6
+    for g in range(13):  # wherever the table goes, 9 Caballeros for its 6 spaces, and P0, second
+        if g not in (ARAGON, FRANCIA, GALICIA):  # now, first if it fills the table
+            s.cab[0, g], s.cab[2, g] = 4, 5
+    s.inquisitor = 2
+    X.move_table(s, r, plans, rng(), log, 0, LIMIT_TABLE)
+    assert s.table_region != GALICIA
+    fills = logged(log, L.TABLE_FILLED)
+    assert fills and {row[1] for row in fills} == {0}  # (colour, chooser, ...): P0 chose
+
+
+def test_captain_on_a_ship_with_the_limit_table_counts_for_nothing(xtable, log):
+    """The Captain 'does not count toward majority during scoring', also where the limit table
+    stands: it holds its own space, not one of the table's."""
+    s = xtable(3, king=VALENCIA)
+    s.table_region, s.table_size = SHIP, 6
+    E.arrive(s, 0, SHIP, -1, log)  # takes the free Captain's space
+    E.arrive(s, 0, SHIP, -1, log)
+    E.arrive(s, 1, SHIP, -1, log)
+    assert s.captain == 0 and list(s.on_table[:2]) == [1, 1]
+    assert counted(s, 0, SHIP) == 1 and counted(s, 1, SHIP) == 1
+    E.move(s, 0, SHIP, GRANADA, 0, log)  # the plain one leaves first: the Captain stays
+    assert s.captain == 0 and s.on_table[0] == 0 and counted(s, 0, SHIP) == 0
+
+
+def test_black_caballeros_never_go_to_a_court(xtable, log):
+    """'They can never be added to the Province or a player's Court': at a general scoring the
+    black Caballeros in the Castillo follow their holder's disc, but when it names the King's
+    region (whose Caballeros would go to the court) they stay in the Castillo (rules.toml)."""
+    s = xtable(3, king=ARAGON)
+    s.inquisitor = 1
+    s.cab[BLACK, CASTILLO] = 2
+    court = s.court.copy()
+    X.black_from_castillo(s, ARAGON, log)
+    assert s.cab[BLACK, CASTILLO] == 2 and list(s.court) == list(court)
+    assert logged(log, L.BLACK_STAY)[-1][:2] == (1, 2)
+    X.black_from_castillo(s, GALICIA, log)
+    assert s.cab[BLACK, CASTILLO] == 0 and s.cab[BLACK, GALICIA] == 2
+
+
+def test_the_ships_free_move_may_go_to_francia_while_it_has_a_free_space(xtable, log):
+    """Francia: 'Caballeros may be moved to Francia ... or from the Ship'; no more than 3."""
+    s = xtable(3, king=VALENCIA)
+    assert free_destinations(s, SHIP)[FRANCIA]
+    s.court[1] = 3
+    for _ in range(3):
+        E.arrive(s, 1, FRANCIA, -1, log)
+    assert not free_destinations(s, SHIP)[FRANCIA]
 
 
 # --- Stack 7 -------------------------------------------------------------------------------------

@@ -371,15 +371,19 @@ def owner(s, c):
 
 
 @njit(cache=True)
+def holds_space(s, c, g):
+    """1 if a Caballero of colour ``c`` in ``g`` holds the Captain's or the Viceroy's space:
+    it never counts toward majority, so it is never one of the limit table's either."""
+    return 1 if (g == SHIP and s.captain == c) or (g == AMERICA and s.viceroy == c) else 0
+
+
+@njit(cache=True)
 def colour_counted(s, c, g):
     """Colour ``c``'s Caballeros that count in ``g``: only those on the limit table where it
     stands; never the Captain or the Viceroy."""
     if g == s.table_region:
         return s.on_table[c]
-    k = s.cab[c, g]
-    if (g == SHIP and s.captain == c) or (g == AMERICA and s.viceroy == c):
-        k -= 1
-    return k
+    return s.cab[c, g] - holds_space(s, c, g)
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ from simulator.games.elgrande.board import (
     AFRICA, AMERICA, BLACK, CASTILLO, FRANCIA, FRANCIA_SPACES, FROM_CASTILLO, FROM_GRANDE,
     FROM_KING, FROM_REGIONS, FROM_SPECIAL, FROM_TOKENS, GENERAL, GOLD, MAX_PLAYERS, N_SPAIN, NO,
     SHIP, WARE, bonus_parts, counted, new_table, owner, placings, scoreboard, scoring_index,
-    seat_bonus, sole_most, standings,
+    holds_space, seat_bonus, sole_most, standings,
 )
 
 
@@ -121,7 +121,7 @@ def depart(s, c, a, b):
             if s.francia[i] == c:
                 s.francia[i] = -1
                 break
-    if a == s.table_region and s.on_table[c] > s.cab[c, a]:
+    if a == s.table_region and s.on_table[c] > s.cab[c, a] - holds_space(s, c, a):
         s.on_table[c] -= 1
     if s.arrived[c, a] > s.cab[c, a]:
         s.arrived[c, a] = s.cab[c, a]
@@ -132,12 +132,13 @@ def depart(s, c, a, b):
 def arrive(s, c, b, token, log):
     """One Caballero of colour ``c`` (holding ``token``, -1: none) comes into place ``b``:
     onto Francia's best free space, the Captain's or Viceroy's space when free (never with a
-    token), the limit table while it has room; a token brought to the mainland scores."""
+    token), else the limit table while it has room; a token brought to the mainland scores."""
     s.cab[c, b] += 1
     if s.expansion == 0:
         return
     if b == SHIP or b == AMERICA or b == AFRICA:
         s.arrived[c, b] += 1
+    space = False
     if b == FRANCIA:
         for i in range(FRANCIA_SPACES):
             if s.francia[i] < 0:
@@ -145,9 +146,11 @@ def arrive(s, c, b, token, log):
                 break
     elif b == SHIP and s.captain < 0 and token < 0:
         s.captain = c
+        space = True
     elif b == AMERICA and s.viceroy < 0 and token < 0:
         s.viceroy = c
-    if b == s.table_region and table_load(s) < s.table_size:
+        space = True
+    if b == s.table_region and not space and table_load(s) < s.table_size:
         s.on_table[c] += 1
     if token < 0:
         return

@@ -17,9 +17,9 @@ from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    AFRICA, AMERICA, BLACK, COASTAL, COLONY_STACK, FRANCIA, GOLD,
+    AFRICA, AMERICA, BLACK, CASTILLO, COASTAL, COLONY_STACK, FRANCIA, GOLD,
     HOLY_INQUISITION, MAX_PLAYERS, N_CARD_KINDS, N_COLOURS, N_PLACES,
-    N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, placement_target,
+    N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, francia_free, holds_space, placement_target,
 )
 from strategies import elgrande as players
 
@@ -86,8 +86,8 @@ def free_moves(s, r, plans, rng, log, p):
     since an earlier round may go to the Ship (free actions: no place or move action). Then
     ``p`` takes the tokens it can."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
-    free_destinations(s, SHIP, allowed)
     for _ in range(free_movers(s, p, SHIP)):
+        free_destinations(s, SHIP, allowed)  # anew: Francia may have filled
         g = players.choose_place(s, r, p, plans, rng, players.P_FREE_MOVE, allowed, SHIP, True)
         record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1, g + 1)
         if g < 0:
@@ -110,12 +110,13 @@ def free_moves(s, r, plans, rng, log, p):
 @njit(cache=True)
 def free_destinations(s, a, allowed):
     """Where a free move from ``a`` may go (``allowed``): from the Ship to América, África or a
-    coastal region of Spain (not the King's); from a colony to the Ship."""
+    coastal region (not the King's; Francia, on the coastal list and reached 'from the Ship' by
+    its own section, while it has a free space); from a colony to the Ship."""
     allowed[:] = 0
     for g in range(N_REGIONS):
         if a == SHIP:
-            allowed[g] = 1 if (g == AMERICA or g == AFRICA or (
-                g < N_SPAIN and COASTAL[g] == 1)) and g != s.king else 0
+            allowed[g] = 1 if (g == AMERICA or g == AFRICA or COASTAL[g] == 1) and \
+                g != s.king and (g != FRANCIA or francia_free(s) > 0) else 0
     if a != SHIP:
         allowed[SHIP] = 1
 
@@ -177,6 +178,21 @@ def holy_inquisition(s, r, plans, rng, log, p):
 
 
 @njit(cache=True)
+def black_from_castillo(s, g, log):
+    """At a general scoring the black Caballeros in the Castillo go, like their holder's own, to
+    the region ``g`` on the holder's disc. Assumption: when the disc names the King's region they
+    stay in the Castillo, as they 'can never be added to ... a player's Court' and the King's
+    region is closed."""
+    k = s.cab[BLACK, CASTILLO]
+    if k == 0:
+        return
+    if g == s.king:
+        record(log, L.BLACK_STAY, s.inquisitor, k)
+    else:
+        E.empty_castillo(s, BLACK, g, log)
+
+
+@njit(cache=True)
 def placement_allowance(s, r, log, p, n):
     """How many Caballeros ``p``'s card lets it place: the holder of the Grand Inquisitor may,
     once a round, place one more (when the court holds more than ``n``) or take one more from
@@ -205,18 +221,17 @@ def any_placement_target(s):
 # --- The limit table ---------------------------------------------------------------------------
 
 @njit(cache=True)
-def fill_table(s, r, plans, rng, log, by):
-    """Free spaces of the limit table are filled from the Caballeros beside it: by the Grand
-    Inquisitor's holder; with nobody holding him, by ``by`` (rules.toml, table_filler)."""
+def fill_table(s, r, plans, rng, log, chooser):
+    """Free spaces of the limit table are filled from the Caballeros beside it, one at a time,
+    ``chooser`` picking whose (``table_filler``)."""
     g = s.table_region
     if g < 0:
         return
-    chooser = s.inquisitor if s.inquisitor >= 0 else by
     beside = np.zeros(N_COLOURS, dtype=np.int64)
     while E.table_load(s) < s.table_size:
         k = 0
         for c in range(N_COLOURS):
-            beside[c] = s.cab[c, g] - s.on_table[c]
+            beside[c] = s.cab[c, g] - s.on_table[c] - holds_space(s, c, g)
             k += 1 if beside[c] > 0 else 0
         if k == 0:
             return
@@ -224,6 +239,13 @@ def fill_table(s, r, plans, rng, log, by):
         record(log, L.DECISION, chooser, L.DECIDE_TABLE_SPACE, k, c)
         s.on_table[c] += 1
         record(log, L.TABLE_FILLED, c, chooser, g, s.on_table[c])
+
+
+@njit(cache=True)
+def table_filler(s, by):
+    """Who fills the table's free spaces after a turn or a general scoring: the Grand
+    Inquisitor's holder; with nobody holding him, ``by`` (the player whose turn it was)."""
+    return s.inquisitor if s.inquisitor >= 0 else by
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ LOG_KINDS = (
     # the expansion
     "black_placed", "table_placed", "table_filled", "inquisitor_taken", "extra_caballero",
     "tokens_laid", "token_taken", "token_home", "token_lost", "space_scored", "card_held",
-    "held_card_used", "free_move",
+    "held_card_used", "free_move", "black_stay",
 )
 (SETUP, HOME, ROUND, CARD_UP, STACK_EMPTY, POWER_CARD, POWER_CLASH, TURN_ORDER, TO_COURT,
  CARD_TAKEN, PLACED, MOVED, RETURNED, SPECIAL, SPECIAL_DECLINED, VETOED, SCORING, PLACE_SCORED,
@@ -30,7 +30,7 @@ LOG_KINDS = (
  TURN, VETO_HELD,
  BLACK_PLACED, TABLE_PLACED, TABLE_FILLED, INQUISITOR_TAKEN, EXTRA_CABALLERO, TOKENS_LAID,
  TOKEN_TAKEN, TOKEN_HOME, TOKEN_LOST, SPACE_SCORED, CARD_HELD, HELD_CARD_USED,
- FREE_MOVE) = range(len(LOG_KINDS))
+ FREE_MOVE, BLACK_STAY) = range(len(LOG_KINDS))
 
 COURT = N_PLACES          # where a move's "place" is the court (returns, a disc naming the King)
 PROVINCES = N_PLACES + 1
@@ -186,6 +186,10 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"The limit table ({c} spaces) goes from {place_name(a)} to {place_name(b)} "
                 f"({d} Caballero(s) on it).", {"from": place_name(a), "to": place_name(b),
                                                "spaces": c, "on_table": d})
+    if code == BLACK_STAY:
+        return (f"{b} black Caballero(s) stay in the Castillo: {_p(a)}, the Grand Inquisitor's "
+                "holder, named the King's region, and black Caballeros never go to a court.",
+                {"player": a, "caballeros": b})
     if code == TABLE_FILLED:
         return (f"{_p(b)} puts a Caballero of {_p(a)} on the limit table in {place_name(c)} "
                 f"({d} of its colour on it).", {"colour": _colour(a), "by": _colour(b),

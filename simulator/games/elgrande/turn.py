@@ -19,7 +19,7 @@ from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
+    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
     COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE, GENERAL, GRAND_INQUISITOR_COLONIES,
     HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, INQUISITION_STACK, KING,
     KING_STACK, KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD,
@@ -193,7 +193,7 @@ def play_turn(s, r, plans, rng, log, p):
         if card == EXECUTE_ACTION_CARD:  # 'in this round or any later round'
             use_execute(s, r, plans, rng, log, p)
         E.take_tokens(s, p, log)
-        X.fill_table(s, r, plans, rng, log, p)
+        X.fill_table(s, r, plans, rng, log, X.table_filler(s, p))
     s.acting = -1
 
 
@@ -658,6 +658,7 @@ def copycat(s, r, plans, rng, log, p):
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
             s.acting = q
             special_action(s, r, plans, rng, log, q, card)
+            X.fill_table(s, r, plans, rng, log, X.table_filler(s, q))  # after every turn's change
             s.acting = -1
             return
 
@@ -704,12 +705,13 @@ def general_scoring(s, r, plans, rng, log):
         if s.cab[q, CASTILLO] > 0:
             E.empty_castillo(s, q, picks[q], log)
     if s.expansion:
-        if s.inquisitor >= 0 and s.cab[BLACK, CASTILLO] > 0:  # with their holder's disc
-            E.empty_castillo(s, BLACK, picks[s.inquisitor], log)
-        X.fill_table(s, r, plans, rng, log, s.starter)
+        if s.inquisitor >= 0:
+            X.black_from_castillo(s, picks[s.inquisitor], log)
+        X.fill_table(s, r, plans, rng, log, X.table_filler(s, s.starter))
         s.castillo_closed = 1  # Free Choice moves between regions: the Castillo is scored
         free_choice(s, r, plans, rng, log)
         s.castillo_closed = 0
+        X.fill_table(s, r, plans, rng, log, X.table_filler(s, s.starter))  # after Free Choice
     for g in range(s.n_regions):
         E.score_place(s, r, g, GENERAL, False, log)
 
