@@ -25,6 +25,7 @@ from simulator.core.ruledata import unknown_name
 EXPERIMENT_KEYS = ("title", "description", "game", "mode", "players", "strategies", "games",
                    "seed", "max_games")
 CHANGE_KEYS = ("description", "settings", "roles", "strategies", "weights")
+VARIANT_KEYS = CHANGE_KEYS + ("mode",)  # a variant may also play another mode of the game
 SWEEP_KEYS = ("description", "parameter", "parameters", "values", "range", "seat")
 PLAYER_SET_KEYS = ("description", "strategies", "weights")
 ROLE_SWEEP = "role"
@@ -64,8 +65,8 @@ class Experiment:
 
     def config(self, c: Configuration) -> RunConfig:
         ch = c.changes
-        return make_config(self.game, c.players, self.mode, ch.get("strategies"), ch.get("roles"),
-                           ch.get("settings"), self.seed, ch.get("weights"))
+        return make_config(self.game, c.players, ch.get("mode", self.mode), ch.get("strategies"),
+                           ch.get("roles"), ch.get("settings"), self.seed, ch.get("weights"))
 
 
 def _table(data: dict, key: str, where: str) -> dict:
@@ -112,7 +113,7 @@ def _merge(base: dict, change: dict) -> dict:
     for key in ("settings", "weights"):
         if key in change:
             merged[key] = {**base.get(key, {}), **change[key]}
-    for key in ("roles", "strategies"):
+    for key in ("roles", "strategies", "mode"):
         if key in change:
             merged[key] = change[key]
     return merged
@@ -169,7 +170,10 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
                 here = f"{where} [variants.{name}]"
                 if not isinstance(variant, dict):
                     raise UsageError(f"{here}: must be a table")
-                _check_keys(variant, CHANGE_KEYS, here)
+                _check_keys(variant, VARIANT_KEYS, here)
+                if "mode" in variant and variant["mode"] not in spec.modes:
+                    raise UsageError(unknown_name("mode", variant["mode"], spec.modes,
+                                                  f"of {spec.name} in {here}"))
                 points.append(Configuration(name, "variant", name, n, _merge(base, variant),
                                             description=variant.get("description", "")))
             for name, sweep in _table(data, "sweeps", where).items():

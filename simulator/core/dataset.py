@@ -66,6 +66,27 @@ def names_column(names, ids: np.ndarray) -> pa.Array:
     return lookup.take(pa.array(np.where(ids < 0, len(names), ids)))
 
 
+def roleless_seat_columns(rows: np.ndarray, names, config, flags=()) -> dict:
+    """A game's seat columns from its kernel rows (columns ``names``) for a game without roles:
+    strategy, role (none), score, rank, winner first, then the game's own as 16-bit counts
+    (``flags`` as booleans)."""
+    c = {name: rows[:, i] for i, name in enumerate(names)}
+    out = {
+        "strategy": names_column(config.strategies, c.pop("strategy_index")),
+        "role": np.full(len(rows), None, dtype=object),
+        "score": c.pop("score"),
+        "rank": c.pop("rank").astype(np.int8),
+        "winner": c.pop("winner"),
+    }
+    for name in flags:
+        c[name] = c[name].astype(bool)
+    for name, values in c.items():  # small counts: 16 bits keep the parts and memory small
+        if values.dtype == np.int64:
+            c[name] = values.astype(np.int16)
+    out.update(c)
+    return out
+
+
 def seat_table(first_game: int, n_players: int, columns: dict[str, np.ndarray]) -> pa.Table:
     """The seats part: core columns first (game_id, seat, ..., win_share), then the game's own."""
     n_rows = len(columns["score"])

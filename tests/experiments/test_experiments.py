@@ -56,6 +56,10 @@ BAD = [
     ('[experiment]\ngame = "gremios"\n[sweeps.s]\nparameter = "inn_cost"\n', "either values"),
     ('[experiment]\ngame = "gremios"\n[sweeps.s]\nparameter = "role"\nvalues = ["dragon"]\n', "unknown role 'dragon'"),
     ('[experiment]\ngame = "gremios"\n[variants.a]\nmood = 1\n', "unknown key 'mood'"),
+    ('[experiment]\ngame = "gremios"\n[variants.a]\nmode = "duel"\n', "unknown mode 'duel'"),
+    ('[experiment]\ngame = "gremios"\nplayers = [4]\n[variants.a]\nmode = "ultimate_duel"\n',
+     "configuration 'a'"),
+    ('[experiment]\ngame = "gremios"\n[baseline]\nmode = "ultimate_duel"\n', "unknown key 'mode'"),
     ('[experiment\ngame = "gremios"\n', "not valid TOML"),
     ('[experiment]\ngame = "gremios"\n[players.a]\nroles = ["any"]\n', "unknown key 'roles'"),
     ('[experiment]\ngame = "gremios"\n[players.a]\nstrategies = ["nobody"]\n', "unknown strategy 'nobody'"),
@@ -71,6 +75,17 @@ def test_bad_experiment_files_are_refused_clearly(tmp_path, playtest, text, mess
     code, _, err = playtest("experiment", path, "--out", tmp_path / "o")
     assert code == 2 and message in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_variant_plays_another_mode_and_is_compared_with_the_baseline(tmp_path, playtest):
+    path = _write(tmp_path, '[experiment]\ngame = "gremios"\nplayers = [2]\ngames = 300\n'
+                            '[variants.duel]\nmode = "ultimate_duel"\n')
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "x")
+    assert code == 0, err
+    assert api.load(tmp_path / "x" / "2p-baseline").manifest["mode"] == "standard"
+    assert api.load(tmp_path / "x" / "2p-duel").manifest["mode"] == "ultimate_duel"
+    summary = json.loads((tmp_path / "x" / "comparison" / "comparison.json").read_text())
+    assert len(summary["comparisons"]) == 1
 
 
 def test_common_random_numbers_and_identical_configurations_show_no_change(tmp_path):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.core.dataset import names_column
+from simulator.core.dataset import roleless_seat_columns
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies
 from simulator.core.trace import new_log
@@ -67,23 +67,11 @@ def replay(rules, run_seed, game_index, setup):
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
+    c = roleless_seat_columns(rows, kernel.SEAT_COLUMNS, config, flags=("first_player",))
     if config.mode != EXPANSION:  # the base game's tables as they were
         for name in kernel.EXPANSION_SEAT_COLUMNS:
             del c[name]
-    out = {
-        "strategy": names_column(config.strategies, c.pop("strategy_index")),
-        "role": np.full(len(rows), None, dtype=object),
-        "score": c.pop("score"),
-        "rank": c.pop("rank").astype(np.int8),
-        "winner": c.pop("winner"),
-    }
-    c["first_player"] = c["first_player"].astype(bool)
-    for name, values in c.items():  # small counts: 16 bits keep the parts and memory small
-        if values.dtype == np.int64:
-            c[name] = values.astype(np.int16)
-    out.update(c)
-    return out
+    return c
 
 
 def game_columns(rows: np.ndarray, config) -> dict:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from simulator.core.dataset import roleless_seat_columns
+
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies, kernel_calls, search_marker
 from simulator.core.trace import new_log
@@ -56,20 +58,7 @@ def replay(rules, run_seed, game_index, setup):
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
-    out = {
-        "strategy": np.array(config.strategies, dtype=object)[c.pop("strategy_index")],
-        "role": np.full(len(rows), None, dtype=object),
-        "score": c.pop("score"),
-        "rank": c.pop("rank").astype(np.int8),
-        "winner": c.pop("winner"),
-    }
-    c["first_player"] = c["first_player"].astype(bool)
-    for name, values in c.items():  # small counts: 16 bits keep the parts and memory small
-        if values.dtype == np.int64:
-            c[name] = values.astype(np.int16)
-    out.update(c)
-    return out
+    return roleless_seat_columns(rows, kernel.SEAT_COLUMNS, config, flags=("first_player",))
 
 
 def game_columns(rows: np.ndarray, config) -> dict:
