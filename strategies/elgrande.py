@@ -191,6 +191,18 @@ def value(s, r, p, w, coef):
     return worth(s, p, w, coef, place_terms(s, r, coef))
 
 
+@njit(cache=True)
+def value_of_table(copy, r, p, w, coef):
+    """``value`` of the state in the table ``copy`` (see ``value_of_copy``)."""
+    return value(copy[0], r, p, w, coef)
+
+
+@njit(cache=True)
+def term_of_table(copy, r, g, coef, pts):
+    """``place_term`` of ``g`` in the state in the table ``copy`` (see ``value_of_copy``)."""
+    return place_term(copy[0], r, g, coef, pts)
+
+
 @njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def same_standings(x, s, g):
     """Whether place ``g`` would score the same on table ``x`` as on ``s``: the same
@@ -225,9 +237,12 @@ def same_expansion_standings(x, s, g):
 
 
 @njit(cache=True)
-def value_of_copy(x, s, r, p, w, coef, terms):
-    """``value`` of ``x``, a changed copy of ``s`` whose place terms are ``terms``: only the
-    places the change touched are valued again (the same number, far fewer standings)."""
+def value_of_copy(copy, s, r, p, w, coef, terms):
+    """``value`` of the state in ``copy``, a table holding a changed copy of ``s`` whose place
+    terms are ``terms``: only the places the change touched are valued again (the same number,
+    far fewer standings). The copies' valuations take the table, not its record, so that it
+    stays in hand while it is read (``simulator/core/tables.py``; ``tests/test_tables.py``)."""
+    x = copy[0]
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
     mine = np.empty(N_PLACES, dtype=np.float64)
     for g in range(N_PLACES):
@@ -353,7 +368,7 @@ def choose_card(s, r, p, plans, rng):
             table[0] = s
             x = table[0]
             rules.play_card(x, r, model, rng, nl, p, card, order, False)
-            v = value_of_copy(table[0], s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
+            v = value_of_copy(table, s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
                 _noise(w, rng)
             replace, ties = _better(v, best, ties, rng)
             if replace:
@@ -545,7 +560,7 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
         table[0] = s
         x = table[0]
         apply_option(x, r, p, purpose, g, extra)
-        v = value_of_copy(table[0], s, r, p, w, coef, terms) + _noise(w, rng)
+        v = value_of_copy(table, s, r, p, w, coef, terms) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, g
@@ -580,7 +595,7 @@ def choose_scoreboard(s, r, p, plans, rng, options):
         table[0] = s
         x = table[0]
         E.move_scoreboard(x, o // N_REGIONS, o % N_REGIONS, nl)
-        v = value_of_copy(table[0], s, r, p, w, coef, terms) + _noise(w, rng)
+        v = value_of_copy(table, s, r, p, w, coef, terms) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, o
@@ -603,7 +618,7 @@ def choose_alternative(s, r, p, plans, rng):
             rules.all_out_of_one_region(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
         else:
             rules.place_anywhere(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
-        values[alt] = value(table[0], r, p, w, coef)
+        values[alt] = value_of_table(table, r, p, w, coef)
     return 0 if values[0] > values[1] else 1
 
 
@@ -637,7 +652,7 @@ def vetoes(s, r, q, plans, rng, p, card):
     table = E.copy_of(s)
     x = table[0]
     rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
-    return value(s, r, q, w, coef) - value(table[0], r, q, w, coef) >= w[W_VETO_AT]
+    return value(s, r, q, w, coef) - value_of_table(table, r, q, w, coef) >= w[W_VETO_AT]
 
 
 
@@ -679,7 +694,7 @@ def expansion_term_with(s, r, q, g, change, coef, pts):
         E.arrive(x, q, g, -1, no_log())
     else:
         E.depart(x, q, g, L.COURT)
-    return place_term(table[0], r, g, coef, pts)
+    return term_of_table(table, r, g, coef, pts)
 
 
 @njit(cache=True)
@@ -739,8 +754,9 @@ def choose_black_move(s, r, p, plans, rng):
             table = E.copy_of(s)
             x = table[0]
             E.move(x, BLACK, a, b, p, no_log())
-            gain = w[W_STANDING] * (place_term(x, r, a, coef, pts) + place_term(x, r, b, coef, pts)
-                                    - before) + _noise(w, rng)
+            gain = w[W_STANDING] * (term_of_table(table, r, a, coef, pts) +
+                                    term_of_table(table, r, b, coef, pts) - before) + \
+                _noise(w, rng)
             replace, ties = _better(gain, best, ties, rng)
             if replace:
                 best, pick_a, pick_b = gain, a, b
@@ -812,7 +828,7 @@ def choose_execute(s, r, p, plans, rng):
         x = table[0]
         x.face[stack] = -1
         rules.special_action(x, r, model, rng, no_log(), p, card)
-        v = value(table[0], r, p, w, coef) + _noise(w, rng)
+        v = value_of_table(table, r, p, w, coef) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, stack
@@ -830,4 +846,4 @@ def copies(s, r, q, plans, rng, card):
     table = E.copy_of(s)
     x = table[0]
     rules.special_action(x, r, mirror(plans, q), rng, no_log(), q, card)
-    return value(table[0], r, q, w, coef) > value(s, r, q, w, coef) + 1e-9
+    return value_of_table(table, r, q, w, coef) > value(s, r, q, w, coef) + 1e-9

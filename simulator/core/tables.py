@@ -5,7 +5,9 @@ kernels read ``table[0].field``); interpreted (``NUMBA_DISABLE_JIT=1``, or tests
 by hand) a recarray, so fields read as attributes there too.
 
 Keep the array, not just ``table[0]``, in hand for as long as the state is read: numba frees an
-array after its last use even while a record taken from it is still in use.
+array after its last use even while a record taken from it is still in use. ``f(table[0])`` is
+such a last use (the array may be freed before ``f`` runs): pass the table and take the record
+inside. ``tests/test_tables.py`` checks every compiled module for it.
 """
 
 import numpy as np

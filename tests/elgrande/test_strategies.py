@@ -80,7 +80,8 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
     coef = players.coefficients(s, 0, w)
     terms = players.place_terms(s, r, coef)
     before = [E.standing_points(s, r, g, False) for g in range(N_PLACES)]
-    x_table = np.zeros(1, dtype=STATE).view(np.recarray)
+    copy = np.zeros(1, dtype=STATE)  # a copy's table, as the players make them
+    x_table = copy.view(np.recarray)  # the same memory, its fields read as attributes
     changes = 0
     for field in STATE.names:
         if field in FIXED_FIELDS:
@@ -100,7 +101,7 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
                     if not np.array_equal(E.standing_points(x, r, g, False), before[g]):
                         changes += 1
                         assert not players.same_standings(x, s, g), (field, i, v, g)
-                assert players.value_of_copy(x, s, r, 0, w, coef, terms) == \
+                assert players.value_of_copy(copy, s, r, 0, w, coef, terms) == \
                     players.value(x, r, 0, w, coef), (field, i, v)
     assert changes > 100  # the changes did reach the standings
 
