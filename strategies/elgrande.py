@@ -13,12 +13,17 @@ seat's plan). Power cards are chosen by the order they buy and the Caballeros th
 
 What a player reads: the open board (see rules.toml, hidden_information): never the order of
 the stacks, and every secret choice is made before any is revealed (``turn.secret_picks``).
+
+The search player (``lookahead``) plays its action cards (and its power cards) out to see which
+wins most (``simulator/games/elgrande/search.py``); every other decision it makes as its
+rollout policy would, with its own weights.
 """
 
 import numpy as np
 from numba import njit
 
 from simulator.core.rng import below, uniform
+from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.trace import no_log
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
@@ -31,11 +36,12 @@ from simulator.games.elgrande.board import (
     AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE, in_play, may_enter, may_move_through,
     holds_space, placement_target, standings,
 )
+from simulator.games.elgrande.search import CARD, POWER, searched
 
 RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER, COLONIAL_MERCHANT, \
-    INQUISITOR = range(8)
+    INQUISITOR, LOOKAHEAD = range(9)
 NAMES = ("random", "greedy", "king_shadow", "castillo_schemer", "intriguer", "spoiler",
-         "colonial_merchant", "inquisitor")
+         "colonial_merchant", "inquisitor", "lookahead")
 DESCRIPTIONS = (
     "uniform over the legal choices (power card, action card and its order, every placement, "
     "move and region)",
@@ -50,10 +56,13 @@ DESCRIPTIONS = (
     "carry, likes stack 7",
     "the inquisitor (expansion): covets the Holy Inquisition and the Grand Inquisitor's black "
     "Caballeros",
+    "searches: plays each face-up action card (and each power card) out to the end of the round "
+    "(rollouts by spoiler players, the stacks re-dealt) and leaves spoiler's choice only for a "
+    "surely better one",
 )
 
 # The weight vector: what each entry means (values in points).
-WEIGHT_NAMES = (
+STYLE_NAMES = (
     "standing",     # value of each point the places would give if scored now
     "rival",        # cost of the others' points (score and standings), shared among them
     "leader",       # extra cost of the leading rival's points
@@ -70,15 +79,18 @@ WEIGHT_NAMES = (
     "inquisitor",   # value of holding the Grand Inquisitor card
     "noise",        # random jitter on every value, so equal players do not mirror each other
 )
+WEIGHT_NAMES = STYLE_NAMES + (
+    "search_power",  # the search player: 1 plays its power cards out too, 0 plays its policy's
+) + SEARCH_WEIGHTS   # a search player's budget and rollout policy (simulator/core/search.py)
 (W_STANDING, W_RIVAL, W_LEADER, W_CASTILLO, W_COURT, W_POWER_ORDER, W_POWER_COURT, W_POWER_SAVE,
  W_STACK_1, W_STACK_2, W_STACK_3, W_STACK_4, W_STACK_5, W_STACK_6, W_STACK_7, W_VETO_AT, W_CARGO,
- W_VOYAGE, W_INQUISITOR, W_NOISE) = range(len(WEIGHT_NAMES))
+ W_VOYAGE, W_INQUISITOR, W_NOISE, W_SEARCH_POWER, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
+ W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
 N_WEIGHTS = len(WEIGHT_NAMES)
-STYLE_NAMES = WEIGHT_NAMES
 
 # The expansion's weights (stack_6, stack_7, cargo, voyage, inquisitor) weigh nothing in the
 # base game, which has none of those things.
-DEFAULT_WEIGHTS = np.array([
+_STYLE = np.array([
     # stand rival lead  cast  court order pcourt save  st1  st2  st3  st4  st5  st6  st7  veto cargo voy  inq  noise
     [0.0,   0.0,  0.0,  0.0,  0.0,  0.0,  0.0,   0.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # random (unused)
     [1.0,   0.0,  0.0,  0.0,  0.0,  2.0,  0.5,   2.0,  0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.6, 0.3, 0.0, 0.0],  # greedy
@@ -89,6 +101,13 @@ DEFAULT_WEIGHTS = np.array([
     [0.8,   0.3,  0.0,  0.1,  0.1,  2.0,  0.5,   2.0,  0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.9, 1.5, 1.0, 0.1],  # colonial_merchant
     [0.8,   0.3,  0.0,  0.2,  0.1,  5.0,  0.5,   1.0,  0.0, 0.0, 0.0, 0.0, 0.0, 6.0, 0.0, 3.0, 0.5, 0.2, 4.0, 0.1],  # inquisitor
 ])
+_SEARCH = np.zeros((len(NAMES), 1 + len(SEARCH_WEIGHTS)))
+# lookahead: spoiler's weights (the strongest heuristic at 3 and 4 players); power cards searched
+# too; 4 rollouts per option to the end of the round, spoiler rollouts, leaving spoiler's own
+# choice at 1 standard error
+_STYLE = np.vstack([_STYLE, _STYLE[SPOILER]])
+_SEARCH[LOOKAHEAD] = (1, 4, 1, SPOILER, 1.0)
+DEFAULT_WEIGHTS = np.hstack([_STYLE, _SEARCH])
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 # What a chosen place is for (``choose_place``'s ``purpose``; ``extra`` as noted).
@@ -100,11 +119,19 @@ assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 
 @njit(cache=True)
+def acting(plans, p):
+    """The strategy that makes ``p``'s decision: a search player decides what it does not search
+    as its rollout policy would."""
+    sid = plans[0][p]
+    return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@njit(cache=True)
 def mirror(plans, p):
-    """Plans with every seat played as ``p``: a player's model of the table when it tries an
-    option out (it knows no other seat's plan)."""
+    """Heuristic plans with every seat played as ``p`` (a search player as its rollout policy):
+    a player's model of the table when it tries an option out (it knows no other seat's plan)."""
     w = plans[1][p]
-    ids = np.full(MAX_PLAYERS, plans[0][p], dtype=np.int64)
+    ids = np.full(MAX_PLAYERS, acting(plans, p), dtype=np.int64)
     weights = np.empty((MAX_PLAYERS, w.shape[0]), dtype=np.float64)
     for q in range(MAX_PLAYERS):
         weights[q, :] = w
@@ -272,7 +299,16 @@ def choose_power(s, r, p, plans, rng, allowed):
     k = 0
     for v in range(1, N_POWER + 1):
         k += allowed[v]
-    sid = plans[0][p]
+    if plans[0][p] == LOOKAHEAD and plans[1][p][W_SEARCH_POWER] > 0:
+        options = np.zeros((N_POWER, 1), dtype=np.int64)
+        i = 0
+        for v in range(1, N_POWER + 1):
+            if allowed[v]:
+                options[i, 0] = v
+                i += 1
+        i = searched(POWER, s, r, p, plans, rng, options, k)
+        return options[i, 0], i
+    sid = acting(plans, p)
     if sid == RANDOM:
         pick = below(rng, k)
         i = 0
@@ -331,14 +367,47 @@ def worth_trying(card, order):
 @njit(cache=True)
 def choose_card(s, r, p, plans, rng):
     """(stack, order, options, chosen) of the action card to take and how to carry it out
-    (``turn.ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``): each face-up card played out
-    on a copy of the table in each order."""
+    (``turn.ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options
+    three to a face-up card)."""
+    if plans[0][p] == LOOKAHEAD:
+        cards = np.zeros((N_STACKS, 2), dtype=np.int64)  # (stack, order): the search orders
+        n = 0
+        for stack in range(N_STACKS):
+            if s.face[stack] >= 0:
+                cards[n, 0] = stack
+                n += 1
+        o = searched(CARD, s, r, p, plans, rng, cards, n)
+        return cards[o, 0], cards[o, 1], 3 * n, 3 * o + cards[o, 1]
+    return card_choice(s, r, p, plans, rng, -1)
+
+
+@njit(cache=True)
+def card_orders(s, r, p, plans, rng, cards, n):
+    """The order ``p`` would carry out each face-up card of ``cards[:n]`` in (into
+    ``cards[:n, 1]``); returns the row of the card it would take."""
+    stack, order, _, _ = card_choice(s, r, p, plans, rng, -1)
+    taken = 0
+    for o in range(n):
+        if cards[o, 0] == stack:
+            cards[o, 1] = order
+            taken = o
+        else:
+            cards[o, 1] = card_choice(s, r, p, plans, rng, cards[o, 0])[1]
+    return taken
+
+
+@njit(cache=True)
+def card_choice(s, r, p, plans, rng, only):
+    """``choose_card`` for a heuristic: each face-up card (only the card of stack ``only``, if
+    not -1) played out on a copy of the table in each order."""
     k = 0
     for stack in range(N_STACKS):
         if s.face[stack] >= 0:
             k += 1
     options = 3 * k
-    sid = plans[0][p]
+    sid = acting(plans, p)
+    if sid == RANDOM and only >= 0:
+        return only, below(rng, 3), options, 0
     if sid == RANDOM:
         pick = below(rng, options)
         i = 0
@@ -363,7 +432,7 @@ def choose_card(s, r, p, plans, rng):
             continue
         for order in range(3):
             i += 1
-            if not worth_trying(card, order):
+            if (only >= 0 and stack != only) or not worth_trying(card, order):
                 continue
             table[0] = s
             x = table[0]
@@ -382,7 +451,7 @@ def choose_card(s, r, p, plans, rng):
 def choose_placement(s, r, p, plans, rng):
     """The next place a Caballero goes from the court (a region bordering the King's or the
     Castillo), or -1 to keep the rest in the court."""
-    sid = plans[0][p]
+    sid = acting(plans, p)
     if sid == RANDOM:
         k = 0
         for g in range(N_PLACES):
@@ -424,7 +493,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
     """The next intrigue move (owner, from, to), or (-1, -1, -1) to stop: each move valued by the
     two places it changes."""
     n = s.n_players
-    sid = plans[0][p]
+    sid = acting(plans, p)
     if sid == RANDOM:
         k = 0
         for q in range(n):
@@ -538,7 +607,7 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
     k = 0
     for g in range(N_PLACES + 1):
         k += allowed[g]
-    sid = plans[0][p]
+    sid = acting(plans, p)
     if sid == RANDOM:
         pick = below(rng, k + (1 if may_decline else 0))
         for g in range(N_PLACES + 1):
@@ -573,7 +642,7 @@ def choose_scoreboard(s, r, p, plans, rng, options):
     k = 0
     for o in range(options.shape[0]):
         k += options[o]
-    sid = plans[0][p]
+    sid = acting(plans, p)
     pick_r = below(rng, k) if sid == RANDOM else -1
     if sid == RANDOM:
         for o in range(options.shape[0]):
@@ -605,7 +674,7 @@ def choose_scoreboard(s, r, p, plans, rng, options):
 @njit(cache=True)
 def choose_alternative(s, r, p, plans, rng):
     """'All out of one region' (0) or 'place 2 anywhere' (1): both tried on copies."""
-    if plans[0][p] == RANDOM:
+    if acting(plans, p) == RANDOM:
         return below(rng, 2)
     w = plans[1][p]
     coef = coefficients(s, p, w)
@@ -625,7 +694,7 @@ def choose_alternative(s, r, p, plans, rng):
 @njit(cache=True)
 def choose_take_back(s, r, p, plans, rng, usable):
     """The power card taken back: the highest (random: any)."""
-    if plans[0][p] == RANDOM:
+    if acting(plans, p) == RANDOM:
         k = 0
         for v in range(N_POWER + 1):
             k += usable[v]
@@ -645,7 +714,7 @@ def choose_take_back(s, r, p, plans, rng, usable):
 def vetoes(s, r, q, plans, rng, p, card):
     """Whether ``q`` spends a Veto on ``p``'s announced special action: when carrying it out
     (as ``q`` would, on a copy) costs ``q`` at least veto_at points."""
-    if plans[0][q] == RANDOM:
+    if acting(plans, q) == RANDOM:
         return below(rng, 2) == 0
     w = plans[1][q]
     coef = coefficients(s, q, w)
@@ -727,7 +796,7 @@ def choose_black_move(s, r, p, plans, rng):
                     options += 1
     if options == 0:
         return -1, -1
-    sid = plans[0][p]
+    sid = acting(plans, p)
     if sid == RANDOM:
         pick = below(rng, options + 1)
         for a in range(N_PLACES):
@@ -767,7 +836,7 @@ def choose_black_move(s, r, p, plans, rng):
 def choose_table_colour(s, r, p, plans, rng, beside):
     """Which colour beside the limit table (``beside[c] > 0``) ``p`` puts on a free space: the
     one whose counting leaves the region worth most to ``p``."""
-    sid = plans[0][p]
+    sid = acting(plans, p)
     k = 0
     for c in range(N_COLOURS):
         k += 1 if beside[c] > 0 else 0
@@ -800,7 +869,7 @@ def choose_table_colour(s, r, p, plans, rng, beside):
 def choose_execute(s, r, p, plans, rng):
     """Execute Action Card: the stack of the face-up card whose special action ``p`` carries out
     now, or -1 to keep the card: each tried on a copy against keeping it."""
-    sid = plans[0][p]
+    sid = acting(plans, p)
     k = 0
     for stack in range(N_STACKS):
         k += 1 if s.face[stack] >= 0 else 0
@@ -839,7 +908,7 @@ def choose_execute(s, r, p, plans, rng):
 def copies(s, r, q, plans, rng, card):
     """Whether ``q`` spends Copycat on ``card``'s special action: when carrying it out (on a
     copy) leaves the table worth more to it."""
-    if plans[0][q] == RANDOM:
+    if acting(plans, q) == RANDOM:
         return below(rng, 2) == 0
     w = plans[1][q]
     coef = coefficients(s, q, w)

@@ -135,7 +135,7 @@ def test_power_cards_refuse_a_value_already_played_and_order_the_turn(table, r, 
     of the lowest card starts the next round's card play."""
     s = table(3)
     s.starter = 1
-    turn.play_power_cards(s, r, plans, rng(), log)
+    turn.play_power_cards(s, r, plans, rng(), log, 0)
     values = [int(v) for v in s.power_played[:3]]
     assert len(set(values)) == 3
     turn.set_turn_order(s, log)
@@ -154,7 +154,7 @@ def test_a_clash_plays_a_used_value_and_acts_after(table, r, plans, log):
     s.power_used[0, 7] = 0
     s.power_used[1, :] = 1
     s.power_used[1, 7] = 0
-    turn.play_power_cards(s, r, plans, rng(), log)
+    turn.play_power_cards(s, r, plans, rng(), log, 0)
     assert list(s.power_played[:2]) == [7, 7] and logged(log, L.POWER_CLASH)[0][:2] == (1, 7)
     turn.set_turn_order(s, log)
     assert list(s.order[:2]) == [0, 1]

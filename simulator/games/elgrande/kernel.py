@@ -38,11 +38,11 @@ N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 @njit(cache=True)
 def replay_game(rules, run_seed, game_index, n_players, mode, seatings, mix_ids, mix_weights,
-                log):
+                log, searching):
     """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
     rng = seed_stream(run_seed, game_index)
     plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
-                          None)
+                          searching)
     return play_game(rules[0], n_players, plans, rng, log, mode)
 
 
@@ -107,13 +107,13 @@ def finish(table, n_players, mix_slot, seats, first_row, games_row):
 
 @njit(cache=True, parallel=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, mode, seatings, mix_ids,
-               mix_weights, seats, games):
+               mix_weights, seats, games, searching):
     """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
     for i in prange(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
-                                     mix_weights, None)
+                                     mix_weights, searching)
         table = play_game(rules[0], n_players, plans, rng, no_log(), mode)
         finish(table, n_players, mix_slot, seats, i * n_players, games[i])
 

@@ -116,31 +116,45 @@ def turn_up_cards(s, log):
 
 
 @njit(cache=True)
-def play_power_cards(s, r, plans, rng, log):
+def play_power_cards(s, r, plans, rng, log, first):
     """Each player in turn, from the starter, plays a power card not used before; a value
-    already played this round is refused (power_card_clash: unless it is all the player has)."""
-    n = s.n_players
-    played = np.zeros(N_POWER + 1, dtype=np.int64)
+    already played this round is refused (power_card_clash: unless it is all the player has).
+    From the ``first``-th player on (0; a search's rollout goes on from its own card)."""
     allowed = np.zeros(N_POWER + 1, dtype=np.int64)
-    for i in range(n):
-        p = (s.starter + i) % n
-        k = 0
-        for v in range(1, N_POWER + 1):
-            allowed[v] = 1 if s.power_used[p, v] == 0 and played[v] == 0 else 0
-            k += allowed[v]
-        clash = k == 0
-        if clash:
-            for v in range(1, N_POWER + 1):
-                allowed[v] = 1 - s.power_used[p, v]
-                k += allowed[v]
+    for i in range(first, s.n_players):
+        p = (s.starter + i) % s.n_players
+        k, clash = power_cards_allowed(s, p, allowed)
         v, chosen = players.choose_power(s, r, p, plans, rng, allowed)
         record(log, L.DECISION, p, L.DECIDE_POWER, k, chosen)
-        record(log, L.POWER_CLASH if clash else L.POWER_CARD, p, v)
-        played[v] = 1
-        s.power_used[p, v] = 1
-        s.power_played[p] = v
-        s.played_at[p] = i
-        s.power_round[p, v] = s.round_no
+        play_power_card(s, log, p, i, v, clash)
+
+
+@njit(cache=True)
+def power_cards_allowed(s, p, allowed):
+    """(how many, whether by a clash): the values ``p`` may play now (``allowed[v]``)."""
+    k = 0
+    for v in range(1, N_POWER + 1):
+        played = False
+        for q in range(s.n_players):
+            played = played or s.power_played[q] == v
+        allowed[v] = 1 if s.power_used[p, v] == 0 and not played else 0
+        k += allowed[v]
+    clash = k == 0
+    if clash:
+        for v in range(1, N_POWER + 1):
+            allowed[v] = 1 - s.power_used[p, v]
+            k += allowed[v]
+    return k, clash
+
+
+@njit(cache=True)
+def play_power_card(s, log, p, i, v, clash):
+    """``p``, the ``i``-th to play, plays the value ``v``."""
+    record(log, L.POWER_CLASH if clash else L.POWER_CARD, p, v)
+    s.power_used[p, v] = 1
+    s.power_played[p] = v
+    s.played_at[p] = i
+    s.power_round[p, v] = s.round_no
 
 
 @njit(cache=True)
@@ -173,6 +187,16 @@ def set_turn_order(s, log):
 def play_turn(s, r, plans, rng, log, p):
     """Caballeros to the court by the power card; an action card taken (compulsory); its
     special action (optional) before or after the placement."""
+    begin_turn(s, r, plans, rng, log, p)
+    stack, order, options, chosen = players.choose_card(s, r, p, plans, rng)
+    record(log, L.DECISION, p, L.DECIDE_CARD, options, chosen)
+    take_card(s, r, plans, rng, log, p, stack, order)
+
+
+@njit(cache=True)
+def begin_turn(s, r, plans, rng, log, p):
+    """The turn up to the card's choice: (the expansion's free moves and a kept Execute Action
+    Card,) the power card's Caballeros to the court."""
     s.acting = p
     s.turns += 1
     s.last_special = -1
@@ -181,8 +205,11 @@ def play_turn(s, r, plans, rng, log, p):
         X.free_moves(s, r, plans, rng, log, p)
         use_execute(s, r, plans, rng, log, p)
     E.to_court(s, p, s.power_caballeros[s.power_played[p]], log)
-    stack, order, options, chosen = players.choose_card(s, r, p, plans, rng)
-    record(log, L.DECISION, p, L.DECIDE_CARD, options, chosen)
+
+
+@njit(cache=True)
+def take_card(s, r, plans, rng, log, p, stack, order):
+    """The rest of the turn: the card of ``stack`` taken and carried out in ``order``."""
     card = s.face[stack]
     s.face[stack] = -1
     s.taken[p] = card
@@ -721,9 +748,17 @@ def play_round(s, r, plans, rng, log):
     s.round_no += 1
     record(log, L.ROUND, s.round_no)
     turn_up_cards(s, log)
-    play_power_cards(s, r, plans, rng, log)
+    play_power_cards(s, r, plans, rng, log, 0)
     set_turn_order(s, log)
-    for i in range(s.n_players):
+    play_turns(s, r, plans, rng, log, 0)
+
+
+@njit(cache=True)
+def play_turns(s, r, plans, rng, log, first):
+    """The turns in the turn order from the ``first``-th on (0; a search's rollout goes on
+    after its own turn), each followed by Copycat (expansion); the end of the round; a general
+    scoring when due."""
+    for i in range(first, s.n_players):
         play_turn(s, r, plans, rng, log, s.order[i])
         if s.expansion:
             copycat(s, r, plans, rng, log, s.order[i])
@@ -733,14 +768,19 @@ def play_round(s, r, plans, rng, log):
 
 
 @njit(cache=True)
+def play_on(s, r, plans, rng, log, last_round):
+    """The rounds up to ``last_round`` (how a game goes on, and a search's rollout)."""
+    while s.round_no < last_round:
+        play_round(s, r, plans, rng, log)
+
+
+@njit(cache=True)
 def play_game(r, n_players, plans, rng, log, mode):
     """Set up and play the rounds; the highest score after the last general scoring wins."""
     table = new_game(r, n_players, plans, rng, log, mode)
     s = table[0]
-    while s.round_no < r.rounds:
-        play_round(s, r, plans, rng, log)
+    play_on(s, r, plans, rng, log, r.rounds)
     s.over = 1
     sc = s.score
     record(log, L.GAME_END, n_players, sc[0], sc[1], sc[2], sc[3], sc[4])
     return table
-
