@@ -136,7 +136,8 @@ def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = No
         "baseline": base_value, "groups": groups,
         "method": {"one_at_a_time": "each parameter alone at each value; paired percentile "
                    f"bootstrap over games ({scan.RESAMPLES} resamples, scipy); detected where the "
-                   f"Benjamini-Hochberg adjusted p-value (statsmodels) is below {1 - o.confidence:.2f}"},
+                   f"Benjamini-Hochberg adjusted p-value (statsmodels, over the points whose games "
+                   f"differ from the baseline's) is below {1 - o.confidence:.2f}"},
         "points": rows, "ranking": _rank(rows),
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
@@ -151,12 +152,18 @@ def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = No
 
 
 def _decide(rows: list[dict], confidence: float) -> None:
-    """Mark each playable point detected or not (Benjamini-Hochberg over all points)."""
-    playable = [r for r in rows if r["playable"]]
-    adjusted = stats.benjamini_hochberg([r["p"] for r in playable]) if playable else []
-    for r, p in zip(playable, adjusted):
+    """Mark each playable point detected or not: Benjamini-Hochberg over the points whose games
+    differ from the baseline's. A point whose games are all identical (a number the scanned
+    table never reads, such as another mode's) is no test at all; counting it would only make
+    the others harder to detect."""
+    tested = [r for r in rows if r["playable"] and not r["identical"]]
+    adjusted = stats.benjamini_hochberg([r["p"] for r in tested]) if tested else []
+    for r, p in zip(tested, adjusted):
         r["p_adjusted"] = float(p)
-        r["detected"] = bool(not r["identical"] and p < 1 - confidence)
+        r["detected"] = bool(p < 1 - confidence)
+    for r in rows:
+        if r["playable"] and r["identical"]:
+            r["p_adjusted"], r["detected"] = 1.0, False
 
 
 def _rank(rows: list[dict]) -> list[dict]:

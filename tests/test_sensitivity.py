@@ -100,6 +100,16 @@ def test_paired_difference_is_exactly_zero_for_the_same_games_and_covers_a_known
     assert d["low"] < 0.5 < d["high"] and d["high"] - d["low"] < 0.1 and d["p"] < 0.01
 
 
+def test_points_with_identical_games_do_not_dilute_the_multiple_testing():
+    from simulator.sensitivity import _decide
+    real = {"playable": True, "identical": False, "p": 0.004}
+    rows = [real] + [{"playable": True, "identical": True, "p": 1.0} for _ in range(200)] + [
+        {"playable": False}]
+    _decide(rows, 0.95)
+    assert real["detected"] and real["p_adjusted"] == 0.004
+    assert not any(r["detected"] for r in rows[1:-1]) and "detected" not in rows[-1]
+
+
 def test_the_spread_and_the_first_players_edge_from_per_game_sums():
     game = get_game("gremios")
     seats = pl.DataFrame({"game_id": [0, 0, 1, 1], "seat": [0, 1, 0, 1],
