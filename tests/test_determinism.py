@@ -1,5 +1,6 @@
 """Same command and seed, same data: on any thread count, chunk size, and when replayed."""
 
+import importlib
 import json
 import os
 import subprocess
@@ -76,3 +77,20 @@ def test_interpreted_engine_matches_compiled(game):
     interpreted = json.loads(out.stdout.strip().splitlines()[-1])
     compiled = [x["text"] for x in api.replay(game, seed=4, game_index=2, players=_players(game))]
     assert interpreted == compiled
+
+
+# Games with a search player, and how many small search games show it (each game's own test
+# package holds its small budget, SMALL_SEARCH).
+SEARCH_RUNS = {"gremios": 24, "grimoire": 24, "gnomeland": 6, "elgrande": 4}
+
+
+@pytest.mark.parametrize("game", list(SEARCH_RUNS))
+def test_a_search_run_gives_the_same_bytes_on_one_or_two_threads(game, tmp_path):
+    small = importlib.import_module(f"tests.{game}.test_search").SMALL_SEARCH
+    runs = []
+    for threads in (1, 2):
+        path = api.run(game, players=2, games=SEARCH_RUNS[game], seed=9,
+                       strategies=["lookahead", "greedy"], weights={"lookahead": small},
+                       threads=threads, out=tmp_path / f"t{threads}", progress=False)
+        runs.append([(path / t / "part-00000.parquet").read_bytes() for t in ("seats", "games")])
+    assert runs[0] == runs[1]

@@ -220,15 +220,6 @@ def test_what_is_known_of_face_down_treasures(blank, r, log):
     assert s.treasures_shown[1, board.COPPER] == 1
 
 
-def test_a_search_run_gives_the_same_bytes_on_one_or_two_threads(tmp_path):
-    runs = []
-    for threads in (1, 2):
-        path = api.run("grimoire", players=2, games=24, seed=9, strategies=["lookahead", "greedy"],
-                       weights={"lookahead": SMALL_SEARCH}, threads=threads,
-                       out=tmp_path / f"t{threads}", progress=False)
-        runs.append((path / "seats" / "part-00000.parquet").read_bytes())
-    assert runs[0] == runs[1]
-
 
 def test_a_small_search_beats_random_players():
     config = make_config("grimoire", 2, strategies=["lookahead", "random"], seed=2,
