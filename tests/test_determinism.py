@@ -81,7 +81,7 @@ def test_interpreted_engine_matches_compiled(game):
 
 # Games with a search player, and how many small search games show it (each game's own test
 # package holds its small budget, SMALL_SEARCH).
-SEARCH_RUNS = {"gremios": 24, "grimoire": 24, "gnomeland": 6, "elgrande": 4}
+SEARCH_RUNS = {"gremios": 24, "grimoire": 24, "gemmis": 8, "gnomeland": 6, "elgrande": 4}
 
 
 @pytest.mark.parametrize("game", list(SEARCH_RUNS))

@@ -5,7 +5,7 @@ import json
 import pytest
 
 
-@pytest.mark.parametrize("game", ["gremios", "gnomeland", "elgrande"])
+@pytest.mark.parametrize("game", ["gremios", "gemmis", "gnomeland", "elgrande"])
 def test_strength_command_writes_a_row_per_budget(playtest, tmp_path, game):
     code, out, err = playtest("strength", game, "--against", "random", "-p", "2",
                               "--rollouts", "1,2", "-n", "20", "--out", tmp_path / "s")

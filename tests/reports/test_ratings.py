@@ -32,17 +32,24 @@ def test_a_strategy_that_always_finishes_ahead_rates_higher():
     assert t[0] - t[1] == pytest.approx(np.log(3), abs=0.02)
 
 
-def test_tournament_command_writes_ratings_with_intervals(playtest, tmp_path):
-    code, out, err = playtest("tournament", "gremios", "-s", "greedy,guild_baron,random", "-p", "2",
+# A personality of each game's, rated beside greedy and random.
+PERSONALITY = {"gremios": "guild_baron", "grimoire": "spell_timer", "gemmis": "quick_scorer",
+               "gnomeland": "balanced", "elgrande": "spoiler"}
+
+
+@pytest.mark.parametrize("game", list(PERSONALITY))
+def test_tournament_command_writes_ratings_with_intervals(playtest, tmp_path, game):
+    personality = PERSONALITY[game]
+    code, out, err = playtest("tournament", game, "-s", f"greedy,{personality},random", "-p", "2",
                               "-n", "600", "--out", tmp_path / "t")
     assert code == 0, err
     result = json.loads((tmp_path / "t" / "tournament.json").read_text())
     rows = {r["strategy"]: r for r in result["ratings"]}
-    assert set(rows) == {"greedy", "guild_baron", "random"}
+    assert set(rows) == {"greedy", personality, "random"}
     for r in rows.values():
         assert r["low"] <= r["theta"] <= r["high"]
         assert r["seats"] == 400  # each strategy in 2 of every 3 tables of two
-    assert rows["random"]["theta"] < min(rows["greedy"]["theta"], rows["guild_baron"]["theta"])
+    assert rows["random"]["theta"] < min(rows["greedy"]["theta"], rows[personality]["theta"])
     assert rows["random"]["high"] < 0
     assert (tmp_path / "t" / "tournament.png").stat().st_size > 0
     assert "| Strategy | Strength |" in (tmp_path / "t" / "tournament.md").read_text()
