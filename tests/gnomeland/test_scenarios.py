@@ -315,7 +315,7 @@ def contest_table(table, n, stored, gnomes, kind):
 def test_brawl_points_per_player_beaten(table, r, plans, log, n, points):
     """Brawl: every player counts Weapons (dice on buildings, Warehouses), +1 for a gnome on the
     card; 3 / 2 / 1 VP for each other player with fewer at 2 / 3 / 4 players; Weapons spent."""
-    stored = [0, 1, 2, 3][:n]
+    stored = [0, 2, 3, 4][:n]  # totals 4 (3 dice and the gnome), 5, 6, 7: no two tie
     s = contest_table(table, n, stored, [1] + [0] * (n - 1), BRAWL)
     contest(s, r, plans, rng(), log, 0)
     totals = {a: b for a, b, *_ in logged(log, L.CONTEST_ROLL)}
@@ -323,6 +323,7 @@ def test_brawl_points_per_player_beaten(table, r, plans, log, n, points):
     for p in range(n):
         beaten = sum(totals[o] < totals[p] for o in range(n) if o != p)
         assert s.score[p] == beaten * points and s.vp_contests[p] == s.score[p]
+    assert s.score[n - 1] == (n - 1) * points and s.score[0] == 0
     assert (s.res[:n, WEAPON] == 0).all() and s.brawls == 1
 
 
