@@ -20,11 +20,11 @@ from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
     CLEAN_STREET, COLUMNS, EMPTY, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
     LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS, MAX_OPTIONS,
-    MAX_SWITCHES, MOVE_SHIFT_ONE, N_MASKS, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
+    MAX_SWITCHES, MOVE_SHIFT_ONE, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
     REFILL_TOUCHING,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
     USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, gem_code,
-    gems_per_colour, joker_colours, mask_values, new_table, new_work, points_for_size, popcount,
+    gems_per_colour, joker_colours, mask_values, new_table, points_for_size, popcount,
     small_gem_cell, street_after_move, street_full, switches, zone_masks, zone_penalty,
 )
 from strategies import gemmis as players
@@ -263,11 +263,10 @@ def combination_step(s, r, plans, rng, log):
     jokers' colours being the player's choice ("not this colour" to keep building); then the
     zone is refilled. Returns whether a combination was triggered."""
     p = s.player
-    masks = np.zeros(N_MASKS, dtype=np.int64)
     option_masks = np.zeros(MAX_OPTIONS, dtype=np.int64)
     option_colours = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    zone_masks(s, p, masks)
-    n = combination_options(masks, s.n_colours, option_masks, option_colours, new_work())
+    masks = zone_masks(s, p)
+    n = combination_options(masks, s.n_colours, option_masks, option_colours, s.work)
     natural = option_masks[0]
     # Advanced mode: a cascade must be bigger than the turn's last combination.
     least = s.last_size + 1 if (s.advanced and s.cascade > 0) else 3
