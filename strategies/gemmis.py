@@ -9,6 +9,10 @@ the points the opponent's best next switch could score. Every decision (the swit
 colours, the gems taken from the street, the street's direction, small gems, the Alguazil) takes
 the option worth most by those weights. Players see what a player at the table sees: everything
 but the order of the sack (the new gems the street will draw count as unknown).
+
+The small functions of the valuation are compiled into the decisions' loops (``inline="always"``):
+they run for every option valued, thousands of times a game, and a compiled call cost about as
+much as their work.
 """
 
 from collections import namedtuple
@@ -93,14 +97,14 @@ def acting(plans, p):
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _noise(amount, rng):
     if amount == 0.0:
         return 0.0
     return amount * (uniform(rng) - 0.5)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _better(value, best, ties, rng):
     """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance).
     Returns (replace, ties so far)."""
@@ -201,7 +205,7 @@ def best_outcome_with_jokers(s, r, v, masks, least):
     else:  # the zone may be kept as it is
         best = zone_worth(s, v, masks, 0)
     work = s.work
-    k = joker_choices(masks, s.n_colours, work)
+    k = joker_choices(masks, work)
     while next_declaration(work, k):  # the first declaration (no joker joins) is the natural one
         mask, _ = declared_combination(masks, work, k)
         if mask != natural and popcount(mask) >= least:
@@ -395,13 +399,17 @@ def choose_fill(s, r, p, plans, rng):
     says which pairs zone_refill allows): (place, cell, options, index of the pair among them),
     or (-1, -1, 0, -1) when none is allowed. Each gem is placed where the zone is then worth
     most: the combination it will make (the cascade to come) and what it keeps."""
+    empty = 0  # the zone's empty cells: only they can be filled
+    for cell in range(CELLS):
+        if s.zone[p, cell] == EMPTY:
+            empty |= 1 << cell
     pairs = np.empty((STREET * CELLS, 2), dtype=np.int64)
     n = 0
     for place in range(STREET):
         if s.street[place] == EMPTY:
             continue
         for cell in range(CELLS):
-            if fill_allowed(s, r, p, place, cell):
+            if empty >> cell & 1 and fill_allowed(s, r, p, place, cell):
                 pairs[n, 0], pairs[n, 1] = place, cell
                 n += 1
     if n == 0:

@@ -137,5 +137,5 @@ def options(masks):
     """The zone's combinations (masks), the natural one first."""
     out = np.zeros(board.MAX_OPTIONS, dtype=np.int64)
     colours = np.zeros(board.MAX_OPTIONS, dtype=np.int64)
-    n = board.combination_options(masks, 5, out, colours, np.zeros(board.WORK_SIZE, dtype=np.int64))
+    n = board.combination_options(masks, out, colours, np.zeros(board.WORK_SIZE, dtype=np.int64))
     return out[:n].copy(), colours[:n].copy()

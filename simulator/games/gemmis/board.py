@@ -22,7 +22,9 @@ shifts and two ANDs (``runs``). ``zone_masks`` lays them side by side in 12-bit 
 words, ``(colours 0-4, colours 5-7 and the jokers, printed values 1-3)``: lane ``k`` of a word
 holds bits ``12k .. 12k + 11``, and a shift within a row never carries a bit across a lane's
 useful cells, so one ``runs`` or switch answers for every colour at once (the players value
-thousands of zones a game). ``colour_mask`` and ``value_mask`` read one lane.
+thousands of zones a game; the masks of a zone after a switch, and its points, are compiled
+into their callers' loops, ``inline="always"``). ``colour_mask`` and ``value_mask`` read one
+lane.
 
 Hidden information: only the order of the sack. Zones, street, the used pile, the gems set
 aside, scores, small gems and Alguazil levels lie open on the table; what the sack holds can be
@@ -394,24 +396,26 @@ def combination_points(r, masks, mask):
 
 
 @njit(cache=True)
-def colour_of_cell(masks, n_colours, cell):
-    """The colour of the gem at ``cell`` (JOKER for a joker, EMPTY for none)."""
-    if jokers_of(masks) >> cell & 1:
-        return JOKER
-    for c in range(n_colours):
-        if colour_mask(masks, c) >> cell & 1:
-            return c
+def colour_of_cell(masks, cell):
+    """The colour of the gem at ``cell`` (JOKER for a joker, EMPTY for none): the lane holding
+    the cell's bit (a single bit at 12k: the 12k bits below it count k)."""
+    low = (masks[0] >> cell) & LANE_BITS
+    if low:
+        return popcount(low - 1) // CELLS
+    high = (masks[1] >> cell) & LANE_BITS
+    if high:
+        return LANES + popcount(high - 1) // CELLS  # the jokers' lane gives JOKER
     return EMPTY
 
 
 @njit(cache=True)
-def neighbour_colour(masks, n_colours, cell, step):
+def neighbour_colour(masks, cell, step):
     """The colour of the first gem beside ``cell`` in its row in direction ``step`` (+1 or -1),
     across jokers; -1 at the row's end or at an empty cell."""
     column = cell % COLUMNS + step
     row_start = cell - cell % COLUMNS
     while 0 <= column < COLUMNS:
-        c = colour_of_cell(masks, n_colours, row_start + column)
+        c = colour_of_cell(masks, row_start + column)
         if c == EMPTY:
             return -1
         if c != JOKER:
@@ -421,7 +425,7 @@ def neighbour_colour(masks, n_colours, cell, step):
 
 
 @njit(cache=True)
-def combination_options(masks, n_colours, out_masks, out_colours, work):
+def combination_options(masks, out_masks, out_colours, work):
     """Every distinct combination the zone can make, its owner deciding each joker's colour.
 
     ``out_masks[0]`` is the natural combination (jokers joining nothing; 0 if none stands); the
@@ -436,7 +440,7 @@ def combination_options(masks, n_colours, out_masks, out_colours, work):
     n = 1
     if jokers_of(masks) == 0:
         return n
-    k = joker_choices(masks, n_colours, work)
+    k = joker_choices(masks, work)
     while True:
         mask, used_colours = declared_combination(masks, work, k)
         if mask != natural:
@@ -459,7 +463,7 @@ WORK_CELLS_AT, WORK_N_CHOICES_AT, WORK_PICK_AT = 0, CELLS, 2 * CELLS
 
 
 @njit(cache=True)
-def joker_choices(masks, n_colours, work):
+def joker_choices(masks, work):
     """Each joker of the zone and the colours its owner may declare: the colour of the gem
     beside it on either side (across jokers: joining that run), a colour none of them has (in a
     row of three or more jokers, a run of their own), or "not this colour" (joining nothing);
@@ -470,8 +474,8 @@ def joker_choices(masks, n_colours, work):
     k = 0
     for cell in range(CELLS):
         if jokers >> cell & 1:
-            left = neighbour_colour(masks, n_colours, cell, -1)
-            right = neighbour_colour(masks, n_colours, cell, 1)
+            left = neighbour_colour(masks, cell, -1)
+            right = neighbour_colour(masks, cell, 1)
             at = WORK_CHOICES_AT + 4 * k
             m = 0
             work[at + m] = NOT_JOINED
@@ -528,7 +532,7 @@ def next_declaration(work, k):
 
 
 @njit(cache=True)
-def joker_colours(masks, n_colours, mask):
+def joker_colours(masks, mask):
     """For the jokers of combination ``mask``: each one's colour (the run it joined), as
     (cells, colours, count). A joker in a run of jokers only has OWN_COLOUR."""
     cells = np.empty(CELLS, dtype=np.int64)
@@ -540,7 +544,7 @@ def joker_colours(masks, n_colours, mask):
             continue
         colour = OWN_COLOUR
         for step in (-1, 1):
-            c = neighbour_colour(masks, n_colours, cell, step)
+            c = neighbour_colour(masks, cell, step)
             if c >= 0 and runs((colour_mask(masks, c) | jokers) & mask) >> cell & 1:
                 # the gem beside it across jokers is in the combination: the joker took its colour
                 colour = c
@@ -645,7 +649,7 @@ def best_points_with_jokers(s, r, masks):
     natural = natural_combination(masks)
     best = combination_points(r, masks, natural)
     work = s.work
-    k = joker_choices(masks, s.n_colours, work)
+    k = joker_choices(masks, work)
     while next_declaration(work, k):
         mask, _ = declared_combination(masks, work, k)
         if mask != natural:  # most declarations join no run

@@ -218,10 +218,10 @@ def small_gem_switches(s, r, plans, rng, log):
     if r.small_gem_use != USE_EXTRA_SWITCH:
         return
     last_turn = s.market_open == 0 and r.small_gem_last_turn == LAST_TURN_NO_LIMIT
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
     while s.small_gems[p] > s.small_gems_used[p]:
         if not last_turn and s.small_gems_this_turn >= r.small_gems_per_turn:
             return
+        options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
         n = switches(s, r, p, s.street, options)
         if n == 0:
             return
@@ -263,10 +263,10 @@ def combination_step(s, r, plans, rng, log):
     jokers' colours being the player's choice ("not this colour" to keep building); then the
     zone is refilled. Returns whether a combination was triggered."""
     p = s.player
-    option_masks = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    option_colours = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    option_masks = np.empty(MAX_OPTIONS, dtype=np.int64)
+    option_colours = np.empty(MAX_OPTIONS, dtype=np.int64)
     masks = zone_masks(s, p)
-    n = combination_options(masks, s.n_colours, option_masks, option_colours, s.work)
+    n = combination_options(masks, option_masks, option_colours, s.work)
     natural = option_masks[0]
     # Advanced mode: a cascade must be bigger than the turn's last combination.
     least = s.last_size + 1 if (s.advanced and s.cascade > 0) else 3
@@ -311,7 +311,7 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     table_points = points_for_size(r, size)
     values = mask_values(masks, mask)
     record(log, L.COMBINATION, p, size, table_points, values, mask, cascade)
-    cells, joker_colour, n_jokers = joker_colours(masks, s.n_colours, mask)
+    cells, joker_colour, n_jokers = joker_colours(masks, mask)
     for j in range(n_jokers):
         record(log, L.JOKER_COLOUR, p, cells[j], joker_colour[j])
     for cell in range(CELLS):
