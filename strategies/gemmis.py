@@ -158,7 +158,7 @@ def valuation(s, r, w):
                      w[W_SMALL_COMBINATION], w[W_MIN_SIZE], values_weight(s, r, w), w[W_NOISE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def zone_worth(s, v, masks, gone):
     """What a zone keeps for later (less the cells ``gone``, a combination about to be
     triggered): near runs, near runs in both rows, jokers, printed values."""
@@ -174,7 +174,7 @@ def zone_worth(s, v, masks, gone):
     return worth + v.values * mask_values(masks, FULL & ~gone)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def option_value(s, r, v, masks, mask):
     """Triggering combination ``mask`` now: its points (less the cost of its being small) and
     what the zone keeps."""
@@ -184,7 +184,7 @@ def option_value(s, r, v, masks, mask):
         zone_worth(s, v, masks, mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_outcome(s, r, v, masks, least):
     """The value for this personality of the best of a zone's combinations of at least
     ``least`` gems, or of keeping the zone as it is where that is allowed. Without jokers the
@@ -242,7 +242,7 @@ def replies_for(s, r, q, masks):
     s.reply_zone_points = best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def street_reply_points(s, r, q, masks, cell, chip):
     """The most points ``q`` (``replies_for`` made) scores switching the gem of their inner
     ``cell`` with the street gem ``chip``."""

@@ -319,7 +319,7 @@ def value_mask(masks, value):
     return (masks[VALUES] >> (CELLS * (value - 1))) & FULL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def put_in_masks(s, masks, cell, chip):
     """``masks`` with ``chip`` marked at ``cell`` (the cell's bits were clear)."""
     if chip == EMPTY:
@@ -496,7 +496,7 @@ def joker_choices(masks, work):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def declared_combination(masks, work, k):
     """The combination the zone makes with its ``k`` jokers declared as ``work`` has them:
     (its cells, a bit per colour of its runs)."""
@@ -618,7 +618,7 @@ def swapped(m, a, b):
     return m ^ (differ << a) ^ (differ << b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def masks_after_switch(s, masks, street, kind, a, b):
     """The zone's masks after a switch (the zone itself is not changed)."""
     if kind != SWITCH_IN_ZONE:
@@ -626,14 +626,14 @@ def masks_after_switch(s, masks, street, kind, a, b):
     return swapped(masks[0], a, b), swapped(masks[1], a, b), swapped(masks[VALUES], a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def masks_with_gem(s, masks, cell, chip):
     """The zone's masks with ``chip`` in ``cell`` instead of the gem there."""
     keep = ~(LANE_BITS << cell)
     return put_in_masks(s, (masks[0] & keep, masks[1] & keep, masks[VALUES] & keep), cell, chip)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_points(s, r, masks):
     """The most points the zone's combinations can make now (jokers declared to the best).
 
