@@ -12,7 +12,8 @@ but the order of the sack (the new gems the street will draw count as unknown).
 
 The small functions of the valuation are compiled into the decisions' loops (``inline="always"``):
 they run for every option valued, thousands of times a game, and a compiled call cost about as
-much as their work.
+much as their work. Not those that take an array (the random stream): inlined in a loop, an
+array argument is reference-counted on every pass.
 """
 
 from collections import namedtuple
@@ -97,14 +98,14 @@ def acting(plans, p):
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _noise(amount, rng):
     if amount == 0.0:
         return 0.0
     return amount * (uniform(rng) - 0.5)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _better(value, best, ties, rng):
     """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance).
     Returns (replace, ties so far)."""

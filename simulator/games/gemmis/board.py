@@ -496,7 +496,7 @@ def joker_choices(masks, work):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def declared_combination(masks, work, k):
     """The combination the zone makes with its ``k`` jokers declared as ``work`` has them:
     (its cells, a bit per colour of its runs)."""
@@ -532,27 +532,16 @@ def next_declaration(work, k):
 
 
 @njit(cache=True)
-def joker_colours(masks, mask):
-    """For the jokers of combination ``mask``: each one's colour (the run it joined), as
-    (cells, colours, count). A joker in a run of jokers only has OWN_COLOUR."""
-    cells = np.empty(CELLS, dtype=np.int64)
-    colours = np.empty(CELLS, dtype=np.int64)
-    n = 0
+def joker_colour(masks, mask, cell):
+    """The colour the joker at ``cell`` took in combination ``mask`` (the run it joined); a
+    joker in a run of jokers only has OWN_COLOUR."""
     jokers = jokers_of(masks) & mask
-    for cell in range(CELLS):
-        if not (jokers >> cell & 1):
-            continue
-        colour = OWN_COLOUR
-        for step in (-1, 1):
-            c = neighbour_colour(masks, cell, step)
-            if c >= 0 and runs((colour_mask(masks, c) | jokers) & mask) >> cell & 1:
-                # the gem beside it across jokers is in the combination: the joker took its colour
-                colour = c
-                break
-        cells[n] = cell
-        colours[n] = colour
-        n += 1
-    return cells, colours, n
+    for step in (-1, 1):
+        c = neighbour_colour(masks, cell, step)
+        if c >= 0 and runs((colour_mask(masks, c) | jokers) & mask) >> cell & 1:
+            # the gem beside it across jokers is in the combination: the joker took its colour
+            return c
+    return OWN_COLOUR
 
 
 @njit(cache=True)

@@ -24,7 +24,8 @@ from simulator.games.gemmis.board import (
     REFILL_TOUCHING,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
     USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, gem_code,
-    gems_per_colour, joker_colours, mask_values, new_table, points_for_size, popcount,
+    gems_per_colour, joker_colour, jokers_of, mask_values, natural_combination, new_table,
+    points_for_size, popcount,
     small_gem_cell, street_after_move, street_full, switches, zone_masks, zone_penalty,
 )
 from strategies import gemmis as players
@@ -263,9 +264,12 @@ def combination_step(s, r, plans, rng, log):
     jokers' colours being the player's choice ("not this colour" to keep building); then the
     zone is refilled. Returns whether a combination was triggered."""
     p = s.player
+    masks = zone_masks(s, p)
+    if jokers_of(masks) == 0 and natural_combination(masks) == 0:  # no options to list
+        record(log, L.NO_COMBINATION, p, s.cascade)
+        return False
     option_masks = np.empty(MAX_OPTIONS, dtype=np.int64)
     option_colours = np.empty(MAX_OPTIONS, dtype=np.int64)
-    masks = zone_masks(s, p)
     n = combination_options(masks, option_masks, option_colours, s.work)
     natural = option_masks[0]
     # Advanced mode: a cascade must be bigger than the turn's last combination.
@@ -311,9 +315,10 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     table_points = points_for_size(r, size)
     values = mask_values(masks, mask)
     record(log, L.COMBINATION, p, size, table_points, values, mask, cascade)
-    cells, joker_colour, n_jokers = joker_colours(masks, mask)
-    for j in range(n_jokers):
-        record(log, L.JOKER_COLOUR, p, cells[j], joker_colour[j])
+    jokers = jokers_of(masks) & mask
+    for cell in range(CELLS):
+        if jokers >> cell & 1:
+            record(log, L.JOKER_COLOUR, p, cell, joker_colour(masks, mask, cell))
     for cell in range(CELLS):
         if mask >> cell & 1:
             s.used[s.used_n] = s.zone[p, cell]
@@ -322,7 +327,7 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     s.combinations[p, size] += 1
     s.points_sizes[p] += table_points
     s.points_values[p] += values
-    s.jokers_used[p] += n_jokers
+    s.jokers_used[p] += popcount(jokers)
     s.biggest[p] = max(s.biggest[p], size)
     if cascade > 0:
         s.cascades[p] += 1
