@@ -25,7 +25,7 @@ from simulator.core.rng import below, uniform
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
     CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS,
-    MAX_SWITCHES, NO_MASKS, ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST,
+    NO_MASKS, ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST,
     TOWARDS_LAST, best_points, combination_points, declared_combination, fill_allowed, gem_kind,
     joker_choices, jokers_of, landing_cell, mask_values, masks_after_switch, masks_with_gem,
     natural_combination, next_declaration, popcount, put_in_masks, street_after_move,
@@ -234,7 +234,7 @@ def replies_for(s, r, q, masks):
     s.reply_for = q + 1
     s.reply_zone[:] = s.zone[q]
     s.reply_street_points[:, :] = -1
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    options = s.replies
     best = 0
     for j in range(zone_switches(s, q, options, 0)):
         after = masks_after_switch(s, masks, s.street, options[j, 0], options[j, 1],
@@ -259,7 +259,7 @@ def street_reply_points(s, r, q, masks, cell, chip):
 @njit(cache=True)
 def street_switch_points(s, r, q, masks, street):
     """The most points ``q``'s switches with ``street`` (unknown places EMPTY) could score."""
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    options = s.replies
     best = 0
     for j in range(street_switches(s, r, q, street, options, 0)):
         best = max(best, street_reply_points(s, r, q, masks, options[j, 1],
@@ -291,8 +291,8 @@ def switch_values(s, r, p, w, options, n, values, rng):
     deny = w[W_DENIAL] != 0.0
     q = 1 - p
     q_masks = NO_MASKS
-    q_options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
-    q_points = np.empty(MAX_SWITCHES, dtype=np.int64)
+    q_options = s.replies
+    q_points = s.reply_points
     unchanged = 0
     in_zone = 0
     q_n = 0
@@ -344,7 +344,7 @@ def choose_switch(s, r, p, plans, rng, options, n):
         return searched(SWITCH, s, r, p, plans, rng, options, n)
     if sid == RANDOM:
         return below(rng, n)
-    values = np.empty(n, dtype=np.float64)
+    values = s.turn_values
     switch_values(s, r, p, plans[1][p], options, n, values, rng)
     return pick_best(values, n, rng)
 
@@ -357,7 +357,7 @@ def choose_extra_switch(s, r, p, plans, rng, options, n):
     if sid == RANDOM:
         return below(rng, n) if below(rng, 2) == 0 else -1
     w = plans[1][p]
-    values = np.empty(n, dtype=np.float64)
+    values = s.turn_values
     switch_values(s, r, p, w, options, n, values, rng)
     i = pick_best(values, n, rng)
     now = best_outcome(s, r, valuation(s, r, w), zone_masks(s, p), 3)
@@ -404,7 +404,7 @@ def choose_fill(s, r, p, plans, rng):
     for cell in range(CELLS):
         if s.zone[p, cell] == EMPTY:
             empty |= 1 << cell
-    pairs = np.empty((STREET * CELLS, 2), dtype=np.int64)
+    pairs = s.fill_pairs
     n = 0
     for place in range(STREET):
         if s.street[place] == EMPTY:
@@ -445,7 +445,7 @@ def direction_values(s, r, p, w):
     masks = zone_masks(s, q)
     replies_for(s, r, q, masks)
     in_zone = s.reply_zone_points
-    moved = np.empty(STREET, dtype=np.int64)
+    moved = s.moved_street
     values = np.zeros(2, dtype=np.float64)
     for d in (TOWARDS_FIRST, TOWARDS_LAST):
         street_after_move(s.street, d, moved)
@@ -477,7 +477,7 @@ def street_gain_of_reversal(s, r, q, direction):
     masks = zone_masks(s, q)
     replies_for(s, r, q, masks)
     in_zone = s.reply_zone_points
-    moved = np.empty(STREET, dtype=np.int64)
+    moved = s.moved_street
     street_after_move(s.street, direction, moved)
     as_chosen = max(in_zone, street_switch_points(s, r, q, masks, moved))
     street_after_move(s.street, 1 - direction, moved)

@@ -173,9 +173,18 @@ STATE = np.dtype([
     ("reply_zone", np.int64, (CELLS,)),
     ("reply_zone_points", np.int64),
     ("reply_street_points", np.int64, (COLUMNS, GEM_KINDS)),
-    # scratch space for walking a zone's jokers' declarations (``joker_choices``), no part of
-    # the game: kept here so that valuing a zone with jokers allocates nothing
+    # scratch space, no part of the game, kept here so that the turn and its decisions allocate
+    # nothing (thousands of small arrays a game): the jokers' declarations (``joker_choices``);
+    # the turn's legal switches and what each is worth (``switch_step``, ``small_gem_switches``);
+    # the opponent's switches and their points (``strategies.gemmis``: a player's replies); the
+    # street after a move; the (street place, zone cell) pairs a fill may take
     ("work", np.int64, (WORK_SIZE,)),
+    ("turn_switches", np.int64, (MAX_SWITCHES, 3)),
+    ("turn_values", np.float64, (MAX_SWITCHES,)),
+    ("replies", np.int64, (MAX_SWITCHES, 3)),
+    ("reply_points", np.int64, (MAX_SWITCHES,)),
+    ("moved_street", np.int64, (STREET,)),
+    ("fill_pairs", np.int64, (STREET * CELLS, 2)),
 ])
 
 new_table = table_factory(STATE)

@@ -20,7 +20,7 @@ from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
     CLEAN_STREET, COLUMNS, EMPTY, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
     LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS, MAX_OPTIONS,
-    MAX_SWITCHES, MOVE_SHIFT_ONE, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
+    MOVE_SHIFT_ONE, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
     REFILL_TOUCHING,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
     USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, gem_code,
@@ -200,7 +200,7 @@ def switch_step(s, r, plans, rng, log):
     """The first thing a player always does: switch two connected gems (the turn's main
     decision)."""
     p = s.player
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    options = s.turn_switches
     n = switches(s, r, p, s.street, options)
     if n == 0:
         record(log, L.NO_SWITCH, p)
@@ -222,7 +222,7 @@ def small_gem_switches(s, r, plans, rng, log):
     while s.small_gems[p] > s.small_gems_used[p]:
         if not last_turn and s.small_gems_this_turn >= r.small_gems_per_turn:
             return
-        options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+        options = s.turn_switches
         n = switches(s, r, p, s.street, options)
         if n == 0:
             return
@@ -453,7 +453,7 @@ def street_moves(s, r, plans, rng, log, direction):
     for place in range(STREET):
         if s.street[place] == EMPTY:
             gaps += 1
-    moved = np.empty(STREET, dtype=np.int64)
+    moved = s.moved_street
     street_after_move(s.street, direction, moved)
     s.street[:] = moved
     shift = r.street_move == MOVE_SHIFT_ONE
