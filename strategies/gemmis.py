@@ -208,7 +208,7 @@ def best_outcome_with_jokers(s, r, v, masks, least):
     work = s.work
     k = joker_choices(masks, work)
     while next_declaration(work, k):  # the first declaration (no joker joins) is the natural one
-        mask, _ = declared_combination(masks, work, k)
+        mask = declared_combination(masks, work, k)
         if mask != natural and popcount(mask) >= least:
             best = max(best, option_value(s, r, v, masks, mask))
     return best

@@ -106,8 +106,13 @@ LAST_TURN_NO_LIMIT, LAST_TURN_PER_TURN_LIMIT = 0, 1  # small_gem_last_turn
 
 GEM_KINDS = (MAX_COLOURS + 1) * (MAX_VALUE + 1)  # a colour (or JOKER) and a printed value
 MAX_OPTIONS = 256       # distinct combinations a zone's jokers can make
-WORK_CHOICES_AT = 3 * CELLS
-WORK_SIZE = WORK_CHOICES_AT + 4 * CELLS  # the jokers' declarations (``work``)
+# The jokers' declarations in ``work`` (the state's): for joker j, how many colours it may be
+# declared and which of them it is declared now; from WORK_CHOICES_AT, for each of its (up to
+# four) colours, the bits that colour adds to the masks' words (colours 0-4, colours 5-7, the
+# jokers' own colour: DECLARED_WORDS words).
+WORK_N_CHOICES_AT, WORK_PICK_AT, WORK_CHOICES_AT = 0, CELLS, 2 * CELLS
+DECLARED_WORDS = 3
+WORK_SIZE = WORK_CHOICES_AT + CELLS * 4 * DECLARED_WORDS
 MAX_CASCADES = 100      # a guard: no turn of a real game comes near it (the used pile and the
                         # closing score bound every turn)
 
@@ -386,9 +391,22 @@ def lanes_set(m, first):
 
 
 @njit(cache=True)
+def runs_cells(low, high, own):
+    """The cells of the runs ``low`` and ``high`` (words of lanes) and ``own`` (the jokers' own
+    colour)."""
+    return own | lanes_together(low | high)
+
+
+@njit(cache=True)
+def runs_colours(low, high, own):
+    """A bit per colour with a run (bit OWN_COLOUR for the jokers' own)."""
+    return lanes_set(low, 0) | lanes_set(high, LANES) | ((1 << OWN_COLOUR) if own else 0)
+
+
+@njit(cache=True)
 def natural_combination(masks):
     """The cells in runs of three or more gems of one colour, jokers left out."""
-    return lanes_together(runs(masks[0]) | runs(masks[1] & COLOUR_LANES_1))
+    return runs_cells(runs(masks[0]), runs(masks[1] & COLOUR_LANES_1), 0)
 
 
 @njit(cache=True)
@@ -444,14 +462,14 @@ def combination_options(masks, out_masks, out_colours, work):
     """
     natural = natural_combination(masks)
     out_masks[0] = natural
-    out_colours[0] = lanes_set(runs(masks[0]), 0) | lanes_set(runs(masks[1] & COLOUR_LANES_1),
-                                                              LANES)
+    out_colours[0] = runs_colours(runs(masks[0]), runs(masks[1] & COLOUR_LANES_1), 0)
     n = 1
     if jokers_of(masks) == 0:
         return n
     k = joker_choices(masks, work)
     while True:
-        mask, used_colours = declared_combination(masks, work, k)
+        low, high, own = declared_runs(masks, work, k)
+        mask = runs_cells(low, high, own)
         if mask != natural:
             seen = False
             for i in range(n):
@@ -460,15 +478,10 @@ def combination_options(masks, out_masks, out_colours, work):
                     break
             if not seen and n < out_masks.shape[0]:
                 out_masks[n] = mask
-                out_colours[n] = used_colours
+                out_colours[n] = runs_colours(low, high, own)
                 n += 1
         if not next_declaration(work, k):
             return n
-
-
-# The jokers' declarations in ``work`` (the state's): for joker j, its cell, how many colours it
-# may be declared, which of them it is declared now, and (from WORK_CHOICES_AT) those colours.
-WORK_CELLS_AT, WORK_N_CHOICES_AT, WORK_PICK_AT = 0, CELLS, 2 * CELLS
 
 
 @njit(cache=True)
@@ -485,48 +498,55 @@ def joker_choices(masks, work):
         if jokers >> cell & 1:
             left = neighbour_colour(masks, cell, -1)
             right = neighbour_colour(masks, cell, 1)
-            at = WORK_CHOICES_AT + 4 * k
-            m = 0
-            work[at + m] = NOT_JOINED
-            m += 1
+            at = WORK_CHOICES_AT + 4 * DECLARED_WORDS * k
+            declare(work, at, cell, NOT_JOINED)
+            m = 1
             if left >= 0:
-                work[at + m] = left
+                declare(work, at + DECLARED_WORDS * m, cell, left)
                 m += 1
             if right >= 0 and right != left:
-                work[at + m] = right
+                declare(work, at + DECLARED_WORDS * m, cell, right)
                 m += 1
             if own_runs >> cell & 1:
-                work[at + m] = OWN_COLOUR
+                declare(work, at + DECLARED_WORDS * m, cell, OWN_COLOUR)
                 m += 1
             work[WORK_N_CHOICES_AT + k] = m
-            work[WORK_CELLS_AT + k] = cell
             work[WORK_PICK_AT + k] = 0
             k += 1
     return k
 
 
 @njit(cache=True)
-def declared_combination(masks, work, k):
-    """The combination the zone makes with its ``k`` jokers declared as ``work`` has them:
-    (its cells, a bit per colour of its runs)."""
+def declare(work, at, cell, colour):
+    """Write at ``work[at]`` the bits that declare the joker at ``cell`` ``colour`` (none for
+    NOT_JOINED), one per word of ``declared_runs``."""
+    bit = np.int64(1) << cell
+    work[at] = bit << (CELLS * colour) if 0 <= colour < LANES else 0
+    work[at + 1] = bit << (CELLS * (colour - LANES)) if LANES <= colour < OWN_COLOUR else 0
+    work[at + 2] = bit if colour == OWN_COLOUR else 0
+
+
+@njit(cache=True)
+def declared_runs(masks, work, k):
+    """The runs the zone makes with its ``k`` jokers declared as ``work`` has them, as words:
+    (colours 0-4 in lanes, colours 5-7 in lanes, the jokers' own colour)."""
     low = masks[0]
     high = masks[1] & COLOUR_LANES_1
     own = 0
     for j in range(k):
-        colour = work[WORK_CHOICES_AT + 4 * j + work[WORK_PICK_AT + j]]
-        cell = work[WORK_CELLS_AT + j]
-        if colour == OWN_COLOUR:
-            own |= np.int64(1) << cell
-        elif colour >= LANES:
-            high |= np.int64(1) << (CELLS * (colour - LANES) + cell)
-        elif colour != NOT_JOINED:
-            low |= np.int64(1) << (CELLS * colour + cell)
-    own_runs = runs(own)
-    low_runs = runs(low)
-    high_runs = runs(high)
-    used_colours = ((1 << OWN_COLOUR) if own_runs else 0) | lanes_set(low_runs, 0) | \
-        lanes_set(high_runs, LANES)
-    return own_runs | lanes_together(low_runs | high_runs), used_colours
+        at = WORK_CHOICES_AT + DECLARED_WORDS * (4 * j + work[WORK_PICK_AT + j])
+        low |= work[at]
+        high |= work[at + 1]
+        own |= work[at + 2]
+    return runs(low), runs(high), runs(own)
+
+
+@njit(cache=True)
+def declared_combination(masks, work, k):
+    """The cells of the combination the zone makes with its ``k`` jokers declared as ``work``
+    has them."""
+    low, high, own = declared_runs(masks, work, k)
+    return runs_cells(low, high, own)
 
 
 @njit(cache=True)
@@ -649,7 +669,7 @@ def best_points_with_jokers(s, r, masks):
     work = s.work
     k = joker_choices(masks, work)
     while next_declaration(work, k):
-        mask, _ = declared_combination(masks, work, k)
+        mask = declared_combination(masks, work, k)
         if mask != natural:  # most declarations join no run
             best = max(best, combination_points(r, masks, mask))
     return best
