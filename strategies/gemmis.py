@@ -13,7 +13,7 @@ but the order of the sack (the new gems the street will draw count as unknown).
 The small functions of the valuation are compiled into the decisions' loops (``inline="always"``):
 they run for every option valued, thousands of times a game, and a compiled call cost about as
 much as their work. Not those that take an array (the random stream): inlined in a loop, an
-array argument is reference-counted on every pass.
+array argument is reference-counted on every pass (and a compiled call with one, every call).
 """
 
 from collections import namedtuple
@@ -24,10 +24,10 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
-    CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS,
-    NO_MASKS, ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST,
-    TOWARDS_LAST, best_points, combination_points, declared_combination, fill_allowed, gem_kind,
-    joker_choices, jokers_of, landing_cell, mask_values, masks_after_switch, masks_with_gem,
+    CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS, NO_MASKS,
+    ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST, best_points,
+    combination_points, declared_combination, fill_allowed, gem_kind, joker_choices,
+    jokers_join, jokers_of, landing_cell, mask_values, masks_after_switch, masks_with_gem,
     natural_combination, next_declaration, popcount, put_in_masks, street_after_move,
     street_switches, zone_masks, zone_switches,
 )
@@ -105,16 +105,16 @@ def _noise(amount, rng):
     return amount * (uniform(rng) - 0.5)
 
 
-@njit(cache=True)
-def _better(value, best, ties, rng):
-    """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance).
-    Returns (replace, ties so far)."""
+@njit(cache=True, inline="always")
+def _rank(value, best, ties):
+    """``value`` against the best so far, and the ties so far: (1, 1) above it; (0, ties + 1)
+    equal to it (within rounding), when each of the tied is taken with equal chance (the caller
+    draws ``below(rng, ties) == 0``); (-1, ties) below it."""
     if value > best + 1e-9:
-        return True, 1
+        return 1, 1
     if value > best - 1e-9:
-        ties += 1
-        return below(rng, ties) == 0, ties
-    return False, ties
+        return 0, ties + 1
+    return -1, ties
 
 
 # --- what a zone is worth ----------------------------------------------------------------------
@@ -189,8 +189,8 @@ def option_value(s, r, v, masks, mask):
 def best_outcome(s, r, v, masks, least):
     """The value for this personality of the best of a zone's combinations of at least
     ``least`` gems, or of keeping the zone as it is where that is allowed. Without jokers the
-    natural combination is the only one (most zones)."""
-    if jokers_of(masks) != 0:
+    natural combination is the only one (most zones), as where no joker can join a run."""
+    if jokers_join(masks):
         return best_outcome_with_jokers(s, r, v, masks, least)
     natural = natural_combination(masks)
     if natural != 0 and popcount(natural) >= least:
@@ -330,8 +330,8 @@ def pick_best(values, n, rng):
     pick = 0
     ties = 0
     for i in range(n):
-        replace, ties = _better(values[i], best, ties, rng)
-        if replace:
+        rank, ties = _rank(values[i], best, ties)
+        if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, pick = values[i], i
     return pick
 
@@ -386,8 +386,8 @@ def choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours,
         ties = 1
     for i in range(n):
         value = option_value(s, r, v, masks, option_masks[i]) + _noise(v.noise, rng)
-        replace, ties = _better(value, best, ties, rng)
-        if replace:
+        rank, ties = _rank(value, best, ties)
+        if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, pick = value, i
     return pick
 
@@ -429,8 +429,8 @@ def choose_fill(s, r, p, plans, rng):
         place, cell = pairs[i, 0], pairs[i, 1]
         after = put_in_masks(s, masks, landing_cell(s, r, p, cell), s.street[place])
         value = best_outcome(s, r, v, after, least)
-        replace, ties = _better(value + _noise(v.noise, rng), best, ties, rng)
-        if replace:
+        rank, ties = _rank(value + _noise(v.noise, rng), best, ties)
+        if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, best_index = value, i
     return pairs[best_index, 0], pairs[best_index, 1], n, best_index
 

@@ -517,6 +517,21 @@ def joker_choices(masks, work):
 
 
 @njit(cache=True)
+def jokers_join(masks):
+    """Whether some declaration of the zone's jokers makes a run its gems do not make alone:
+    every joker added to every colour (runs only grow with their cells), and the jokers alone
+    (their own colour). False without jokers: then every declaration is the natural one."""
+    jokers = jokers_of(masks)
+    if jokers == 0:
+        return False
+    everywhere = jokers * LANE_BITS
+    low = masks[0]
+    high = masks[1] & COLOUR_LANES_1
+    return runs(jokers) != 0 or runs(low | everywhere) != runs(low) or \
+        runs(high | (everywhere & COLOUR_LANES_1)) != runs(high)
+
+
+@njit(cache=True)
 def declare(work, at, cell, colour):
     """Write at ``work[at]`` the bits that declare the joker at ``cell`` ``colour`` (none for
     NOT_JOINED), one per word of ``declared_runs``."""
@@ -655,9 +670,9 @@ def masks_with_gem(s, masks, cell, chip):
 def best_points(s, r, masks):
     """The most points the zone's combinations can make now (jokers declared to the best).
 
-    Without jokers the natural combination is the only one: a few mask operations (the players
-    ask this of every switch; most zones hold no joker)."""
-    if jokers_of(masks) == 0:
+    Without jokers, or where no joker can join a run, the natural combination is the only one: a
+    few mask operations (the players ask this of every switch; most zones hold no joker)."""
+    if not jokers_join(masks):
         return combination_points(r, masks, natural_combination(masks))
     return best_points_with_jokers(s, r, masks)
 
