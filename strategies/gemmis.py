@@ -285,27 +285,34 @@ def switch_values(s, r, p, w, options, n, values, rng):
 
     The opponent's switches are valued once on the street as it is (those within their zone do
     not depend on it); a switch with street place ``b`` changes only the opponent's switches
-    with that place (``replies_for`` keeps what each kind of gem there gives them)."""
+    with that place (``replies_for`` keeps what each kind of gem there gives them). Of the
+    others, the best is the best at any place (``top``) unless that is ``b``, then the best at
+    another (``second``)."""
     v = valuation(s, r, w)
     masks = zone_masks(s, p)
     deny = w[W_DENIAL] != 0.0
     q = 1 - p
     q_masks = NO_MASKS
     q_options = s.replies
-    q_points = s.reply_points
-    unchanged = 0
     in_zone = 0
     q_n = 0
+    top, top_place, second = 0, -1, 0
     if deny:
         q_masks = zone_masks(s, q)
         replies_for(s, r, q, q_masks)
         in_zone = s.reply_zone_points
-        unchanged = in_zone
         q_n = street_switches(s, r, q, s.street, q_options, 0)
         for j in range(q_n):
-            q_points[j] = street_reply_points(s, r, q, q_masks, q_options[j, 1],
-                                              s.street[q_options[j, 2]])
-            unchanged = max(unchanged, q_points[j])
+            points = street_reply_points(s, r, q, q_masks, q_options[j, 1],
+                                         s.street[q_options[j, 2]])
+            place = q_options[j, 2]
+            if points > top:
+                if place != top_place:
+                    second = top
+                top, top_place = points, place
+            elif place != top_place:
+                second = max(second, points)
+    unchanged = max(in_zone, top)
     for i in range(n):
         kind, a, b = options[i, 0], options[i, 1], options[i, 2]
         value = best_outcome(s, r, v, masks_after_switch(s, masks, s.street, kind, a, b), 3)
@@ -313,13 +320,11 @@ def switch_values(s, r, p, w, options, n, values, rng):
             if kind == SWITCH_IN_ZONE:
                 value -= w[W_DENIAL] * unchanged
             else:
-                best = in_zone
+                best = max(in_zone, second if top_place == b else top)
                 for j in range(q_n):
                     if q_options[j, 2] == b:
                         best = max(best, street_reply_points(s, r, q, q_masks, q_options[j, 1],
                                                              s.zone[p, a]))
-                    else:
-                        best = max(best, q_points[j])
                 value -= w[W_DENIAL] * best
         values[i] = value + _noise(v.noise, rng)
 
@@ -409,8 +414,11 @@ def choose_fill(s, r, p, plans, rng):
     for place in range(STREET):
         if s.street[place] == EMPTY:
             continue
-        for cell in range(CELLS):
-            if empty >> cell & 1 and fill_allowed(s, r, p, place, cell):
+        left = empty
+        while left:
+            cell = popcount((left & -left) - 1)  # the lowest empty cell left
+            left &= left - 1
+            if fill_allowed(s, r, p, place, cell):
                 pairs[n, 0], pairs[n, 1] = place, cell
                 n += 1
     if n == 0:

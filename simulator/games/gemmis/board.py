@@ -181,13 +181,12 @@ STATE = np.dtype([
     # scratch space, no part of the game, kept here so that the turn and its decisions allocate
     # nothing (thousands of small arrays a game): the jokers' declarations (``joker_choices``);
     # the turn's legal switches and what each is worth (``switch_step``, ``small_gem_switches``);
-    # the opponent's switches and their points (``strategies.gemmis``: a player's replies); the
-    # street after a move; the (street place, zone cell) pairs a fill may take
+    # the opponent's switches (``strategies.gemmis``: a player's replies); the street after a
+    # move; the (street place, zone cell) pairs a fill may take
     ("work", np.int64, (WORK_SIZE,)),
     ("turn_switches", np.int64, (MAX_SWITCHES, 3)),
     ("turn_values", np.float64, (MAX_SWITCHES,)),
     ("replies", np.int64, (MAX_SWITCHES, 3)),
-    ("reply_points", np.int64, (MAX_SWITCHES,)),
     ("moved_street", np.int64, (STREET,)),
     ("fill_pairs", np.int64, (STREET * CELLS, 2)),
 ])
@@ -346,8 +345,7 @@ def put_in_masks(s, masks, cell, chip):
     else:
         high |= bit
     v = s.chip_value[chip]
-    if v > 0:
-        values |= np.int64(1) << (CELLS * (v - 1) + cell)
+    values |= np.int64(v > 0) << (CELLS * max(v - 1, 0) + cell)  # no branch: printed or not
     return low, high, values
 
 
