@@ -9,7 +9,14 @@ the points the opponent's best next switch could score. Every decision (the swit
 colours, the gems taken from the street, the street's direction, small gems, the Alguazil) takes
 the option worth most by those weights. Players see what a player at the table sees: everything
 but the order of the sack (the new gems the street will draw count as unknown).
+
+The small functions of the valuation are compiled into the decisions' loops (``inline="always"``):
+they run for every option valued, thousands of times a game, and a compiled call cost about as
+much as their work. Not those that take an array (the random stream): inlined in a loop, an
+array argument is reference-counted on every pass (and a compiled call with one, every call).
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -17,11 +24,11 @@ from numba import njit
 from simulator.core.rng import below, uniform
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
-    CELLS, CLEAN_STREET, COLUMNS, EMPTY, FULL, INTERRUPT, JOKERS_AT, MAX_SWITCHES, N_MASKS,
-    ROW_MASK, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST,
-    best_points, combination_points, declared_combination, fill_allowed, gem_kind,
-    joker_choices, landing_cell, mask_values, masks_after_switch, masks_with_gem,
-    natural_combination, new_work, next_declaration, popcount, put_in_masks, street_after_move,
+    CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS, NO_MASKS,
+    ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST, best_points,
+    combination_points, declared_combination, fill_allowed, gem_kind, joker_choices,
+    jokers_join, jokers_of, landing_cell, mask_values, masks_after_switch, masks_with_gem,
+    natural_combination, next_declaration, popcount, put_in_masks, street_after_move,
     street_switches, zone_masks, zone_switches,
 )
 from simulator.games.gemmis.search import DIRECTION, SWITCH, searched
@@ -92,29 +99,30 @@ def acting(plans, p):
 
 
 @njit(cache=True)
-def _noise(w, rng):
-    if w[W_NOISE] == 0.0:
+def _noise(amount, rng):
+    if amount == 0.0:
         return 0.0
-    return w[W_NOISE] * (uniform(rng) - 0.5)
+    return amount * (uniform(rng) - 0.5)
 
 
-@njit(cache=True)
-def _better(value, best, ties, rng):
-    """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance).
-    Returns (replace, ties so far)."""
+@njit(cache=True, inline="always")
+def _rank(value, best, ties):
+    """``value`` against the best so far, and the ties so far: (1, 1) above it; (0, ties + 1)
+    equal to it (within rounding), when each of the tied is taken with equal chance (the caller
+    draws ``below(rng, ties) == 0``); (-1, ties) below it."""
     if value > best + 1e-9:
-        return True, 1
+        return 1, 1
     if value > best - 1e-9:
-        ties += 1
-        return below(rng, ties) == 0, ties
-    return False, ties
+        return 0, ties + 1
+    return -1, ties
 
 
 # --- what a zone is worth ----------------------------------------------------------------------
 
 @njit(cache=True)
 def near_windows(m):
-    """Starts of the windows of three cells of a row holding exactly two of ``m``'s gems."""
+    """Starts of the windows of three cells of a row holding exactly two of ``m``'s gems (in
+    every lane of a word: ``board.zone_masks``)."""
     a = m & RUN_STARTS
     b = (m >> 1) & RUN_STARTS
     c = (m >> 2) & RUN_STARTS
@@ -137,60 +145,72 @@ def values_weight(s, r, w):
     return w[W_ZONE_VALUES] * (1.0 - t) - t
 
 
+# The weights a zone's valuation reads, taken once per decision (``valuation``): a tuple is
+# passed by value, so the thousands of zones valued in a game are valued without reference
+# counting (an array argument costs an atomic increment and decrement in every compiled call).
+Valuation = namedtuple("Valuation", ("points", "near_runs", "both_rows", "kept_joker",
+                                     "small_combination", "min_size", "values", "noise"))
+
+
 @njit(cache=True)
-def zone_worth(s, r, w, masks, gone):
+def valuation(s, r, w):
+    """The personality ``w``'s valuation weights at this moment of the game."""
+    return Valuation(w[W_POINTS], w[W_NEAR_RUNS], w[W_BOTH_ROWS], w[W_KEPT_JOKER],
+                     w[W_SMALL_COMBINATION], w[W_MIN_SIZE], values_weight(s, r, w), w[W_NOISE])
+
+
+@njit(cache=True, inline="always")
+def zone_worth(s, v, masks, gone):
     """What a zone keeps for later (less the cells ``gone``, a combination about to be
     triggered): near runs, near runs in both rows, jokers, printed values."""
-    keep = ~gone
-    near_outer = 0
-    near_inner = 0
-    for c in range(s.n_colours):
-        x = near_windows(masks[c] & keep)
-        near_outer += popcount(x & ROW_MASK[0])
-        near_inner += popcount(x & ROW_MASK[1])
-    worth = w[W_NEAR_RUNS] * (near_outer + near_inner)
+    keep = ~(gone * LANE_BITS)  # in every lane
+    low = near_windows(masks[0] & keep)
+    high = near_windows(masks[1] & COLOUR_LANES_1 & keep)
+    near_outer = popcount(low & ROWS_IN_LANES[0]) + popcount(high & ROWS_IN_LANES[0])
+    near_inner = popcount(low & ROWS_IN_LANES[1]) + popcount(high & ROWS_IN_LANES[1])
+    worth = v.near_runs * (near_outer + near_inner)
     if near_outer > 0 and near_inner > 0:
-        worth += w[W_BOTH_ROWS]
-    worth += w[W_KEPT_JOKER] * popcount(masks[JOKERS_AT] & keep)
-    return worth + values_weight(s, r, w) * mask_values(masks, FULL & keep)
+        worth += v.both_rows
+    worth += v.kept_joker * popcount(jokers_of(masks) & ~gone)
+    return worth + v.values * mask_values(masks, FULL & ~gone)
 
 
-@njit(cache=True)
-def option_value(s, r, w, masks, mask):
+@njit(cache=True, inline="always")
+def option_value(s, r, v, masks, mask):
     """Triggering combination ``mask`` now: its points (less the cost of its being small) and
     what the zone keeps."""
     size = popcount(mask)
-    short = max(0.0, w[W_MIN_SIZE] - size)
-    return w[W_POINTS] * combination_points(r, masks, mask) - w[W_SMALL_COMBINATION] * short + \
-        zone_worth(s, r, w, masks, mask)
+    short = max(0.0, v.min_size - size)
+    return v.points * combination_points(r, masks, mask) - v.small_combination * short + \
+        zone_worth(s, v, masks, mask)
 
 
-@njit(cache=True)
-def best_outcome(s, r, w, masks, least):
+@njit(cache=True, inline="always")
+def best_outcome(s, r, v, masks, least):
     """The value for this personality of the best of a zone's combinations of at least
     ``least`` gems, or of keeping the zone as it is where that is allowed. Without jokers the
-    natural combination is the only one (most zones: no scratch space needed)."""
-    if masks[JOKERS_AT] != 0:
-        return best_outcome_with_jokers(s, r, w, masks, least)
-    natural = natural_combination(masks, s.n_colours)
+    natural combination is the only one (most zones), as where no joker can join a run."""
+    if jokers_join(masks):
+        return best_outcome_with_jokers(s, r, v, masks, least)
+    natural = natural_combination(masks)
     if natural != 0 and popcount(natural) >= least:
-        return option_value(s, r, w, masks, natural)
-    return zone_worth(s, r, w, masks, 0)
+        return option_value(s, r, v, masks, natural)
+    return zone_worth(s, v, masks, 0)
 
 
 @njit(cache=True)
-def best_outcome_with_jokers(s, r, w, masks, least):
-    natural = natural_combination(masks, s.n_colours)
+def best_outcome_with_jokers(s, r, v, masks, least):
+    natural = natural_combination(masks)
     if natural != 0 and popcount(natural) >= least:  # mandatory
-        best = option_value(s, r, w, masks, natural)
+        best = option_value(s, r, v, masks, natural)
     else:  # the zone may be kept as it is
-        best = zone_worth(s, r, w, masks, 0)
-    work = new_work()
-    k = joker_choices(masks, s.n_colours, work)
+        best = zone_worth(s, v, masks, 0)
+    work = s.work
+    k = joker_choices(masks, work)
     while next_declaration(work, k):  # the first declaration (no joker joins) is the natural one
-        mask, _ = declared_combination(masks, s.n_colours, work, k)
+        mask = declared_combination(masks, work, k)
         if mask != natural and popcount(mask) >= least:
-            best = max(best, option_value(s, r, w, masks, mask))
+            best = max(best, option_value(s, r, v, masks, mask))
     return best
 
 
@@ -214,16 +234,16 @@ def replies_for(s, r, q, masks):
     s.reply_for = q + 1
     s.reply_zone[:] = s.zone[q]
     s.reply_street_points[:, :] = -1
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
-    after = np.empty(N_MASKS, dtype=np.int64)
+    options = s.replies
     best = 0
     for j in range(zone_switches(s, q, options, 0)):
-        masks_after_switch(s, masks, s.street, options[j, 0], options[j, 1], options[j, 2], after)
-        best = max(best, best_points(r, after, s.n_colours))
+        after = masks_after_switch(s, masks, s.street, options[j, 0], options[j, 1],
+                                   options[j, 2])
+        best = max(best, best_points(s, r, after))
     s.reply_zone_points = best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def street_reply_points(s, r, q, masks, cell, chip):
     """The most points ``q`` (``replies_for`` made) scores switching the gem of their inner
     ``cell`` with the street gem ``chip``."""
@@ -231,9 +251,7 @@ def street_reply_points(s, r, q, masks, cell, chip):
     kind = gem_kind(s, chip)
     points = s.reply_street_points[column, kind]
     if points < 0:
-        after = np.empty(N_MASKS, dtype=np.int64)
-        masks_with_gem(s, masks, cell, chip, after)
-        points = best_points(r, after, s.n_colours)
+        points = best_points(s, r, masks_with_gem(s, masks, cell, chip))
         s.reply_street_points[column, kind] = points
     return points
 
@@ -241,7 +259,7 @@ def street_reply_points(s, r, q, masks, cell, chip):
 @njit(cache=True)
 def street_switch_points(s, r, q, masks, street):
     """The most points ``q``'s switches with ``street`` (unknown places EMPTY) could score."""
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    options = s.replies
     best = 0
     for j in range(street_switches(s, r, q, street, options, 0)):
         best = max(best, street_reply_points(s, r, q, masks, options[j, 1],
@@ -253,8 +271,7 @@ def street_switch_points(s, r, q, masks, street):
 def best_switch_points(s, r, q, street):
     """The most points ``q``'s best switch could score now with ``street`` (unknown places
     EMPTY): what the market leaves them."""
-    masks = np.empty(N_MASKS, dtype=np.int64)
-    zone_masks(s, q, masks)
+    masks = zone_masks(s, q)
     replies_for(s, r, q, masks)
     return max(s.reply_zone_points, street_switch_points(s, r, q, masks, street))
 
@@ -268,45 +285,48 @@ def switch_values(s, r, p, w, options, n, values, rng):
 
     The opponent's switches are valued once on the street as it is (those within their zone do
     not depend on it); a switch with street place ``b`` changes only the opponent's switches
-    with that place (``replies_for`` keeps what each kind of gem there gives them)."""
-    masks = np.empty(N_MASKS, dtype=np.int64)
-    after = np.empty(N_MASKS, dtype=np.int64)
-    zone_masks(s, p, masks)
+    with that place (``replies_for`` keeps what each kind of gem there gives them). Of the
+    others, the best is the best at any place (``top``) unless that is ``b``, then the best at
+    another (``second``)."""
+    v = valuation(s, r, w)
+    masks = zone_masks(s, p)
     deny = w[W_DENIAL] != 0.0
     q = 1 - p
-    q_masks = np.empty(N_MASKS, dtype=np.int64)
-    q_options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
-    q_points = np.empty(MAX_SWITCHES, dtype=np.int64)
-    unchanged = 0
+    q_masks = NO_MASKS
+    q_options = s.replies
     in_zone = 0
     q_n = 0
+    top, top_place, second = 0, -1, 0
     if deny:
-        zone_masks(s, q, q_masks)
+        q_masks = zone_masks(s, q)
         replies_for(s, r, q, q_masks)
         in_zone = s.reply_zone_points
-        unchanged = in_zone
         q_n = street_switches(s, r, q, s.street, q_options, 0)
         for j in range(q_n):
-            q_points[j] = street_reply_points(s, r, q, q_masks, q_options[j, 1],
-                                              s.street[q_options[j, 2]])
-            unchanged = max(unchanged, q_points[j])
+            points = street_reply_points(s, r, q, q_masks, q_options[j, 1],
+                                         s.street[q_options[j, 2]])
+            place = q_options[j, 2]
+            if points > top:
+                if place != top_place:
+                    second = top
+                top, top_place = points, place
+            elif place != top_place:
+                second = max(second, points)
+    unchanged = max(in_zone, top)
     for i in range(n):
         kind, a, b = options[i, 0], options[i, 1], options[i, 2]
-        masks_after_switch(s, masks, s.street, kind, a, b, after)
-        value = best_outcome(s, r, w, after, 3)
+        value = best_outcome(s, r, v, masks_after_switch(s, masks, s.street, kind, a, b), 3)
         if deny:
             if kind == SWITCH_IN_ZONE:
                 value -= w[W_DENIAL] * unchanged
             else:
-                best = in_zone
+                best = max(in_zone, second if top_place == b else top)
                 for j in range(q_n):
                     if q_options[j, 2] == b:
                         best = max(best, street_reply_points(s, r, q, q_masks, q_options[j, 1],
                                                              s.zone[p, a]))
-                    else:
-                        best = max(best, q_points[j])
                 value -= w[W_DENIAL] * best
-        values[i] = value + _noise(w, rng)
+        values[i] = value + _noise(v.noise, rng)
 
 
 @njit(cache=True)
@@ -315,8 +335,8 @@ def pick_best(values, n, rng):
     pick = 0
     ties = 0
     for i in range(n):
-        replace, ties = _better(values[i], best, ties, rng)
-        if replace:
+        rank, ties = _rank(values[i], best, ties)
+        if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, pick = values[i], i
     return pick
 
@@ -329,7 +349,7 @@ def choose_switch(s, r, p, plans, rng, options, n):
         return searched(SWITCH, s, r, p, plans, rng, options, n)
     if sid == RANDOM:
         return below(rng, n)
-    values = np.empty(n, dtype=np.float64)
+    values = s.turn_values
     switch_values(s, r, p, plans[1][p], options, n, values, rng)
     return pick_best(values, n, rng)
 
@@ -342,12 +362,10 @@ def choose_extra_switch(s, r, p, plans, rng, options, n):
     if sid == RANDOM:
         return below(rng, n) if below(rng, 2) == 0 else -1
     w = plans[1][p]
-    values = np.empty(n, dtype=np.float64)
+    values = s.turn_values
     switch_values(s, r, p, w, options, n, values, rng)
     i = pick_best(values, n, rng)
-    masks = np.empty(N_MASKS, dtype=np.int64)
-    zone_masks(s, p, masks)
-    now = best_outcome(s, r, w, masks, 3)
+    now = best_outcome(s, r, valuation(s, r, w), zone_masks(s, p), 3)
     if w[W_DENIAL] != 0.0:
         now -= w[W_DENIAL] * best_switch_points(s, r, 1 - p, s.street)
     gain = (values[i] - now) / max(w[W_POINTS], 1e-9)
@@ -364,17 +382,17 @@ def choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours,
     if sid == RANDOM:
         k = below(rng, n + (0 if mandatory else 1))
         return k if k < n else -1
-    w = plans[1][p]
+    v = valuation(s, r, plans[1][p])
     best = -1e18
     pick = -1
     ties = 0
     if not mandatory:
-        best = zone_worth(s, r, w, masks, 0)
+        best = zone_worth(s, v, masks, 0)
         ties = 1
     for i in range(n):
-        value = option_value(s, r, w, masks, option_masks[i]) + _noise(w, rng)
-        replace, ties = _better(value, best, ties, rng)
-        if replace:
+        value = option_value(s, r, v, masks, option_masks[i]) + _noise(v.noise, rng)
+        rank, ties = _rank(value, best, ties)
+        if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, pick = value, i
     return pick
 
@@ -387,12 +405,19 @@ def choose_fill(s, r, p, plans, rng):
     says which pairs zone_refill allows): (place, cell, options, index of the pair among them),
     or (-1, -1, 0, -1) when none is allowed. Each gem is placed where the zone is then worth
     most: the combination it will make (the cascade to come) and what it keeps."""
-    pairs = np.empty((STREET * CELLS, 2), dtype=np.int64)
+    empty = 0  # the zone's empty cells: only they can be filled
+    for cell in range(CELLS):
+        if s.zone[p, cell] == EMPTY:
+            empty |= 1 << cell
+    pairs = s.fill_pairs
     n = 0
     for place in range(STREET):
         if s.street[place] == EMPTY:
             continue
-        for cell in range(CELLS):
+        left = empty
+        while left:
+            cell = popcount((left & -left) - 1)  # the lowest empty cell left
+            left &= left - 1
             if fill_allowed(s, r, p, place, cell):
                 pairs[n, 0], pairs[n, 1] = place, cell
                 n += 1
@@ -402,21 +427,18 @@ def choose_fill(s, r, p, plans, rng):
     if sid == RANDOM:
         k = below(rng, n)
         return pairs[k, 0], pairs[k, 1], n, k
-    w = plans[1][p]
-    masks = np.empty(N_MASKS, dtype=np.int64)
-    after = np.empty(N_MASKS, dtype=np.int64)
-    zone_masks(s, p, masks)
+    v = valuation(s, r, plans[1][p])
+    masks = zone_masks(s, p)
     least = s.last_size + 1 if s.advanced else 3
     best = -1e18
     best_index = -1
     ties = 0
     for i in range(n):
         place, cell = pairs[i, 0], pairs[i, 1]
-        after[:] = masks
-        put_in_masks(s, after, landing_cell(s, r, p, cell), s.street[place])
-        value = best_outcome(s, r, w, after, least)
-        replace, ties = _better(value + _noise(w, rng), best, ties, rng)
-        if replace:
+        after = put_in_masks(s, masks, landing_cell(s, r, p, cell), s.street[place])
+        value = best_outcome(s, r, v, after, least)
+        rank, ties = _rank(value + _noise(v.noise, rng), best, ties)
+        if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, best_index = value, i
     return pairs[best_index, 0], pairs[best_index, 1], n, best_index
 
@@ -428,11 +450,10 @@ def direction_values(s, r, p, w):
     """(towards place 0, towards place 8): minus the denial cost of the opponent's best switch on
     the street each direction leaves (its new gems unknown)."""
     q = 1 - p
-    masks = np.empty(N_MASKS, dtype=np.int64)
-    zone_masks(s, q, masks)
+    masks = zone_masks(s, q)
     replies_for(s, r, q, masks)
     in_zone = s.reply_zone_points
-    moved = np.empty(STREET, dtype=np.int64)
+    moved = s.moved_street
     values = np.zeros(2, dtype=np.float64)
     for d in (TOWARDS_FIRST, TOWARDS_LAST):
         street_after_move(s.street, d, moved)
@@ -451,8 +472,8 @@ def choose_direction(s, r, p, plans, rng):
     if sid == RANDOM or w[W_DENIAL] == 0.0:
         return below(rng, 2)
     values = direction_values(s, r, p, w)
-    values[0] += _noise(w, rng)
-    values[1] += _noise(w, rng)
+    values[0] += _noise(w[W_NOISE], rng)
+    values[1] += _noise(w[W_NOISE], rng)
     return pick_best(values, 2, rng)
 
 
@@ -461,11 +482,10 @@ def choose_direction(s, r, p, plans, rng):
 @njit(cache=True)
 def street_gain_of_reversal(s, r, q, direction):
     """How many more points ``q``'s best next switch scores if the street moves the other way."""
-    masks = np.empty(N_MASKS, dtype=np.int64)
-    zone_masks(s, q, masks)
+    masks = zone_masks(s, q)
     replies_for(s, r, q, masks)
     in_zone = s.reply_zone_points
-    moved = np.empty(STREET, dtype=np.int64)
+    moved = s.moved_street
     street_after_move(s.street, direction, moved)
     as_chosen = max(in_zone, street_switch_points(s, r, q, masks, moved))
     street_after_move(s.street, 1 - direction, moved)
@@ -509,9 +529,7 @@ def cancels(s, r, u, plans, rng, skill, mask, direction):
     if acting(plans, u) == RANDOM:
         return below(rng, 2) == 0
     if skill == INTERRUPT:
-        masks = np.zeros(N_MASKS, dtype=np.int64)
-        zone_masks(s, u, masks)
-        stake = combination_points(r, masks, mask)
+        stake = combination_points(r, zone_masks(s, u), mask)
     elif skill == CLEAN_STREET:
         stake = best_switch_points(s, r, s.player, s.street) \
             if u == s.player else 0

@@ -118,9 +118,7 @@ class Table:
         return self
 
     def masks(self, p=0):
-        m = np.zeros(board.N_MASKS, dtype=np.int64)
-        board.zone_masks(self.s, p, m)
-        return m
+        return board.zone_masks(self.s, p)
 
 
 @pytest.fixture
@@ -139,5 +137,5 @@ def options(masks):
     """The zone's combinations (masks), the natural one first."""
     out = np.zeros(board.MAX_OPTIONS, dtype=np.int64)
     colours = np.zeros(board.MAX_OPTIONS, dtype=np.int64)
-    n = board.combination_options(masks, 5, out, colours, board.new_work())
+    n = board.combination_options(masks, out, colours, np.zeros(board.WORK_SIZE, dtype=np.int64))
     return out[:n].copy(), colours[:n].copy()

@@ -53,7 +53,7 @@ def play_checked(r, mode, plans, seed, game):
     s = table[0]
     check_invariants(s, r)
     assert (s.street != board.EMPTY).all()
-    assert board.best_points(r, _masks(s, 0), s.n_colours) == 0
+    assert board.best_points(s, r, board.zone_masks(s, 0)) == 0
     while not s.over and s.turn < r.max_turns:
         play_turn(s, r, plans, rng, no_log())
         check_invariants(s, r)
@@ -66,12 +66,6 @@ def play_checked(r, mode, plans, seed, game):
         if not s.advanced:
             assert s.penalty[p] == 0
     return table
-
-
-def _masks(s, p):
-    m = np.zeros(board.N_MASKS, dtype=np.int64)
-    board.zone_masks(s, p, m)
-    return m
 
 
 @pytest.mark.parametrize("mode", list(MODES))

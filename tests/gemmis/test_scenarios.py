@@ -20,7 +20,7 @@ def points(r, masks, mask):
 
 
 def natural(t, p=0):
-    return int(board.natural_combination(t.masks(p), 5))
+    return int(board.natural_combination(t.masks(p)))
 
 
 # --- Some examples of combinations ---------------------------------------------------------------

@@ -58,8 +58,7 @@ def test_greedy_switches_to_the_biggest_combination_now(table, r):
     n = board.switches(s, r, 0, s.street, out)
     i = players.choose_switch(s, r, 0, make_plans(players.GREEDY), seed_stream(1, 0), out, n)
     assert list(out[i]) == [board.SWITCH_IN_ZONE, 2, 8]
-    after = np.zeros(board.N_MASKS, dtype=np.int64)
-    board.masks_after_switch(s, t.masks(), s.street, out[i, 0], out[i, 1], out[i, 2], after)
+    after = board.masks_after_switch(s, t.masks(), s.street, out[i, 0], out[i, 1], out[i, 2])
     assert board.popcount(options(after)[0][0]) == 4
 
 

@@ -16,9 +16,15 @@ reaches one and a half places beyond them on each side, so an inner-row cell of 
 touches the two street places ``c + 1`` and ``c + 2`` (``touching_places``); places 0 and 8
 touch no zone (rules.toml [notes] street_geometry).
 
-**Zone masks.** The questions about combinations are answered on bit masks of the 12 cells:
-``zone_masks`` gives one mask per colour, the jokers' mask and one mask per printed value, so a
-run of three is three shifts and two ANDs (``runs``).
+**Zone masks.** The questions about combinations are answered on bit masks of the 12 cells: one
+mask per colour, the jokers' mask and one mask per printed value, so a run of three is three
+shifts and two ANDs (``runs``). ``zone_masks`` lays them side by side in 12-bit lanes of three
+words, ``(colours 0-4, colours 5-7 and the jokers, printed values 1-3)``: lane ``k`` of a word
+holds bits ``12k .. 12k + 11``, and a shift within a row never carries a bit across a lane's
+useful cells, so one ``runs`` or switch answers for every colour at once (the players value
+thousands of zones a game; the masks of a zone after a switch, and its points, are compiled
+into their callers' loops, ``inline="always"``). ``colour_mask`` and ``value_mask`` read one
+lane.
 
 Hidden information: only the order of the sack. Zones, street, the used pile, the gems set
 aside, scores, small gems and Alguazil levels lie open on the table; what the sack holds can be
@@ -26,7 +32,8 @@ counted from them, but not in which order the gems come out.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
 from simulator.core.tables import table_factory
 
@@ -43,13 +50,20 @@ EMPTY = -1                 # a cell or street place without a gem
 JOKER = MAX_COLOURS        # the colour of a joker chip
 FULL = (1 << CELLS) - 1
 ROW_MASK = ((1 << COLUMNS) - 1, ((1 << COLUMNS) - 1) << COLUMNS)
-RUN_STARTS = 0b001111 | (0b001111 << COLUMNS)  # cells where a run of three can start
 COLOUR_NAMES = ("red", "blue", "white", "green", "amber", "purple", "black", "pink")
 
-# zone_masks layout: a mask per colour, then the jokers, then a mask per printed value 1..3
-JOKERS_AT = MAX_COLOURS
-VALUES_AT = MAX_COLOURS + 1
-N_MASKS = VALUES_AT + MAX_VALUE
+# zone_masks layout (module docstring): 12-bit lanes, five to a word; colour c in lane c % 5 of
+# word c // 5 (the jokers, colour JOKER, in lane 3 of word 1), printed value v in lane v - 1 of
+# word VALUES.
+LANES = 5
+LANE_BITS = sum(1 << (CELLS * k) for k in range(LANES))  # cell 0 of every lane
+VALUES = 2
+JOKER_LANE = FULL << (CELLS * (JOKER % LANES))           # in word 1
+COLOUR_LANES_1 = LANE_BITS * FULL & ~JOKER_LANE          # word 1 less the jokers
+NO_MASKS = (0, 0, 0)                                     # an empty zone
+# the cells where a run of three can start, in every lane
+RUN_STARTS = (0b001111 | (0b001111 << COLUMNS)) * LANE_BITS
+ROWS_IN_LANES = (ROW_MASK[0] * LANE_BITS, ROW_MASK[1] * LANE_BITS)
 
 # A joker's colour at trigger time: a colour, NOT_JOINED ("not this colour": it joins no run),
 # or OWN_COLOUR (a colour that none of its neighbours has, so that jokers side by side can make
@@ -92,8 +106,13 @@ LAST_TURN_NO_LIMIT, LAST_TURN_PER_TURN_LIMIT = 0, 1  # small_gem_last_turn
 
 GEM_KINDS = (MAX_COLOURS + 1) * (MAX_VALUE + 1)  # a colour (or JOKER) and a printed value
 MAX_OPTIONS = 256       # distinct combinations a zone's jokers can make
-WORK_CHOICES_AT = 3 * CELLS + MAX_COLOURS + 1
-WORK_SIZE = WORK_CHOICES_AT + 4 * CELLS  # combination_options' scratch space
+# The jokers' declarations in ``work`` (the state's): for joker j, how many colours it may be
+# declared and which of them it is declared now; from WORK_CHOICES_AT, for each of its (up to
+# four) colours, the bits that colour adds to the masks' words (colours 0-4, colours 5-7, the
+# jokers' own colour: DECLARED_WORDS words).
+WORK_N_CHOICES_AT, WORK_PICK_AT, WORK_CHOICES_AT = 0, CELLS, 2 * CELLS
+DECLARED_WORDS = 3
+WORK_SIZE = WORK_CHOICES_AT + CELLS * 4 * DECLARED_WORDS
 MAX_CASCADES = 100      # a guard: no turn of a real game comes near it (the used pile and the
                         # closing score bound every turn)
 
@@ -159,12 +178,20 @@ STATE = np.dtype([
     ("reply_zone", np.int64, (CELLS,)),
     ("reply_zone_points", np.int64),
     ("reply_street_points", np.int64, (COLUMNS, GEM_KINDS)),
+    # scratch space, no part of the game, kept here so that the turn and its decisions allocate
+    # nothing (thousands of small arrays a game): the jokers' declarations (``joker_choices``);
+    # the turn's legal switches and what each is worth (``switch_step``, ``small_gem_switches``);
+    # the opponent's switches (``strategies.gemmis``: a player's replies); the street after a
+    # move; the (street place, zone cell) pairs a fill may take
+    ("work", np.int64, (WORK_SIZE,)),
+    ("turn_switches", np.int64, (MAX_SWITCHES, 3)),
+    ("turn_values", np.float64, (MAX_SWITCHES,)),
+    ("replies", np.int64, (MAX_SWITCHES, 3)),
+    ("moved_street", np.int64, (STREET,)),
+    ("fill_pairs", np.int64, (STREET * CELLS, 2)),
 ])
 
 new_table = table_factory(STATE)
-
-# Popcount of every 12-bit mask (numba compiles a global array in as a constant).
-POPCOUNT = np.array([bin(m).count("1") for m in range(1 << CELLS)], dtype=np.int64)
 
 
 # --- rule lookups ---------------------------------------------------------------------------
@@ -264,65 +291,127 @@ def gem_code(s, chip):
 
 # --- zone masks ------------------------------------------------------------------------------
 
+def bit_count(x):
+    """The set bits of the integer ``x``: Python's own count when interpreted
+    (NUMBA_DISABLE_JIT), the processor's instruction when compiled."""
+    return int(x).bit_count()
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@overload(bit_count, jit_options={"cache": True})
+def _bit_count(x):
+    return lambda x: _ctpop(x)
+
+
 @njit(cache=True)
 def popcount(mask):
-    return POPCOUNT[mask & FULL]
+    """The set bits of ``mask``: cells, or cells in every lane of a word."""
+    return bit_count(np.int64(mask))
 
 
 @njit(cache=True)
+def colour_mask(masks, colour):
+    """The cells of a colour's gems (or JOKER's)."""
+    return (masks[colour // LANES] >> (CELLS * (colour % LANES))) & FULL
+
+
+@njit(cache=True)
+def jokers_of(masks):
+    return colour_mask(masks, JOKER)
+
+
+@njit(cache=True)
+def value_mask(masks, value):
+    """The cells of the gems printed ``value`` (1 to 3)."""
+    return (masks[VALUES] >> (CELLS * (value - 1))) & FULL
+
+
+@njit(cache=True, inline="always")
 def put_in_masks(s, masks, cell, chip):
-    """Mark ``chip`` at ``cell`` in ``masks`` (the cell's bits were clear)."""
+    """``masks`` with ``chip`` marked at ``cell`` (the cell's bits were clear)."""
     if chip == EMPTY:
-        return
-    bit = np.int64(1) << cell
-    masks[s.chip_colour[chip]] |= bit  # JOKER is JOKERS_AT
+        return masks
+    low, high, values = masks
+    colour = s.chip_colour[chip]
+    bit = np.int64(1) << (CELLS * (colour % LANES) + cell)
+    if colour < LANES:
+        low |= bit
+    else:
+        high |= bit
     v = s.chip_value[chip]
-    if v > 0:
-        masks[VALUES_AT + v - 1] |= bit
+    values |= np.int64(v > 0) << (CELLS * max(v - 1, 0) + cell)  # no branch: printed or not
+    return low, high, values
 
 
 @njit(cache=True)
-def masks_of(s, cells, masks):
-    """Fill ``masks`` for a zone's ``cells`` (12 chips or EMPTY)."""
-    masks[:] = 0
+def masks_of(s, cells):
+    """The masks of a zone's ``cells`` (12 chips or EMPTY)."""
+    masks = NO_MASKS
     for cell in range(CELLS):
-        put_in_masks(s, masks, cell, cells[cell])
+        masks = put_in_masks(s, masks, cell, cells[cell])
+    return masks
 
 
 @njit(cache=True)
-def zone_masks(s, p, masks):
-    masks_of(s, s.zone[p], masks)
-
-
-@njit(cache=True)
-def occupied(masks, n_colours):
-    m = masks[JOKERS_AT]
-    for c in range(n_colours):
-        m |= masks[c]
-    return m
+def zone_masks(s, p):
+    return masks_of(s, s.zone[p])
 
 
 @njit(cache=True)
 def runs(m):
-    """The cells of ``m`` that lie in a horizontal run of three or more (in either row)."""
+    """The cells of ``m`` that lie in a horizontal run of three or more (in either row; in
+    every lane of a word)."""
     t = m & (m >> 1) & (m >> 2) & RUN_STARTS
     return t | (t << 1) | (t << 2)
 
 
 @njit(cache=True)
-def natural_combination(masks, n_colours):
+def lanes_together(m):
+    """The cells set in any lane of ``m``."""
+    return (m | (m >> CELLS) | (m >> (2 * CELLS)) | (m >> (3 * CELLS)) |
+            (m >> (4 * CELLS))) & FULL
+
+
+@njit(cache=True)
+def lanes_set(m, first):
+    """A bit per colour (``first`` for lane 0) whose lane of ``m`` is not empty."""
+    colours = 0
+    for k in range(LANES):
+        if (m >> (CELLS * k)) & FULL:
+            colours |= 1 << (first + k)
+    return colours
+
+
+@njit(cache=True)
+def runs_cells(low, high, own):
+    """The cells of the runs ``low`` and ``high`` (words of lanes) and ``own`` (the jokers' own
+    colour)."""
+    return own | lanes_together(low | high)
+
+
+@njit(cache=True)
+def runs_colours(low, high, own):
+    """A bit per colour with a run (bit OWN_COLOUR for the jokers' own)."""
+    return lanes_set(low, 0) | lanes_set(high, LANES) | ((1 << OWN_COLOUR) if own else 0)
+
+
+@njit(cache=True)
+def natural_combination(masks):
     """The cells in runs of three or more gems of one colour, jokers left out."""
-    m = 0
-    for c in range(n_colours):
-        m |= runs(masks[c])
-    return m
+    return runs_cells(runs(masks[0]), runs(masks[1] & COLOUR_LANES_1), 0)
 
 
 @njit(cache=True)
 def mask_values(masks, mask):
     """The printed values of the gems in ``mask``."""
-    return popcount(mask & masks[VALUES_AT]) + 2 * popcount(mask & masks[VALUES_AT + 1]) + \
-        3 * popcount(mask & masks[VALUES_AT + 2])
+    return popcount(mask & value_mask(masks, 1)) + 2 * popcount(mask & value_mask(masks, 2)) + \
+        3 * popcount(mask & value_mask(masks, 3))
 
 
 @njit(cache=True)
@@ -332,25 +421,26 @@ def combination_points(r, masks, mask):
 
 
 @njit(cache=True)
-def colour_of_cell(masks, n_colours, cell):
-    """The colour of the gem at ``cell`` (JOKER for a joker, EMPTY for none)."""
-    bit = np.int64(1) << cell
-    if masks[JOKERS_AT] & bit:
-        return JOKER
-    for c in range(n_colours):
-        if masks[c] & bit:
-            return c
+def colour_of_cell(masks, cell):
+    """The colour of the gem at ``cell`` (JOKER for a joker, EMPTY for none): the lane holding
+    the cell's bit (a single bit at 12k: the 12k bits below it count k)."""
+    low = (masks[0] >> cell) & LANE_BITS
+    if low:
+        return popcount(low - 1) // CELLS
+    high = (masks[1] >> cell) & LANE_BITS
+    if high:
+        return LANES + popcount(high - 1) // CELLS  # the jokers' lane gives JOKER
     return EMPTY
 
 
 @njit(cache=True)
-def neighbour_colour(masks, n_colours, cell, step):
+def neighbour_colour(masks, cell, step):
     """The colour of the first gem beside ``cell`` in its row in direction ``step`` (+1 or -1),
     across jokers; -1 at the row's end or at an empty cell."""
     column = cell % COLUMNS + step
     row_start = cell - cell % COLUMNS
     while 0 <= column < COLUMNS:
-        c = colour_of_cell(masks, n_colours, row_start + column)
+        c = colour_of_cell(masks, row_start + column)
         if c == EMPTY:
             return -1
         if c != JOKER:
@@ -360,27 +450,24 @@ def neighbour_colour(masks, n_colours, cell, step):
 
 
 @njit(cache=True)
-def combination_options(masks, n_colours, out_masks, out_colours, work):
+def combination_options(masks, out_masks, out_colours, work):
     """Every distinct combination the zone can make, its owner deciding each joker's colour.
 
     ``out_masks[0]`` is the natural combination (jokers joining nothing; 0 if none stands); the
     others, bigger, need jokers. ``out_colours[k]`` has bit ``c`` set for each colour of
     combination ``k``'s runs (bit OWN_COLOUR for jokers making a run of their own). Returns the
-    number of options. ``work`` is scratch space (``new_work()``).
+    number of options. ``work`` is scratch space (the state's ``work``).
     """
-    natural = natural_combination(masks, n_colours)
-    colours = 0
-    for c in range(n_colours):
-        if runs(masks[c]):
-            colours |= 1 << c
+    natural = natural_combination(masks)
     out_masks[0] = natural
-    out_colours[0] = colours
+    out_colours[0] = runs_colours(runs(masks[0]), runs(masks[1] & COLOUR_LANES_1), 0)
     n = 1
-    if masks[JOKERS_AT] == 0:
+    if jokers_of(masks) == 0:
         return n
-    k = joker_choices(masks, n_colours, work)
+    k = joker_choices(masks, work)
     while True:
-        mask, used_colours = declared_combination(masks, n_colours, work, k)
+        low, high, own = declared_runs(masks, work, k)
+        mask = runs_cells(low, high, own)
         if mask != natural:
             seen = False
             for i in range(n):
@@ -389,70 +476,90 @@ def combination_options(masks, n_colours, out_masks, out_colours, work):
                     break
             if not seen and n < out_masks.shape[0]:
                 out_masks[n] = mask
-                out_colours[n] = used_colours
+                out_colours[n] = runs_colours(low, high, own)
                 n += 1
         if not next_declaration(work, k):
             return n
 
 
-# The jokers' declarations in ``work`` (new_work()): for joker j, its cell, how many colours it
-# may be declared, which of them it is declared now, and (from WORK_CHOICES_AT) those colours;
-# then the cells declared of each colour.
-WORK_CELLS_AT, WORK_N_CHOICES_AT, WORK_PICK_AT, WORK_DECLARED_AT = 0, CELLS, 2 * CELLS, 3 * CELLS
-
-
 @njit(cache=True)
-def joker_choices(masks, n_colours, work):
+def joker_choices(masks, work):
     """Each joker of the zone and the colours its owner may declare: the colour of the gem
     beside it on either side (across jokers: joining that run), a colour none of them has (in a
     row of three or more jokers, a run of their own), or "not this colour" (joining nothing);
     every other colour makes the same combinations as one of these. Written into ``work``, every
     joker declared "not this colour" to start with. Returns the number of jokers."""
-    jokers = masks[JOKERS_AT]
+    jokers = jokers_of(masks)
     own_runs = runs(jokers)  # a joker elsewhere declared a colour of its own joins nothing
     k = 0
     for cell in range(CELLS):
         if jokers >> cell & 1:
-            left = neighbour_colour(masks, n_colours, cell, -1)
-            right = neighbour_colour(masks, n_colours, cell, 1)
-            at = WORK_CHOICES_AT + 4 * k
-            m = 0
-            work[at + m] = NOT_JOINED
-            m += 1
+            left = neighbour_colour(masks, cell, -1)
+            right = neighbour_colour(masks, cell, 1)
+            at = WORK_CHOICES_AT + 4 * DECLARED_WORDS * k
+            declare(work, at, cell, NOT_JOINED)
+            m = 1
             if left >= 0:
-                work[at + m] = left
+                declare(work, at + DECLARED_WORDS * m, cell, left)
                 m += 1
             if right >= 0 and right != left:
-                work[at + m] = right
+                declare(work, at + DECLARED_WORDS * m, cell, right)
                 m += 1
             if own_runs >> cell & 1:
-                work[at + m] = OWN_COLOUR
+                declare(work, at + DECLARED_WORDS * m, cell, OWN_COLOUR)
                 m += 1
             work[WORK_N_CHOICES_AT + k] = m
-            work[WORK_CELLS_AT + k] = cell
             work[WORK_PICK_AT + k] = 0
             k += 1
     return k
 
 
 @njit(cache=True)
-def declared_combination(masks, n_colours, work, k):
-    """The combination the zone makes with its ``k`` jokers declared as ``work`` has them:
-    (its cells, a bit per colour of its runs)."""
-    for c in range(MAX_COLOURS + 1):
-        work[WORK_DECLARED_AT + c] = 0
+def jokers_join(masks):
+    """Whether some declaration of the zone's jokers makes a run its gems do not make alone:
+    every joker added to every colour (runs only grow with their cells), and the jokers alone
+    (their own colour). False without jokers: then every declaration is the natural one."""
+    jokers = jokers_of(masks)
+    if jokers == 0:
+        return False
+    everywhere = jokers * LANE_BITS
+    low = masks[0]
+    high = masks[1] & COLOUR_LANES_1
+    return runs(jokers) != 0 or runs(low | everywhere) != runs(low) or \
+        runs(high | (everywhere & COLOUR_LANES_1)) != runs(high)
+
+
+@njit(cache=True)
+def declare(work, at, cell, colour):
+    """Write at ``work[at]`` the bits that declare the joker at ``cell`` ``colour`` (none for
+    NOT_JOINED), one per word of ``declared_runs``."""
+    bit = np.int64(1) << cell
+    work[at] = bit << (CELLS * colour) if 0 <= colour < LANES else 0
+    work[at + 1] = bit << (CELLS * (colour - LANES)) if LANES <= colour < OWN_COLOUR else 0
+    work[at + 2] = bit if colour == OWN_COLOUR else 0
+
+
+@njit(cache=True)
+def declared_runs(masks, work, k):
+    """The runs the zone makes with its ``k`` jokers declared as ``work`` has them, as words:
+    (colours 0-4 in lanes, colours 5-7 in lanes, the jokers' own colour)."""
+    low = masks[0]
+    high = masks[1] & COLOUR_LANES_1
+    own = 0
     for j in range(k):
-        colour = work[WORK_CHOICES_AT + 4 * j + work[WORK_PICK_AT + j]]
-        if colour != NOT_JOINED:
-            work[WORK_DECLARED_AT + colour] |= np.int64(1) << work[WORK_CELLS_AT + j]
-    mask = runs(work[WORK_DECLARED_AT + OWN_COLOUR])
-    used_colours = (1 << OWN_COLOUR) if mask else 0
-    for c in range(n_colours):
-        rc = runs(masks[c] | work[WORK_DECLARED_AT + c])
-        if rc:
-            mask |= rc
-            used_colours |= 1 << c
-    return mask, used_colours
+        at = WORK_CHOICES_AT + DECLARED_WORDS * (4 * j + work[WORK_PICK_AT + j])
+        low |= work[at]
+        high |= work[at + 1]
+        own |= work[at + 2]
+    return runs(low), runs(high), runs(own)
+
+
+@njit(cache=True)
+def declared_combination(masks, work, k):
+    """The cells of the combination the zone makes with its ``k`` jokers declared as ``work``
+    has them."""
+    low, high, own = declared_runs(masks, work, k)
+    return runs_cells(low, high, own)
 
 
 @njit(cache=True)
@@ -467,27 +574,16 @@ def next_declaration(work, k):
 
 
 @njit(cache=True)
-def joker_colours(masks, n_colours, mask):
-    """For the jokers of combination ``mask``: each one's colour (the run it joined), as
-    (cells, colours, count). A joker in a run of jokers only has OWN_COLOUR."""
-    cells = np.empty(CELLS, dtype=np.int64)
-    colours = np.empty(CELLS, dtype=np.int64)
-    n = 0
-    jokers = masks[JOKERS_AT] & mask
-    for cell in range(CELLS):
-        if not (jokers >> cell & 1):
-            continue
-        colour = OWN_COLOUR
-        for step in (-1, 1):
-            c = neighbour_colour(masks, n_colours, cell, step)
-            if c >= 0 and runs((masks[c] | jokers) & mask) >> cell & 1:
-                # the gem beside it across jokers is in the combination: the joker took its colour
-                colour = c
-                break
-        cells[n] = cell
-        colours[n] = colour
-        n += 1
-    return cells, colours, n
+def joker_colour(masks, mask, cell):
+    """The colour the joker at ``cell`` took in combination ``mask`` (the run it joined); a
+    joker in a run of jokers only has OWN_COLOUR."""
+    jokers = jokers_of(masks) & mask
+    for step in (-1, 1):
+        c = neighbour_colour(masks, cell, step)
+        if c >= 0 and runs((colour_mask(masks, c) | jokers) & mask) >> cell & 1:
+            # the gem beside it across jokers is in the combination: the joker took its colour
+            return c
+    return OWN_COLOUR
 
 
 @njit(cache=True)
@@ -547,50 +643,46 @@ def street_switches(s, r, p, street, out, n):
 
 
 @njit(cache=True)
-def masks_after_switch(s, masks, street, kind, a, b, out):
-    """``out`` = the zone's masks after a switch (the zone itself is not changed)."""
-    if kind == SWITCH_IN_ZONE:
-        both = (np.int64(1) << a) | (np.int64(1) << b)
-        for i in range(N_MASKS):
-            m = masks[i]
-            out[i] = m ^ (both * (((m >> a) ^ (m >> b)) & 1))
-    else:
-        masks_with_gem(s, masks, a, street[b], out)
+def swapped(m, a, b):
+    """``m`` with cells ``a`` and ``b`` swapped in every lane."""
+    differ = ((m >> a) ^ (m >> b)) & LANE_BITS
+    return m ^ (differ << a) ^ (differ << b)
 
 
-@njit(cache=True)
-def masks_with_gem(s, masks, cell, chip, out):
-    """``out`` = the zone's masks with ``chip`` in ``cell`` instead of the gem there."""
-    keep = ~(np.int64(1) << cell)
-    for i in range(N_MASKS):
-        out[i] = masks[i] & keep
-    put_in_masks(s, out, cell, chip)
+@njit(cache=True, inline="always")
+def masks_after_switch(s, masks, street, kind, a, b):
+    """The zone's masks after a switch (the zone itself is not changed)."""
+    if kind != SWITCH_IN_ZONE:
+        return masks_with_gem(s, masks, a, street[b])
+    return swapped(masks[0], a, b), swapped(masks[1], a, b), swapped(masks[VALUES], a, b)
 
 
-@njit(cache=True)
-def new_work():
-    return np.empty(WORK_SIZE, dtype=np.int64)
+@njit(cache=True, inline="always")
+def masks_with_gem(s, masks, cell, chip):
+    """The zone's masks with ``chip`` in ``cell`` instead of the gem there."""
+    keep = ~(LANE_BITS << cell)
+    return put_in_masks(s, (masks[0] & keep, masks[1] & keep, masks[VALUES] & keep), cell, chip)
 
 
-@njit(cache=True)
-def best_points(r, masks, n_colours):
+@njit(cache=True, inline="always")
+def best_points(s, r, masks):
     """The most points the zone's combinations can make now (jokers declared to the best).
 
-    Without jokers the natural combination is the only one: a few mask operations, no scratch
-    (the players ask this of every switch; most zones hold no joker)."""
-    if masks[JOKERS_AT] == 0:
-        return combination_points(r, masks, natural_combination(masks, n_colours))
-    return best_points_with_jokers(r, masks, n_colours)
+    Without jokers, or where no joker can join a run, the natural combination is the only one: a
+    few mask operations (the players ask this of every switch; most zones hold no joker)."""
+    if not jokers_join(masks):
+        return combination_points(r, masks, natural_combination(masks))
+    return best_points_with_jokers(s, r, masks)
 
 
 @njit(cache=True)
-def best_points_with_jokers(r, masks, n_colours):
-    natural = natural_combination(masks, n_colours)
+def best_points_with_jokers(s, r, masks):
+    natural = natural_combination(masks)
     best = combination_points(r, masks, natural)
-    work = new_work()
-    k = joker_choices(masks, n_colours, work)
+    work = s.work
+    k = joker_choices(masks, work)
     while next_declaration(work, k):
-        mask, _ = declared_combination(masks, n_colours, work, k)
+        mask = declared_combination(masks, work, k)
         if mask != natural:  # most declarations join no run
             best = max(best, combination_points(r, masks, mask))
     return best

@@ -20,11 +20,12 @@ from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
     CLEAN_STREET, COLUMNS, EMPTY, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
     LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS, MAX_OPTIONS,
-    MAX_SWITCHES, MOVE_SHIFT_ONE, N_MASKS, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
+    MOVE_SHIFT_ONE, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
     REFILL_TOUCHING,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
     USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, gem_code,
-    gems_per_colour, joker_colours, mask_values, new_table, new_work, points_for_size, popcount,
+    gems_per_colour, joker_colour, jokers_of, mask_values, natural_combination, new_table,
+    points_for_size, popcount,
     small_gem_cell, street_after_move, street_full, switches, zone_masks, zone_penalty,
 )
 from strategies import gemmis as players
@@ -199,7 +200,7 @@ def switch_step(s, r, plans, rng, log):
     """The first thing a player always does: switch two connected gems (the turn's main
     decision)."""
     p = s.player
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
+    options = s.turn_switches
     n = switches(s, r, p, s.street, options)
     if n == 0:
         record(log, L.NO_SWITCH, p)
@@ -218,10 +219,10 @@ def small_gem_switches(s, r, plans, rng, log):
     if r.small_gem_use != USE_EXTRA_SWITCH:
         return
     last_turn = s.market_open == 0 and r.small_gem_last_turn == LAST_TURN_NO_LIMIT
-    options = np.empty((MAX_SWITCHES, 3), dtype=np.int64)
     while s.small_gems[p] > s.small_gems_used[p]:
         if not last_turn and s.small_gems_this_turn >= r.small_gems_per_turn:
             return
+        options = s.turn_switches
         n = switches(s, r, p, s.street, options)
         if n == 0:
             return
@@ -263,11 +264,13 @@ def combination_step(s, r, plans, rng, log):
     jokers' colours being the player's choice ("not this colour" to keep building); then the
     zone is refilled. Returns whether a combination was triggered."""
     p = s.player
-    masks = np.zeros(N_MASKS, dtype=np.int64)
-    option_masks = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    option_colours = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    zone_masks(s, p, masks)
-    n = combination_options(masks, s.n_colours, option_masks, option_colours, new_work())
+    masks = zone_masks(s, p)
+    if jokers_of(masks) == 0 and natural_combination(masks) == 0:  # no options to list
+        record(log, L.NO_COMBINATION, p, s.cascade)
+        return False
+    option_masks = np.empty(MAX_OPTIONS, dtype=np.int64)
+    option_colours = np.empty(MAX_OPTIONS, dtype=np.int64)
+    n = combination_options(masks, option_masks, option_colours, s.work)
     natural = option_masks[0]
     # Advanced mode: a cascade must be bigger than the turn's last combination.
     least = s.last_size + 1 if (s.advanced and s.cascade > 0) else 3
@@ -312,9 +315,10 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     table_points = points_for_size(r, size)
     values = mask_values(masks, mask)
     record(log, L.COMBINATION, p, size, table_points, values, mask, cascade)
-    cells, joker_colour, n_jokers = joker_colours(masks, s.n_colours, mask)
-    for j in range(n_jokers):
-        record(log, L.JOKER_COLOUR, p, cells[j], joker_colour[j])
+    jokers = jokers_of(masks) & mask
+    for cell in range(CELLS):
+        if jokers >> cell & 1:
+            record(log, L.JOKER_COLOUR, p, cell, joker_colour(masks, mask, cell))
     for cell in range(CELLS):
         if mask >> cell & 1:
             s.used[s.used_n] = s.zone[p, cell]
@@ -323,7 +327,7 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     s.combinations[p, size] += 1
     s.points_sizes[p] += table_points
     s.points_values[p] += values
-    s.jokers_used[p] += n_jokers
+    s.jokers_used[p] += popcount(jokers)
     s.biggest[p] = max(s.biggest[p], size)
     if cascade > 0:
         s.cascades[p] += 1
@@ -449,7 +453,7 @@ def street_moves(s, r, plans, rng, log, direction):
     for place in range(STREET):
         if s.street[place] == EMPTY:
             gaps += 1
-    moved = np.empty(STREET, dtype=np.int64)
+    moved = s.moved_street
     street_after_move(s.street, direction, moved)
     s.street[:] = moved
     shift = r.street_move == MOVE_SHIFT_ONE
