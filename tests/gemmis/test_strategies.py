@@ -18,12 +18,35 @@ HEURISTICS = [n for n in players.NAMES if n not in ("random", "lookahead")]
 
 
 def decisions(s, r, plans, rng):
-    p = s.player
+    """Every kind of decision taken on this table, by the player with the turn (p) and the
+    opponent (q): the switch, a small gem's extra switch, the street's direction and the fill;
+    after each switch that makes one, the combination with its jokers' colours and whether q's
+    Alguazil interrupts it (and p cancels that); q cleaning the street; q changing either
+    direction (and p cancelling that)."""
+    p, q = s.player, 1 - s.player
     out = np.empty((board.MAX_SWITCHES, 3), dtype=np.int64)
     n = board.switches(s, r, p, s.street, out)
-    return (players.choose_switch(s, r, p, plans, rng.copy(), out, n),
-            players.choose_direction(s, r, p, plans, rng.copy()),
-            players.choose_fill(s, r, p, plans, rng.copy()))
+    picks = [players.choose_switch(s, r, p, plans, rng.copy(), out, n),
+             players.choose_extra_switch(s, r, p, plans, rng.copy(), out, n),
+             players.choose_direction(s, r, p, plans, rng.copy()),
+             players.choose_fill(s, r, p, plans, rng.copy()),
+             players.cleans_street(s, r, q, plans, rng.copy())]
+    for direction in (board.TOWARDS_FIRST, board.TOWARDS_LAST):
+        picks += [players.changes_direction(s, r, q, plans, rng.copy(), direction),
+                  players.cancels(s, r, p, plans, rng.copy(), board.CHANGE_DIRECTION, 0, direction)]
+    masks = board.zone_masks(s, p)
+    for i in range(n):
+        after = board.masks_after_switch(s, masks, s.street, out[i, 0], out[i, 1], out[i, 2])
+        found, colours = options(after)
+        if len(found) == 1 and found[0] == 0:
+            continue  # no combination after this switch
+        mandatory = found[0] != 0
+        picks.append(players.choose_combination(s, r, p, plans, rng.copy(), after, found, colours,
+                                                len(found), mandatory))
+        mask = found[0] if mandatory else found[1]
+        picks += [players.interrupts(s, r, q, plans, rng.copy(), after, mask),
+                  players.cancels(s, r, p, plans, rng.copy(), board.INTERRUPT, mask, 0)]
+    return tuple(picks)
 
 
 @pytest.mark.parametrize("strategy", HEURISTICS)
