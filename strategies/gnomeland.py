@@ -308,7 +308,7 @@ def decision_constants(s, r, p, w):
             slots)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def option_value(s, r, p, w, kind, a, b, now):
     """Worth of one legal action but building a card (``card_value``, ``build_value``) to a
     heuristic player, in victory points (``now``: the decision's constants,
@@ -399,7 +399,7 @@ def option_value(s, r, p, w, kind, a, b, now):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_value(s, r, p, w, kind, a, now):
     """What building card ``a`` (``kind``: OPT_BUILD_NORMAL or OPT_BUILD_SPECIAL) brings on any
     slot and what it costs: a Normal card's worth of a die on it; a Special card's points and
@@ -414,7 +414,7 @@ def card_value(s, r, p, w, kind, a, now):
     return worth, cost_value(s, r, p, w, now, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def build_value(s, r, p, w, kind, slot, worth, cost, now):
     """Worth of building a card on ``slot`` (its ``worth`` and ``cost``: ``card_value``),
     covering what stands there."""
