@@ -24,7 +24,7 @@ from simulator.games.gnomeland.board import (
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
     FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX,
     MAGIC_CHALLENGE, MANA, M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, contest_points,
-    convert_gives, convert_price, dice_left, keep_limit, may_complete, mission_vp, slot_of,
+    convert_gives, convert_price, keep_limit, may_complete, mission_vp, slot_of,
     special_effect,
 )
 from simulator.games.gnomeland.search import ACTION, searched
@@ -170,13 +170,19 @@ def average_die(slots):
 
 
 @njit(cache=True)
-def pending_on(s, slot):
-    """Unspent dice of the active player that activate ``slot``."""
-    n = 0
+def pending(s):
+    """The active player's unspent dice: on each Normal Building slot (1-2, 3-4, 5-6)."""
+    n0, n1, n2 = 0, 0, 0
     for i in range(s.n_dice):
-        if not s.dice_spent[i] and slot_of(s.dice[i]) == slot:
-            n += 1
-    return n
+        if not s.dice_spent[i]:
+            slot = slot_of(s.dice[i])
+            if slot == 0:
+                n0 += 1
+            elif slot == 1:
+                n1 += 1
+            else:
+                n2 += 1
+    return n0, n1, n2
 
 
 @njit(cache=True)
@@ -302,10 +308,11 @@ def decision_constants(s, r, p, w):
     kind's worth, a die's worth on each slot."""
     limit = keep_limit(s, r, p)
     slots = slot_values(s, p, w)
-    return (average_die(slots), dice_left(s), rounds_after(s, r) * r.dice_per_player / 3.0,
+    on_slots = pending(s)
+    return (average_die(slots), on_slots[0] + on_slots[1] + on_slots[2],
+            rounds_after(s, r) * r.dice_per_player / 3.0,
             limit, keep_value(w, s.res[p, 0], s.res[p, 1], s.res[p, 2], limit),
-            (pending_on(s, 0), pending_on(s, 1), pending_on(s, 2)), merc_values(s, r, p, w),
-            slots)
+            on_slots, merc_values(s, r, p, w), slots)
 
 
 @njit(cache=True, inline="always")

@@ -107,7 +107,7 @@ def mercs_for(s, r, p, k, need, spare):
     return cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # asked many times per option list: no call
 def payable3(s, r, p, c0, c1, c2):
     """Whether ``p`` can pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``) from hand,
     discarding Mercenaries for what the hand lacks. The cubes paid go back to the supply first,
@@ -584,7 +584,8 @@ def list_options(s, r, p, opts):
     """Every action ``p`` may take now (``opts`` rows: kind, a, b, packed cost); returns how many.
     Ending the turn is allowed once every die is spent."""
     n = 0
-    if dice_left(s) == 0:
+    left = dice_left(s)
+    if left == 0:
         n = add_option(opts, n, OPT_END, 0, 0, 0)
     for d in range(s.n_dice):
         if s.dice_spent[d] or not first_of_value(s, d):
@@ -604,7 +605,7 @@ def list_options(s, r, p, opts):
                 continue
             if a == FORTUNE and not neutral_available(s, r):
                 continue
-            if a == FAVOUR and dice_left(s) == 0:
+            if a == FAVOUR and left == 0:
                 continue
             n = add_option(opts, n, OPT_TAVERN, slot, a, 0)
     if s.magic[p] == 0 and s.spell >= 0 and payable3(s, r, p, 0, r.spell_cost_mana, 0):
