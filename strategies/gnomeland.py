@@ -22,9 +22,9 @@ from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
-    FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX, MAGIC_CHALLENGE, MANA,
-    M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, contest_points,
-    convert_gives, convert_price, dice_left, keep_limit, may_complete, mission_vp, slot_of,
+    FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX,
+    MAGIC_CHALLENGE, MANA, M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, contest_points,
+    convert_gives, convert_price, keep_limit, may_complete, mission_vp, slot_of,
     special_effect,
 )
 from simulator.games.gnomeland.search import ACTION, searched
@@ -153,27 +153,36 @@ def building_value(s, w, t, side):
 
 
 @njit(cache=True)
-def face_value(s, p, w, value):
-    slot = slot_of(value)
-    return building_value(s, w, s.normal[p, slot], s.normal_side[p, slot])
+def slot_values(s, p, w):
+    """Worth of one die on each of ``p``'s Normal Building slots (1-2, 3-4, 5-6)."""
+    return (building_value(s, w, s.normal[p, 0], s.normal_side[p, 0]),
+            building_value(s, w, s.normal[p, 1], s.normal_side[p, 1]),
+            building_value(s, w, s.normal[p, 2], s.normal_side[p, 2]))
 
 
 @njit(cache=True)
-def average_die(s, p, w):
+def average_die(slots):
+    """A die's worth on average, from each slot's (``slot_values``)."""
     total = 0.0
     for v in range(1, 7):
-        total += face_value(s, p, w, v)
+        total += slots[slot_of(v)]
     return total / 6.0
 
 
 @njit(cache=True)
-def pending_on(s, slot):
-    """Unspent dice of the active player that activate ``slot``."""
-    n = 0
+def pending(s):
+    """The active player's unspent dice: on each Normal Building slot (1-2, 3-4, 5-6)."""
+    n0, n1, n2 = 0, 0, 0
     for i in range(s.n_dice):
-        if not s.dice_spent[i] and slot_of(s.dice[i]) == slot:
-            n += 1
-    return n
+        if not s.dice_spent[i]:
+            slot = slot_of(s.dice[i])
+            if slot == 0:
+                n0 += 1
+            elif slot == 1:
+                n1 += 1
+            else:
+                n2 += 1
+    return n0, n1, n2
 
 
 @njit(cache=True)
@@ -218,7 +227,7 @@ def cost_value(s, r, p, w, now, c0, c1, c2):
     """What paying (coin ``c0``, mana ``c1``, weapons ``c2``) costs ``p``: its worth while dice
     remain to be spent; after that, what the Warehouses would have kept of it; and the
     Mercenaries discarded to cover what the hand lacks (``now``: ``decision_constants``)."""
-    _, left, _, limit, kept, _, _ = now
+    _, left, _, limit, kept, _, _, _ = now
     y = max(1, r.mercenary_yield)
     h0, h1, h2 = s.res[p, 0], s.res[p, 1], s.res[p, 2]
     p0, p1, p2 = min(c0, h0), min(c1, h1), min(c2, h2)
@@ -296,18 +305,22 @@ def decision_constants(s, r, p, w):
     worth on average on ``p``'s board, the dice still to spend, the dice each building will
     still take in the rounds left, how many resources the Warehouses keep and what they would
     keep of the hand as it is, the unspent dice on each Normal Building slot, each Mercenary
-    kind's worth."""
+    kind's worth, a die's worth on each slot."""
     limit = keep_limit(s, r, p)
-    return (average_die(s, p, w), dice_left(s), rounds_after(s, r) * r.dice_per_player / 3.0,
+    slots = slot_values(s, p, w)
+    on_slots = pending(s)
+    return (average_die(slots), on_slots[0] + on_slots[1] + on_slots[2],
+            rounds_after(s, r) * r.dice_per_player / 3.0,
             limit, keep_value(w, s.res[p, 0], s.res[p, 1], s.res[p, 2], limit),
-            (pending_on(s, 0), pending_on(s, 1), pending_on(s, 2)), merc_values(s, r, p, w))
+            on_slots, merc_values(s, r, p, w), slots)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def option_value(s, r, p, w, kind, a, b, now):
-    """Worth of one legal action to a heuristic player, in victory points (``now``: the
-    decision's constants, ``decision_constants``)."""
-    avg, left, future, _, _, pending, merc = now
+    """Worth of one legal action but building a card (``card_value``, ``build_value``) to a
+    heuristic player, in victory points (``now``: the decision's constants,
+    ``decision_constants``)."""
+    avg, left, _, _, _, _, merc, slots = now
     if kind == OPT_END:
         return 0.0
     if kind == OPT_DIE:
@@ -325,7 +338,7 @@ def option_value(s, r, p, w, kind, a, b, now):
         elif action == FAVOUR:
             for i in range(s.n_dice):
                 if not s.dice_spent[i]:
-                    v += max(0.0, avg - face_value(s, p, w, s.dice[i]))
+                    v += max(0.0, avg - slots[slot_of(s.dice[i])])
         elif action == TWO_COINS:
             v += r.two_coins_gain * w[W_COIN]
         elif action == BRAWL or action == MAGIC_CHALLENGE:
@@ -358,9 +371,9 @@ def option_value(s, r, p, w, kind, a, b, now):
     if kind == OPT_DIE_CHANGE:
         d = b // 2
         new = (s.dice[d] + (1 if b % 2 == 0 else -1) - 1) % 6 + 1
-        return face_value(s, p, w, new) - face_value(s, p, w, s.dice[d])
+        return slots[slot_of(new)] - slots[slot_of(s.dice[d])]
     if kind == OPT_REROLL:
-        return avg - face_value(s, p, w, s.dice[b])
+        return avg - slots[slot_of(s.dice[b])]
     if kind == OPT_CONVERT:
         return w[W_COIN + b] - cost_value(s, r, p, w, now, convert_price(r, s.special_side[p, a]), 0, 0)
     if kind == OPT_INCOME:
@@ -369,24 +382,14 @@ def option_value(s, r, p, w, kind, a, b, now):
         price = r.trader_cost_coin if a == 0 else (r.wizard_cost if a == 1 else r.soldier_cost)
         return merc[a] - cost_value(
             s, r, p, w, now, price if b == 0 else 0, price if b == 1 else 0, price if b == 2 else 0)
-    if kind == OPT_BUILD_NORMAL:
-        old_t, old_side = s.normal[p, b], s.normal_side[p, b]
-        gain = building_value(s, w, a, BASE) - building_value(s, w, old_t, old_side)
-        v = gain * (w[W_ENGINE] * future + pending[b])
-        if old_t >= 2 and old_side == ADVANCED:
-            v -= r.vp_advanced_normal * w[W_VP]
-        return v - cost_value(s, r, p, w, now, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2])
     if kind == OPT_UPGRADE_NORMAL:
+        future, pending = now[2], now[5]
         t = s.normal[p, a]
         gain = building_value(s, w, t, ADVANCED) - building_value(s, w, t, BASE)
         v = r.vp_advanced_normal * w[W_VP] + gain * (w[W_ENGINE] * future + pending[a])
         return v - cost_value(s, r, p, w, now, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2])
-    if kind == OPT_BUILD_SPECIAL:
-        v = r.vp_base_special * w[W_VP] + effect_value(s, r, p, w, a, BASE, avg) * \
-            (w[W_ENGINE] * future + (1.0 if left > 0 else 0.0))
-        v -= replaced_special_loss(s, r, p, w, b, future, avg)
-        return v - cost_value(s, r, p, w, now, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
     if kind == OPT_UPGRADE_SPECIAL:
+        future = now[2]
         t = s.special[p, a]
         v = (r.vp_advanced_special - r.vp_base_special) * w[W_VP] + \
             (effect_value(s, r, p, w, t, ADVANCED, avg) - effect_value(s, r, p, w, t, BASE, avg)) * \
@@ -401,6 +404,37 @@ def option_value(s, r, p, w, kind, a, b, now):
         mercs = c[3] + c[4] + c[5] + c[6]
         return v - cost_value(s, r, p, w, now, c[0], c[1], c[2]) - mercs * w[W_MERC]
     return 0.0
+
+
+@njit(cache=True, inline="always")
+def card_value(s, r, p, w, kind, a, now):
+    """What building card ``a`` (``kind``: OPT_BUILD_NORMAL or OPT_BUILD_SPECIAL) brings on any
+    slot and what it costs: a Normal card's worth of a die on it; a Special card's points and
+    its ability over the rounds left. A card is offered on each of the three slots in a row, so
+    this is valued once for the three (``build_value`` adds what the slot loses)."""
+    avg, left, future, _, _, _, _, _ = now
+    if kind == OPT_BUILD_NORMAL:
+        return building_value(s, w, a, BASE), cost_value(
+            s, r, p, w, now, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2])
+    worth = r.vp_base_special * w[W_VP] + effect_value(s, r, p, w, a, BASE, avg) * \
+        (w[W_ENGINE] * future + (1.0 if left > 0 else 0.0))
+    return worth, cost_value(s, r, p, w, now, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
+
+
+@njit(cache=True, inline="always")
+def build_value(s, r, p, w, kind, slot, worth, cost, now):
+    """Worth of building a card on ``slot`` (its ``worth`` and ``cost``: ``card_value``),
+    covering what stands there."""
+    avg, _, future, _, _, pending, _, slots = now
+    if kind == OPT_BUILD_NORMAL:
+        old_t, old_side = s.normal[p, slot], s.normal_side[p, slot]
+        v = (worth - slots[slot]) * (w[W_ENGINE] * future + pending[slot])
+        if old_t >= FIRST_NORMAL_CARD and old_side == ADVANCED:
+            v -= r.vp_advanced_normal * w[W_VP]
+        return v - cost
+    v = worth
+    v -= replaced_special_loss(s, r, p, w, slot, future, avg)
+    return v - cost
 
 
 @njit(cache=True)
@@ -430,9 +464,16 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
     best = -1
     best_rank = -1e18
     now = decision_constants(s, r, p, w)
+    card_kind, card, worth, cost = -1, -1, 0.0, 0.0   # the card last valued (card_value)
     for i in range(n):
         kind, a, b = opts[i, 0], opts[i, 1], opts[i, 2]
-        v = option_value(s, r, p, w, kind, a, b, now) + _noise(w, rng)
+        if kind == OPT_BUILD_NORMAL or kind == OPT_BUILD_SPECIAL:
+            if kind != card_kind or a != card:
+                card_kind, card = kind, a
+                worth, cost = card_value(s, r, p, w, kind, a, now)
+            v = build_value(s, r, p, w, kind, b, worth, cost, now) + _noise(w, rng)
+        else:
+            v = option_value(s, r, p, w, kind, a, b, now) + _noise(w, rng)
         values[i] = v
         if kind == OPT_DIE:
             rank = v + w[W_DIE_FIRST]
@@ -470,9 +511,10 @@ def choose_rerolls(s, r, p, plans, rng):
             if not s.dice_spent[i] and below(rng, 2) == 0:
                 mask |= 1 << i
         return mask
-    avg = average_die(s, p, w)
+    slots = slot_values(s, p, w)
+    avg = average_die(slots)
     for i in range(s.n_dice):
-        if not s.dice_spent[i] and face_value(s, p, w, s.dice[i]) < avg:
+        if not s.dice_spent[i] and slots[slot_of(s.dice[i])] < avg:
             mask |= 1 << i
     return mask
 
@@ -482,27 +524,29 @@ def choose_keep(s, r, p, plans, rng, limit):
     """What to keep in the Warehouses: at most ``limit`` resources of the hand."""
     sid = acting(plans, p)
     w = weights_of(plans, p)
-    keep = np.zeros(3, dtype=np.int64)
-    left = limit
-    h = s.res[p].copy()
-    while left > 0 and h[0] + h[1] + h[2] > 0:
-        best = -1
-        if sid == RANDOM:
-            j = below(rng, h[0] + h[1] + h[2])
-            for k in range(3):
-                if j < h[k]:
-                    best = k
-                    break
-                j -= h[k]
+    k0, k1, k2 = 0, 0, 0
+    h0, h1, h2 = s.res[p, 0], s.res[p, 1], s.res[p, 2]
+    for _ in range(limit):
+        if h0 + h1 + h2 <= 0:
+            break
+        if sid == RANDOM:  # a unit of the hand at random
+            j = below(rng, h0 + h1 + h2)
+            best = 0 if j < h0 else (1 if j < h0 + h1 else 2)
+        else:  # the most valuable kind in hand
+            best, best_v = 2, -1.0
+            if h0 > 0 and w[W_COIN] > best_v:
+                best, best_v = 0, w[W_COIN]
+            if h1 > 0 and w[W_MANA] > best_v:
+                best, best_v = 1, w[W_MANA]
+            if h2 > 0 and w[W_WEAPON] > best_v:
+                best = 2
+        if best == 0:
+            k0, h0 = k0 + 1, h0 - 1
+        elif best == 1:
+            k1, h1 = k1 + 1, h1 - 1
         else:
-            best_v = -1.0
-            for k in range(3):
-                if h[k] > 0 and w[W_COIN + k] > best_v:
-                    best, best_v = k, w[W_COIN + k]
-        keep[best] += 1
-        h[best] -= 1
-        left -= 1
-    return keep
+            k2, h2 = k2 + 1, h2 - 1
+    return k0, k1, k2
 
 
 @njit(cache=True)

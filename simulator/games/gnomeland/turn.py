@@ -107,12 +107,14 @@ def mercs_for(s, r, p, k, need, spare):
     return cards
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # asked many times per option list: no call
 def payable3(s, r, p, c0, c1, c2):
     """Whether ``p`` can pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``) from hand,
     discarding Mercenaries for what the hand lacks. The cubes paid go back to the supply first,
     so a Mercenary's resource can be taken while the supply has it. (Three numbers, no array:
     the option list asks this hundreds of times a turn.)"""
+    if c0 <= s.res[p, 0] and c1 <= s.res[p, 1] and c2 <= s.res[p, 2]:
+        return True
     for k in range(3):
         c = c0 if k == 0 else (c1 if k == 1 else c2)
         have = s.res[p, k]
@@ -126,15 +128,16 @@ def payable3(s, r, p, c0, c1, c2):
 
 
 @njit(cache=True)
-def pay(s, r, p, cost, log):
-    """Pay ``cost``: hand first, then Mercenaries discarded for their resource (back to their
-    deck). Returns the Mercenaries discarded."""
+def pay(s, r, p, c0, c1, c2, log):
+    """Pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``): hand first, then Mercenaries
+    discarded for their resource (back to their deck). Returns the Mercenaries discarded."""
     discarded = 0
     for k in range(3):
-        from_hand = min(cost[k], s.res[p, k])
+        c = c0 if k == 0 else (c1 if k == 1 else c2)
+        from_hand = min(c, s.res[p, k])
         s.res[p, k] -= from_hand
         give_back(s, r, k, from_hand)
-        need = cost[k] - from_hand
+        need = c - from_hand
         while need > 0:
             s.mercs[p, k] -= 1
             s.merc_deck[k] += 1
@@ -144,8 +147,8 @@ def pay(s, r, p, cost, log):
             s.res[p, k] -= used
             give_back(s, r, k, used)
             need -= used
-    if cost[0] + cost[1] + cost[2] > 0:
-        record(log, L.PAY, p, pack(cost[0], cost[1], cost[2]), discarded)
+    if c0 + c1 + c2 > 0:
+        record(log, L.PAY, p, pack(c0, c1, c2), discarded)
     return discarded
 
 
@@ -432,31 +435,25 @@ def complete_mission(s, r, log, p, space):
             s.mercs[p, k] -= 1
             s.merc_deck[k] += 1
             mercs += 1
-    cost = np.zeros(3, dtype=np.int64)
-    for k in range(3):
-        cost[k] = c[k]
     # any kind: those the resource payment will not need, the most plentiful first
     for _ in range(c[M_ANY]):
         best = -1
         best_spare = 0
         for k in range(3):
-            need = max(0, cost[k] - s.res[p, k])
+            need = max(0, c[k] - s.res[p, k])
             spare = s.mercs[p, k] - mercs_for(s, r, p, k, need, s.mercs[p, k])
             if spare > best_spare:
                 best, best_spare = k, spare
         s.mercs[p, best] -= 1
         s.merc_deck[best] += 1
         mercs += 1
-    pay(s, r, p, cost, log)
+    pay(s, r, p, c[0], c[1], c[2], log)
     s.done[p, card, side] = 1
     s.missions_done[p] += 1
     s.vp_by_mission[p, card] += vp
     record(log, L.MISSION, p, space, card, side, vp, hexed)
     add_points(s, p, vp, SCORE_MISSION, log)
-    bonus = np.zeros(3, dtype=np.int64)
-    for k in range(3):
-        bonus[k] = s.m_reward[card, side, 1 + k]
-    gain(s, r, p, bonus, FROM_MISSION, log)
+    gain(s, r, p, s.m_reward[card, side, 1:], FROM_MISSION, log)
 
 
 @njit(cache=True)
@@ -476,17 +473,10 @@ def take_mercenary(s, log, p, kind, why):
 
 
 @njit(cache=True)
-def spell_cost(r):
-    c = np.zeros(3, dtype=np.int64)
-    c[MANA] = r.spell_cost_mana
-    return c
-
-
-@njit(cache=True)
 def cast_spell(s, r, plans, rng, log, p, variant):
     """Cast a Spell: the Magic marker on the card (Hex: on a mission), pay 1 Mana, its effect."""
     spell = s.spell
-    pay(s, r, p, spell_cost(r), log)
+    pay(s, r, p, 0, r.spell_cost_mana, 0, log)
     s.magic[p] = 1
     s.cast[p, spell] += 1
     record(log, L.SPELL, p, spell, variant)
@@ -548,9 +538,7 @@ def use_special(s, r, rng, log, p, kind, slot, b):
     side = s.special_side[p, slot]
     s.special_used[p, slot] = 1
     if kind == OPT_PALACE:
-        cost = np.zeros(3, dtype=np.int64)
-        cost[COIN] = r.palace_pay_coin
-        pay(s, r, p, cost, log)
+        pay(s, r, p, r.palace_pay_coin, 0, 0, log)
         record(log, L.SPECIAL, p, t, side, 0)
         add_neutral_die(s, r, rng, log, p, BY_BUILDING)
     elif kind == OPT_DIE_CHANGE:
@@ -563,9 +551,7 @@ def use_special(s, r, rng, log, p, kind, slot, b):
         s.dice[b] = roll_die(rng)
         record(log, L.REROLL, p, b, old, s.dice[b], BY_BUILDING)
     elif kind == OPT_CONVERT:
-        cost = np.zeros(3, dtype=np.int64)
-        cost[COIN] = convert_price(r, side)
-        pay(s, r, p, cost, log)
+        pay(s, r, p, convert_price(r, side), 0, 0, log)
         got = gain_one(s, r, p, b, 1, FROM_SPECIAL, log)
         record(log, L.SPECIAL, p, t, side, pack(got[0], got[1], got[2]))
     elif kind == OPT_INCOME:
@@ -598,7 +584,8 @@ def list_options(s, r, p, opts):
     """Every action ``p`` may take now (``opts`` rows: kind, a, b, packed cost); returns how many.
     Ending the turn is allowed once every die is spent."""
     n = 0
-    if dice_left(s) == 0:
+    left = dice_left(s)
+    if left == 0:
         n = add_option(opts, n, OPT_END, 0, 0, 0)
     for d in range(s.n_dice):
         if s.dice_spent[d] or not first_of_value(s, d):
@@ -618,7 +605,7 @@ def list_options(s, r, p, opts):
                 continue
             if a == FORTUNE and not neutral_available(s, r):
                 continue
-            if a == FAVOUR and dice_left(s) == 0:
+            if a == FAVOUR and left == 0:
                 continue
             n = add_option(opts, n, OPT_TAVERN, slot, a, 0)
     if s.magic[p] == 0 and s.spell >= 0 and payable3(s, r, p, 0, r.spell_cost_mana, 0):
@@ -733,31 +720,33 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
             kind == OPT_CONVERT or kind == OPT_INCOME:
         use_special(s, r, rng, log, p, kind, a, b)
     elif kind == OPT_HIRE:
-        c = np.zeros(3, dtype=np.int64)
-        c[b] = hire_price(r, a)
-        pay(s, r, p, c, log)
+        price = hire_price(r, a)
+        pay(s, r, p, price if b == COIN else 0, price if b == MANA else 0,
+            price if b == WEAPON else 0, log)
         s.hired[p] += 1
-        record(log, L.HIRE, p, a, c[b], b)
+        record(log, L.HIRE, p, a, price, b)
         take_mercenary(s, log, p, a, 3)
     elif kind == OPT_BUILD_NORMAL:
-        pay(s, r, p, s.n_cost[a, 0], log)
+        pay(s, r, p, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2], log)
         place_card(s, r, log, p, 0, a, b)
     elif kind == OPT_BUILD_SPECIAL:
-        pay(s, r, p, s.s_cost[a, 0], log)
+        pay(s, r, p, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2], log)
         place_card(s, r, log, p, 1, a, b)
         free_dice(s, r, rng, log, p)
     elif kind == OPT_UPGRADE_NORMAL:
-        pay(s, r, p, s.n_cost[s.normal[p, a], 1], log)
+        t = s.normal[p, a]
+        pay(s, r, p, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2], log)
         s.normal_side[p, a] = ADVANCED
         s.upgraded[p, 0] += 1
-        s.card_level[p, 0, s.normal[p, a] - FIRST_NORMAL_CARD] = 2
-        record(log, L.UPGRADE, p, 0, a, s.normal[p, a])
+        s.card_level[p, 0, t - FIRST_NORMAL_CARD] = 2
+        record(log, L.UPGRADE, p, 0, a, t)
     elif kind == OPT_UPGRADE_SPECIAL:
-        pay(s, r, p, s.s_cost[s.special[p, a], 1], log)
+        t = s.special[p, a]
+        pay(s, r, p, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2], log)
         s.special_side[p, a] = ADVANCED
         s.upgraded[p, 1] += 1
-        s.card_level[p, 1, s.special[p, a] - FIRST_SPECIAL_CARD] = 2
-        record(log, L.UPGRADE, p, 1, a, s.special[p, a])
+        s.card_level[p, 1, t - FIRST_SPECIAL_CARD] = 2
+        record(log, L.UPGRADE, p, 1, a, t)
         free_dice(s, r, rng, log, p)
     elif kind == OPT_MISSION:
         complete_mission(s, r, log, p, a)
@@ -803,8 +792,8 @@ def start_turn(s, r, rng, log, p):
 def continue_turn(s, r, plans, rng, log, p):
     """The Turn's actions, one at a time as ``p`` chooses, until every die is spent and ``p``
     ends the turn; then the Warehouses."""
-    opts = np.zeros((MAX_OPTIONS, 4), dtype=np.int64)
-    values = np.zeros(MAX_OPTIONS, dtype=np.float64)
+    opts = np.empty((MAX_OPTIONS, 4), dtype=np.int64)  # rows [:n] written by each listing
+    values = np.empty(MAX_OPTIONS, dtype=np.float64)
     finished = False
     while s.steps < r.max_steps_per_turn:
         s.steps += 1
