@@ -28,7 +28,7 @@ from simulator.games.gemmis.board import (
     ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST, best_points,
     combination_points, declared_combination, fill_allowed, gem_kind, joker_choices,
     jokers_join, jokers_of, landing_cell, mask_values, masks_after_switch, masks_with_gem,
-    natural_combination, next_declaration, popcount, put_in_masks, street_after_move,
+    natural_combination, next_declaration, popcount, put_in_masks, street_seen_after_move,
     street_switches, zone_masks, zone_switches,
 )
 from simulator.games.gemmis.search import DIRECTION, SWITCH, searched
@@ -456,7 +456,7 @@ def direction_values(s, r, p, w):
     moved = s.moved_street
     values = np.zeros(2, dtype=np.float64)
     for d in (TOWARDS_FIRST, TOWARDS_LAST):
-        street_after_move(s.street, d, moved)
+        street_seen_after_move(s, r, d, moved)
         values[d] = -w[W_DENIAL] * max(in_zone, street_switch_points(s, r, q, masks, moved))
     return values
 
@@ -486,9 +486,9 @@ def street_gain_of_reversal(s, r, q, direction):
     replies_for(s, r, q, masks)
     in_zone = s.reply_zone_points
     moved = s.moved_street
-    street_after_move(s.street, direction, moved)
+    street_seen_after_move(s, r, direction, moved)
     as_chosen = max(in_zone, street_switch_points(s, r, q, masks, moved))
-    street_after_move(s.street, 1 - direction, moved)
+    street_seen_after_move(s, r, 1 - direction, moved)
     return max(in_zone, street_switch_points(s, r, q, masks, moved)) - as_chosen
 
 

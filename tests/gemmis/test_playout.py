@@ -18,7 +18,9 @@ from tests.gemmis.conftest import SMALL_SEARCH
 GAMES_PER_CASE = 4
 HEURISTICS = [n for n in players.NAMES if n != "lookahead"]
 VARIANTS = [{}, {"zone_refill": "street_choice"}, {"zone_refill": "sack"},
-            {"swap_rule": "own_zone"}, {"street_move": "shift_one"}, {"cascades": "next_turn"},
+            {"swap_rule": "own_zone"}, {"street_move": "shift_one"},
+            {"street_moving": "every_turn"}, {"street_moving": "every_turn", "swap_rule": "own_zone"},
+            {"cascades": "next_turn"},
             {"last_turn": "equal_turns"}, {"last_turn": "none"}, {"setup": "dealt"},
             {"small_gem_taken": "land_exactly", "small_gem_last_turn": "per_turn_limit"},
             {"small_gem_use": "none", "small_gem_points": 3}]

@@ -174,6 +174,27 @@ def test_the_street_closes_its_gaps_in_the_chosen_direction_and_refills(table, r
     assert (s.street != board.EMPTY).all() and s.sack_n == 7
 
 
+@pytest.mark.parametrize("moving, moves", [("after_a_combination", False), ("every_turn", True)])
+def test_in_a_turn_without_a_combination_the_street_moves_only_every_turn(table, rules_with, plans,
+                                                                          log, moving, moves):
+    """street_moving: with every_turn the street moves in a turn without a combination too, a
+    full street one place (the gem pushed off the end back into the sack, the freed place
+    refilled from the sack); with after_a_combination it stands still."""
+    r = rules_with(street_moving=moving)[0]
+    t = table().zone(0, "R B W G A R", "B W G A R B").street("W A G B R W A G B").sack("R R")
+    s = t.s
+    street_before = list(s.street)
+    turn.combinations_and_cascades(s, r, plans, seed_stream(6, 0), log)
+    if not moves:
+        assert list(s.street) == street_before and s.sack_n == 2 and s.street_moves == 0
+        return
+    assert s.street_moves == 1 and (s.street != board.EMPTY).all() and s.sack_n == 2
+    towards_first = list(s.street[:8]) == street_before[1:]
+    assert towards_first != (list(s.street[1:]) == street_before[:8])  # one place, one way
+    pushed = street_before[0] if towards_first else street_before[8]
+    assert pushed in list(s.sack[:s.sack_n])  # back into the sack; one drawn for the freed place
+
+
 def test_advanced_mode_a_cascade_must_be_bigger_than_the_last(table, r, plans, log):
     t = table(advanced=1).zone(0, "R R R B G W", "G B W A G B")
     s = t.s

@@ -98,6 +98,7 @@ SETUP_CARD_LAYOUT, SETUP_DEALT = 0, 1                # setup
 SWAP_ZONE_AND_STREET, SWAP_OWN_ZONE = 0, 1           # swap_rule
 REFILL_TOUCHING, REFILL_FROM_STREET, REFILL_FROM_SACK = 0, 1, 2  # zone_refill
 MOVE_CLOSE_GAPS, MOVE_SHIFT_ONE = 0, 1               # street_move
+MOVES_AFTER_COMBINATION, MOVES_EVERY_TURN = 0, 1     # street_moving
 CASCADE_SAME_TURN, CASCADE_NEXT_TURN = 0, 1          # cascades
 LAST_TURN_OPPONENT, LAST_TURN_EQUAL, LAST_TURN_NONE = 0, 1, 2  # last_turn
 TAKEN_REACH_OR_PASS, TAKEN_LAND_EXACTLY = 0, 1       # small_gem_taken
@@ -273,6 +274,15 @@ def street_full(s):
         if s.street[k] == EMPTY:
             return False
     return True
+
+
+@njit(cache=True)
+def street_shifts(s, r):
+    """Whether the street, as it is, moves one place further than its gaps when it moves (the
+    gem pushed off the end going back into the sack): with street_move = shift_one always;
+    with street_moving = every_turn when it is full, as it has no gap to close."""
+    return r.street_move == MOVE_SHIFT_ONE or (r.street_moving == MOVES_EVERY_TURN and
+                                               street_full(s))
 
 
 @njit(cache=True)
@@ -705,6 +715,23 @@ def street_after_move(street, direction, out):
                 out[STREET - 1 - k] = street[place]
                 k += 1
     return STREET - k
+
+
+@njit(cache=True)
+def street_seen_after_move(s, r, direction, out):
+    """``out`` = the street as a player foresees it after moving towards ``direction``: its gaps
+    closed, and one place further where it shifts (``street_shifts``); the places the sack will
+    fill are unknown (EMPTY)."""
+    street_after_move(s.street, direction, out)
+    if street_shifts(s, r):  # the end gem pushed off, the rest one place on
+        if direction == TOWARDS_FIRST:
+            for place in range(STREET - 1):
+                out[place] = out[place + 1]
+            out[STREET - 1] = EMPTY
+        else:
+            for place in range(STREET - 1, 0, -1):
+                out[place] = out[place - 1]
+            out[0] = EMPTY
 
 
 # --- scores ---------------------------------------------------------------------------------

@@ -20,13 +20,13 @@ from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
     CLEAN_STREET, COLUMNS, EMPTY, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
     LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS, MAX_OPTIONS,
-    MOVE_SHIFT_ONE, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
+    MOVES_EVERY_TURN, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
     REFILL_TOUCHING,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
     USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, gem_code,
     gems_per_colour, joker_colour, jokers_of, mask_values, natural_combination, new_table,
-    points_for_size, popcount,
-    small_gem_cell, street_after_move, street_full, switches, zone_masks, zone_penalty,
+    points_for_size, popcount, small_gem_cell, street_after_move, street_full, street_shifts,
+    switches, zone_masks, zone_penalty,
 )
 from strategies import gemmis as players
 
@@ -245,6 +245,10 @@ def combinations_and_cascades(s, r, plans, rng, log):
     mode: until one is not bigger than the last)."""
     while s.cascade < MAX_CASCADES:
         if not combination_step(s, r, plans, rng, log):
+            if s.cascade == 0 and r.street_moving == MOVES_EVERY_TURN:
+                move_street(s, r, plans, rng, log)  # no combination: the street moves all the same
+                if s.market_open:
+                    fill_street(s, r, rng, log, L.BY_REFILL)
             return
         move_street(s, r, plans, rng, log)
         next_combination(s, r, rng, log)
@@ -424,12 +428,13 @@ def settle(s, r, log, p):
 def move_street(s, r, plans, rng, log):
     """The player chooses the way the street moves (the opponent's Alguazil may change it): its
     gems close the gaps left by the gems taken, gathering the empty places at the other end
-    (street_move = shift_one: and one place more, the gem pushed off the end going back into
-    the sack)."""
+    (and one place more where it shifts, ``board.street_shifts``: street_move = shift_one, or a
+    full street with street_moving = every_turn; the gem pushed off the end goes back into the
+    sack)."""
     if not s.market_open:
         record(log, L.STREET_CLOSED)
         return
-    if street_full(s) and r.street_move != MOVE_SHIFT_ONE:
+    if street_full(s) and not street_shifts(s, r):
         record(log, L.STREET_STILL)
         return
     p = s.player
@@ -453,10 +458,10 @@ def street_moves(s, r, plans, rng, log, direction):
     for place in range(STREET):
         if s.street[place] == EMPTY:
             gaps += 1
+    shift = street_shifts(s, r)
     moved = s.moved_street
     street_after_move(s.street, direction, moved)
     s.street[:] = moved
-    shift = r.street_move == MOVE_SHIFT_ONE
     if shift:
         end = 0 if direction == TOWARDS_FIRST else STREET - 1
         pushed = s.street[end]
