@@ -55,11 +55,17 @@ def test_replay_matches_the_run(tmp_path, mode):
                 assert count(events, "alguazil_used", player=seat, skill=skill) == row[column]
             assert count(events, "alguazil_cancelled", player=seat) == row["alguazil_cancel"]
         # every cell a combination empties is refilled (from the street or the sack) or told
-        # as left empty
-        triggered = sum(e["size"] for e in events if e["kind"] == "combination")
-        filled = count(events, "zone_filled")
-        left = sum(e["cells"] for e in events if e["kind"] == "zone_left_empty")
-        assert filled == triggered - left
+        # as left empty: followed event by event, a zone's empty places are those its
+        # combinations emptied and no fill has filled since, and each "left empty" tells them all
+        empty = [0, 0]
+        for e in events:
+            if e["kind"] == "combination":
+                empty[e["player"]] += e["size"]
+            elif e["kind"] == "zone_filled":
+                empty[e["player"]] -= 1
+                assert empty[e["player"]] >= 0
+            elif e["kind"] == "zone_left_empty":
+                assert e["cells"] == empty[e["player"]]
         # every decision is told with its options
         assert all(0 <= e["chosen"] < e["options"] for e in events if e["kind"] == "options")
 

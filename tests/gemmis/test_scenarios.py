@@ -303,6 +303,26 @@ def test_small_gems_are_taken_when_reached_or_passed(table, r, log):
     assert s.small_gems[1] == 1  # the gem on 25 is gone: only 50 is taken
 
 
+@pytest.mark.parametrize("when, with_a_combination_standing", [
+    ("no_combination_stands", False), ("before_triggering", True)])
+def test_a_small_gems_extra_switch_only_while_no_combination_stands(table, rules_with, random_plans,
+                                                                    log, when,
+                                                                    with_a_combination_standing):
+    """small_gem_switch_when: a combination got is triggered at once, so by default the extra
+    switch is offered only while none stands; before_triggering offers it in between too. A
+    random player, asked, spends its gem about half the time (eight tables each)."""
+    r = rules_with(small_gem_switch_when=when)[0]
+    for outer, may_spend in (("R R R B G W", with_a_combination_standing),
+                             ("R R B R G W", True)):  # three reds standing; none standing
+        spent = 0
+        for seed in range(8):
+            t = table().zone(0, outer, "G B W A G B").street("W A G B R W A G B")
+            t.s.small_gems[0] = 1
+            turn.small_gem_switches(t.s, r, random_plans, seed_stream(seed, 0), log)
+            spent += t.s.small_gems_used[0]
+        assert (spent > 0) == may_spend, outer
+
+
 @pytest.mark.parametrize("small", [(0, 1), (2, 1)])
 def test_a_tie_goes_to_fewer_small_gems_used_or_not(table, r, small):
     from simulator.games.gemmis import kernel

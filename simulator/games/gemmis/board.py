@@ -103,6 +103,7 @@ CASCADE_SAME_TURN, CASCADE_NEXT_TURN = 0, 1          # cascades
 LAST_TURN_OPPONENT, LAST_TURN_EQUAL, LAST_TURN_NONE = 0, 1, 2  # last_turn
 TAKEN_REACH_OR_PASS, TAKEN_LAND_EXACTLY = 0, 1       # small_gem_taken
 USE_EXTRA_SWITCH, USE_NONE = 0, 1                    # small_gem_use
+EXTRA_IF_NONE_STANDS, EXTRA_BEFORE_TRIGGER = 0, 1    # small_gem_switch_when
 LAST_TURN_NO_LIMIT, LAST_TURN_PER_TURN_LIMIT = 0, 1  # small_gem_last_turn
 
 GEM_KINDS = (MAX_COLOURS + 1) * (MAX_VALUE + 1)  # a colour (or JOKER) and a printed value

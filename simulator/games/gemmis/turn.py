@@ -18,7 +18,7 @@ from simulator.core.trace import record
 from simulator.games.gemmis import story as L
 from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
-    CLEAN_STREET, COLUMNS, EMPTY, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
+    CLEAN_STREET, COLUMNS, EMPTY, EXTRA_IF_NONE_STANDS, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
     LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS, MAX_OPTIONS,
     MOVES_EVERY_TURN, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
     REFILL_TOUCHING,
@@ -214,13 +214,18 @@ def switch_step(s, r, plans, rng, log):
 def small_gem_switches(s, r, plans, rng, log):
     """Small gems (small_gem_use = extra_switch): each one spent buys one more switch right after
     the first, up to small_gems_per_turn in a turn, and with no limit in a last turn (after the
-    market closed) under small_gem_last_turn = no_limit."""
+    market closed) under small_gem_last_turn = no_limit; under small_gem_switch_when =
+    no_combination_stands only while the zone holds no combination (one got is triggered at
+    once)."""
     p = s.player
     if r.small_gem_use != USE_EXTRA_SWITCH:
         return
     last_turn = s.market_open == 0 and r.small_gem_last_turn == LAST_TURN_NO_LIMIT
     while s.small_gems[p] > s.small_gems_used[p]:
         if not last_turn and s.small_gems_this_turn >= r.small_gems_per_turn:
+            return
+        if r.small_gem_switch_when == EXTRA_IF_NONE_STANDS and \
+                natural_combination(zone_masks(s, p)) != 0:
             return
         options = s.turn_switches
         n = switches(s, r, p, s.street, options)
