@@ -17,6 +17,7 @@ import numpy as np
 
 from simulator.core.errors import UsageError
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
+from simulator.core.trace import new_log
 
 GAME_NAMES = ("gremios", "grimoire", "gemmis", "gnomeland", "elgrande")
 
@@ -110,6 +111,41 @@ def kernel_calls(setup):
     if setup.has_search:
         return [(None, True), (search_marker(setup), False)]
     return [(None, False)]
+
+
+def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, log_rows: int,
+                        new_outputs: Callable | None = None, before_search: Callable | None = None):
+    """A game's ``play`` and ``replay`` over its compiled kernel, the same for every game.
+
+    ``kernel.play_games(rules, seed, first_game, n_games, *fields, seats, games, marker)`` and
+    ``kernel.replay_game(rules, seed, game_index, *fields, log, marker)``, where ``fields`` are
+    the setup's ``setup_fields`` in the kernel's order. ``tell(log, rules)`` turns a replay's log
+    into its story; ``new_outputs(n_games, n_players)`` makes the output arrays (by default the
+    kernel's); ``before_search(rules, setup)`` prepares a mix holding a search player.
+    """
+    make_outputs = new_outputs or kernel.new_outputs
+
+    def fields(setup):
+        return tuple(getattr(setup, name) for name in setup_fields)
+
+    def play(rules, run_seed, first_game, n_games, setup):
+        seats, games = make_outputs(n_games, setup.n_players)
+        if setup.has_search and before_search is not None:
+            before_search(rules, setup)
+        for marker, warm_up in kernel_calls(setup):
+            kernel.play_games(rules, np.uint64(run_seed), first_game, 0 if warm_up else n_games,
+                              *fields(setup), seats, games, marker)
+        return seats, games
+
+    def replay(rules, run_seed, game_index, setup):
+        if setup.has_search:
+            play(rules, run_seed, 0, 0, setup)  # the heuristic game loop compiled first (kernel_calls)
+        log = new_log(log_rows)
+        kernel.replay_game(rules, np.uint64(run_seed), game_index, *fields(setup), log,
+                           search_marker(setup))
+        return tell(log, rules)
+
+    return play, replay
 
 
 def get_game(name: str) -> Game:

@@ -12,8 +12,7 @@ import numpy as np
 
 from simulator.core.dataset import roleless_seat_columns
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies, kernel_calls, search_marker
-from simulator.core.trace import new_log
+from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
 from simulator.games.elgrande import board, kernel, story
 from strategies import elgrande as players
 
@@ -52,23 +51,9 @@ def check_setup(rules, setup):
                              f"{token} = {int(getattr(r, token))} (the tokens in the box)")
 
 
-def play(rules, run_seed, first_game, n_games, setup):
-    seats, games = kernel.new_outputs(n_games, setup.n_players)
-    for marker, warm_up in kernel_calls(setup):
-        kernel.play_games(rules, np.uint64(run_seed), first_game, 0 if warm_up else n_games,
-                          setup.n_players, setup.mode, setup.seatings, setup.mix_ids,
-                          setup.mix_weights, seats, games, marker)
-    return seats, games
-
-
-def replay(rules, run_seed, game_index, setup):
-    if setup.has_search:
-        play(rules, run_seed, 0, 0, setup)  # the heuristic game loop compiled first (kernel_calls)
-    log = new_log(REPLAY_LOG_ROWS)
-    kernel.replay_game(rules, np.uint64(run_seed), game_index, setup.n_players, setup.mode,
-                       setup.seatings, setup.mix_ids, setup.mix_weights, log,
-                       search_marker(setup))
-    return story.tell(log)
+play, replay = kernel_entry_points(
+    kernel, ("n_players", "mode", "seatings", "mix_ids", "mix_weights"),
+    tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS)
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
