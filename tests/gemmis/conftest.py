@@ -5,19 +5,15 @@ A zone is written as two strings, outer row then inner row, one token per cell: 
 joker, ``.`` for an empty cell. The street is one string of nine such tokens.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from simulator.core.ruledata import load_rules
-from simulator.core.trace import new_log
 from simulator.games.gemmis import board
 from strategies.gemmis import (
     DEFAULT_WEIGHTS, GREEDY, LOOKAHEAD, RANDOM, W_ROLLOUT_TURNS, W_ROLLOUTS, W_SEARCH_BREADTH,
 )
+from tests.game_fixtures import GameFixtures, plan_maker
 
-RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "gemmis" / "rules.toml"
 LETTERS = {"R": 0, "B": 1, "W": 2, "G": 3, "A": 4}
 
 SMALL_SEARCH = DEFAULT_WEIGHTS[LOOKAHEAD].copy()
@@ -27,49 +23,11 @@ SMALL_SEARCH[W_SEARCH_BREADTH] = 3
 SMALL_SEARCH = list(SMALL_SEARCH)
 
 
-@pytest.fixture(scope="session")
-def heuristics_compiled():
-    """The heuristic game loop compiled before any searching code is (see
-    ``simulator.core.game.kernel_calls``)."""
-    from simulator.core import batch
-    from simulator.core.config import make_config
-    batch.play_in_memory(make_config("gemmis", 2), 1)
-
-
-@pytest.fixture(scope="session")
-def ruleset():
-    return load_rules(RULES_PATH, "gemmis")
-
-
-@pytest.fixture
-def rules_with(ruleset):
-    """``rules_with(name=value, ...)``: the rule record (one-element array) with overrides."""
-    return lambda **settings: ruleset.with_overrides(settings).as_record()
-
-
-@pytest.fixture
-def r(ruleset):
-    return ruleset.as_record()[0]
-
-
-@pytest.fixture
-def log():
-    return new_log(5000)
-
-
-def make_plans(strategy):
-    ids = np.full(board.N_PLAYERS, strategy, dtype=np.int64)
-    return ids, DEFAULT_WEIGHTS[ids].copy()
-
-
-@pytest.fixture
-def plans():
-    return make_plans(GREEDY)
-
-
-@pytest.fixture
-def random_plans():
-    return make_plans(RANDOM)
+make_plans = plan_maker(DEFAULT_WEIGHTS, board.N_PLAYERS)
+shared = GameFixtures("gemmis", log_rows=5000, make_plans=make_plans, greedy=GREEDY, random=RANDOM)
+ruleset, rules_with, r, log = shared.ruleset, shared.rules_with, shared.r, shared.log
+plans, random_plans = shared.plans, shared.random_plans
+heuristics_compiled = shared.heuristics_compiled
 
 
 class Table:

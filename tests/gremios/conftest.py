@@ -1,16 +1,15 @@
 """Shared fixtures for the Gremios scenario tests: the rules, an empty table, forced dice."""
 
-from pathlib import Path
-
-import numpy as np
 import pytest
 
 from simulator.core.rng import roll_2d6, seed_stream
-from simulator.core.ruledata import load_rules
-from simulator.core.trace import new_log, no_log
+from simulator.core.trace import no_log
 from simulator.games.gremios.board import NO_ROLE, new_table
 from simulator.games.gremios.turn import collection_phase, invest_in_guild
-from strategies.gremios import DEFAULT_WEIGHTS, GREEDY, LOOKAHEAD, W_ROLLOUT_TURNS, W_ROLLOUTS
+from strategies.gremios import (
+    DEFAULT_WEIGHTS, GREEDY, LOOKAHEAD, RANDOM, W_ROLLOUT_TURNS, W_ROLLOUTS,
+)
+from tests.game_fixtures import GameFixtures, plan_maker
 
 # The search player on a small budget (two rollouts per option, six turns deep): its mechanics
 # at a cost the fast suite can pay.
@@ -20,22 +19,10 @@ SMALL_SEARCH[W_ROLLOUT_TURNS] = 6
 SMALL_SEARCH = list(SMALL_SEARCH)
 
 
-@pytest.fixture(scope="session")
-def heuristics_compiled():
-    """The heuristic game loop compiled before any searching code is (see
-    ``simulator.core.game.kernel_calls``): a test calling the rules with searching plans
-    directly needs it, as the engine's own warm-up call is skipped there."""
-    from simulator.core import batch
-    from simulator.core.config import make_config
-    batch.play_in_memory(make_config("gremios", 2), 1)
-
-RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "gremios" / "rules.toml"
-
-
-@pytest.fixture(scope="session")
-def ruleset():
-    """The rule data as printed in rules.toml (no overrides)."""
-    return load_rules(RULES_PATH, "gremios")
+shared = GameFixtures("gremios", log_rows=1000, make_plans=plan_maker(DEFAULT_WEIGHTS, 4),
+                      greedy=GREEDY, random=RANDOM)
+ruleset, log, plans = shared.ruleset, shared.log, shared.plans
+heuristics_compiled = shared.heuristics_compiled
 
 
 @pytest.fixture(scope="session")
@@ -60,18 +47,6 @@ def rules_with(ruleset):
         return record[0]
 
     return make
-
-
-@pytest.fixture
-def log():
-    return new_log(1000)
-
-
-@pytest.fixture
-def plans():
-    """Every seat played by the greedy strategy (only consulted where the rules leave a choice)."""
-    ids = np.full(4, GREEDY, dtype=np.int64)
-    return ids, DEFAULT_WEIGHTS[ids].copy()
 
 
 @pytest.fixture

@@ -1,16 +1,13 @@
 """Shared fixtures for the Grimoire scenario tests: the rules, an empty table, plans."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from simulator.core.ruledata import load_rules
-from simulator.core.trace import new_log
 from simulator.games.grimoire.board import MAX_PLAYERS, NOT_ENDED, new_table
 from strategies.grimoire import (
     DEFAULT_WEIGHTS, GREEDY, LOOKAHEAD, RANDOM, W_ROLLOUT_TURNS, W_ROLLOUTS,
 )
+from tests.game_fixtures import GameFixtures, plan_maker
 
 # The search player on a small budget (two rollouts per option, two rounds deep): its mechanics
 # at a cost the fast suite can pay.
@@ -20,56 +17,11 @@ SMALL_SEARCH[W_ROLLOUT_TURNS] = 2
 SMALL_SEARCH = list(SMALL_SEARCH)
 
 
-@pytest.fixture(scope="session")
-def heuristics_compiled():
-    """The heuristic game loop compiled before any searching code is (see
-    ``simulator.core.game.kernel_calls``): a test calling the rules with searching plans
-    directly needs it, as the engine's own warm-up call is skipped there."""
-    from simulator.core import batch
-    from simulator.core.config import make_config
-    batch.play_in_memory(make_config("grimoire", 2), 1)
-
-
-RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "grimoire" / "rules.toml"
-
-
-@pytest.fixture(scope="session")
-def ruleset():
-    """The rule data as printed in rules.toml (no overrides)."""
-    return load_rules(RULES_PATH, "grimoire")
-
-
-@pytest.fixture
-def rules_with(ruleset):
-    """``rules_with(name=value, ...)``: the rule record with overrides."""
-    return lambda **settings: ruleset.with_overrides(settings).as_record()
-
-
-@pytest.fixture
-def r(ruleset):
-    """The rule numbers record the engine's functions take."""
-    return ruleset.as_record()[0]
-
-
-@pytest.fixture
-def log():
-    return new_log(2000)
-
-
-def make_plans(strategy):
-    ids = np.full(MAX_PLAYERS, strategy, dtype=np.int64)
-    return ids, DEFAULT_WEIGHTS[ids].copy()
-
-
-@pytest.fixture
-def plans():
-    """Every seat played by the greedy strategy (consulted only where the rules leave a choice)."""
-    return make_plans(GREEDY)
-
-
-@pytest.fixture
-def random_plans():
-    return make_plans(RANDOM)
+make_plans = plan_maker(DEFAULT_WEIGHTS, MAX_PLAYERS)
+shared = GameFixtures("grimoire", log_rows=2000, make_plans=make_plans, greedy=GREEDY, random=RANDOM)
+ruleset, rules_with, r, log = shared.ruleset, shared.rules_with, shared.r, shared.log
+plans, random_plans = shared.plans, shared.random_plans
+heuristics_compiled = shared.heuristics_compiled
 
 
 @pytest.fixture
