@@ -533,6 +533,46 @@ def test_faq_q3_q5_magic_challenge_mercenaries_and_nothing_kept(table, r, plans,
     assert (s.res[:2] == 0).all() and (before == 0).all()
 
 
+@pytest.mark.parametrize("reading", ["hire_and_spend", "spend_held"])
+def test_faq_q3_mercenaries_hired_during_a_brawl(table, rules_with, plans, log, reading):
+    """FAQ Q3: Mercenaries 'can be bought and discarded anytime, even during a scuffle or a magic
+    challenge'. P1 counts first: 3 Weapons. P0's dice all land on Kiosks (3 Coins, no Weapons)
+    and its gnome gives 1: it hires three Soldiers at 2 Coins, paid with the count's 3 Coins, its
+    Warehouses' 2 Coins and a Trader discarded, spends them at once and beats P1 with 4.
+    rules.toml contest_mercenaries = spend_held (the reading before): no hire, P1 wins the Brawl.
+    With no Soldier in the deck (and none held) nothing can be hired."""
+    r = rules_with(contest_mercenaries=reading)[0]
+    s = contest_table(table, 2, [0, 0], [1, 0], BRAWL)
+    s.normal[0, :] = KIOSK
+    s.res[0, :] = [2, 0, 0]
+    s.mercs[0, TRADER] = 1
+    s.merc_deck[TRADER] = 4
+    s.first_player = 1
+    supply = s.supply.copy()
+    contest(s, r, plans, rng(), log, 0)
+    rows = {a: (b, c, d, e, f) for a, b, c, d, e, f in logged(log, L.CONTEST_ROLL)}
+    assert rows[1] == (3, 3, 0, 0, 0)
+    if reading == "spend_held":
+        assert rows[0] == (1, 0, 0, 0, 1) and s.score[1] == 3 and s.score[0] == 0
+        assert list(s.res[0]) == [2, 0, 0] and s.mercs[0, TRADER] == 1 and s.hired[0] == 0
+        return
+    assert rows[0] == (4, 0, 0, 3, 1)        # total, dice, Warehouses, Mercenaries, gnome
+    assert s.score[0] == 3 and s.score[1] == 0
+    assert logged(log, L.HIRE) == [(0, SOLDIER, r.soldier_cost, COIN, 1, 0)] * 3
+    assert list(s.res[0]) == [0, 0, 0] and s.supply[COIN] == supply[COIN] + 2
+    assert s.mercs[0].sum() == 0 and s.hired[0] == 3
+    assert list(s.merc_deck) == [5, 5, 5]    # the Trader back, the Soldiers hired and spent
+    # no Soldier to hire: the deck is empty and P0 holds none
+    s = contest_table(table, 2, [0, 0], [1, 0], BRAWL)
+    s.normal[0, :] = KIOSK
+    s.merc_deck[SOLDIER] = 0
+    s.mercs[1, SOLDIER] = 5
+    s.first_player = 1
+    log2 = new_log(500)
+    contest(s, r, plans, rng(), log2, 0)
+    assert logged(log2, L.HIRE) == [] and s.score[0] == 0
+
+
 def test_contests_only_with_a_gnome_on_the_card(table, r, plans, log):
     s = contest_table(table, 3, [0, 0, 0], [0, 0, 0], BRAWL)
     end_of_round(s, r, plans, rng(), log)

@@ -181,8 +181,10 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"{_p(a)} pays {_bundle(b)} (discarding {c} Mercenary card(s) for resources).",
                 {"player": a, "paid": unpack(b), "mercenaries_discarded": c})
     if code == HIRE:
-        return (f"{_p(a)} hires a {MERCENARY_NAMES[b]} for {c} {RESOURCE_NAMES[d]}.",
-                {"player": a, "mercenary": MERCENARY_NAMES[b], "price": c, "paid_in": RESOURCE_NAMES[d]})
+        return (f"{_p(a)} hires a {MERCENARY_NAMES[b]} for {c} {RESOURCE_NAMES[d]}"
+                + (" in the contest and spends it at once." if e else "."),
+                {"player": a, "mercenary": MERCENARY_NAMES[b], "price": c, "paid_in": RESOURCE_NAMES[d],
+                 "in_contest": bool(e)})
     if code == BUILD:
         names = NORMAL_NAMES if b == 0 else SPECIAL_NAMES
         old = names[e][f] if e >= 0 else "(empty)"

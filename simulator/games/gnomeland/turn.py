@@ -15,14 +15,14 @@ from simulator.core.trace import record
 from simulator.games.gnomeland import story as L
 from simulator.games.gnomeland.board import (
     ADVANCED, BASE, BRAWL, COIN, COVERED, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN,
-    EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR,
+    EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR, HIRE_AND_SPEND,
     FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, FROM_COPY, FROM_DICE, FROM_MERCENARY,
     FROM_MISSION, FROM_SPECIAL, FROM_SPELL, FROM_TAVERN, GNOME_HOUSE, GNOME_RECALL, GUARD_POST,
     HEX, IN_DECK, KIOSK, MAGIC_CHALLENGE, MANA, MAX_DICE, MAX_PLAYERS, M_ANY, M_TRADERS,
     N_ACTIONS, N_CARDS, N_MISSIONS, N_SPELLS, ON_BOARD, SOLDIER, SUMMONING, TRADER, TWO_COINS,
     WAREHOUSE, WEAPON, WIZARD, YES, ABUNDANCE, action_counts, circular, contest_points,
     convert_gives, convert_price, dice_left, final_score, building_points, has_alternative,
-    has_gnome_house, has_merc_choice, keep_limit, load_cards, may_complete,
+    has_gnome_house, has_merc_choice, hire_funding, keep_limit, load_cards, may_complete,
     mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
     supply_start, yield_of,
 )
@@ -845,7 +845,8 @@ def best_die_count(s, p, k, value):
 @njit(cache=True)
 def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     """One player's count in a Brawl (k = Weapons) or Magic Challenge (k = Mana): their dice on
-    their buildings, Special Buildings, Warehouses, Mercenaries spent and their gnome."""
+    their buildings, Special Buildings, Warehouses, Mercenaries spent (those held and, FAQ Q3,
+    those hired for the occasion: ``contest_mercenaries``) and their gnome."""
     dice = np.zeros(MAX_DICE, dtype=np.int64)
     n = r.dice_per_player
     for i in range(n):
@@ -896,6 +897,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
         else:
             from_dice += a0[k]
             coins += a0[COIN]
+    income_coins = 0
     for slot in range(3):  # Pier, Port (Coins from the dice), Obelisk, Monument
         t = s.special[q, slot]
         if t < FIRST_SPECIAL_CARD:
@@ -908,14 +910,39 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
             coins -= convert_price(r, side)
         elif e == EFFECT_INCOME:
             from_dice += s.s_income[side, k]
+            income_coins += s.s_income[side, COIN]
     stored = s.res[q, k]
-    mercs = players.contest_mercs(s, r, q, plans, rng, k, from_dice + stored + gnomes, counted,
-                                  totals)
+    # FAQ Q3: Mercenaries 'can be bought and discarded anytime, even during a scuffle or a magic
+    # challenge': the count's own Coins, the Warehouses' Coins and Traders pay for Mercenaries of
+    # the contest's kind, spent at once (a Mercenary's index is its resource's: k)
+    price = hire_price(r, k)
+    free = coins + income_coins
+    y = r.mercenary_yield
+    max_hires = 0
+    if r.contest_mercenaries == HIRE_AND_SPEND and y > 0 and \
+            (s.merc_deck[k] > 0 or s.mercs[q, k] > 0):
+        if price > 0:
+            max_hires = (free + s.res[q, COIN] + s.mercs[q, TRADER] * y) // price
+        else:
+            max_hires = s.merc_deck[k] + s.mercs[q, k]
+    mercs, hires = players.contest_mercs(s, r, q, plans, rng, k, from_dice + stored + gnomes,
+                                         counted, totals, free, price, max_hires)
     s.mercs[q, k] -= mercs
     s.merc_deck[k] += mercs
+    if hires > 0:
+        from_stored, traders = hire_funding(free, s.res[q, COIN], s.mercs[q, TRADER], y, price,
+                                            hires)
+        s.res[q, COIN] -= from_stored
+        give_back(s, r, COIN, from_stored)
+        s.mercs[q, TRADER] -= traders
+        s.merc_deck[TRADER] += traders
+        s.hired[q] += hires
+        for _ in range(hires):  # hired and discarded at once: the card goes back to its deck
+            record(log, L.HIRE, q, k, price, COIN, 1)
     give_back(s, r, k, stored)
     s.res[q, k] = 0
-    total = from_dice + stored + mercs * r.mercenary_yield + gnomes
+    mercs += hires
+    total = from_dice + stored + mercs * y + gnomes
     record(log, L.CONTEST_ROLL, q, total, from_dice, stored, mercs, gnomes)
     return total
 
