@@ -320,7 +320,7 @@ def option_value(s, r, p, w, kind, a, b, now):
     """Worth of one legal action but building a card (``card_value``, ``build_value``) to a
     heuristic player, in victory points (``now``: the decision's constants,
     ``decision_constants``)."""
-    avg, left, _, _, _, _, merc, slots = now
+    avg, _, _, _, _, _, merc, slots = now
     if kind == OPT_END:
         return 0.0
     if kind == OPT_DIE:

@@ -13,8 +13,8 @@ from simulator.core.rng import seed_stream
 from simulator.core.trace import entries, new_log, no_log
 from simulator.games.gnomeland import story as L
 from simulator.games.gnomeland.board import (
-    ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, COURT, CURSE, FAVOUR, FORTUNE, GNOME_HOUSE,
-    GNOME_RECALL, GUARD_POST, INN, KIOSK, MAGIC_CHALLENGE, MANA, OBELISK, PALACE, PIER, SANCTUARY,
+    ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, COURT, CURSE, FAVOUR, FORTUNE, GNOME_RECALL,
+    GUARD_POST, INN, KIOSK, MAGIC_CHALLENGE, MANA, OBELISK, PALACE, PIER, SANCTUARY,
     SHOP, SOLDIER, SUMMONING, TRADER, WEAPON, WIZARD, building_points, circular, final_score,
     slot_of,
 )

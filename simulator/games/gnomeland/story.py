@@ -65,10 +65,6 @@ def _normal(t, side):
     return NORMAL_NAMES[t][side]
 
 
-def _special(t, side):
-    return SPECIAL_NAMES[t][side] if t >= 0 else "(empty)"
-
-
 def describe_option(kind, a, b) -> str:
     if kind == OPT_DIE:
         if b >= 2:

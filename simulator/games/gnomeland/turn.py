@@ -20,7 +20,7 @@ from simulator.games.gnomeland.board import (
     FROM_MISSION, FROM_SPECIAL, FROM_SPELL, FROM_TAVERN, GNOME_HOUSE, GNOME_RECALL, GUARD_POST,
     HEX, IN_DECK, KIOSK, MAGIC_CHALLENGE, MANA, MAX_DICE, MAX_PLAYERS, M_ANY, M_TRADERS,
     N_ACTIONS, N_CARDS, N_MISSIONS, N_SPELLS, ON_BOARD, SOLDIER, SUMMONING, TRADER, TWO_COINS,
-    WAREHOUSE, WEAPON, WIZARD, YES, ABUNDANCE, action_counts, circular, contest_points,
+    WAREHOUSE, WEAPON, YES, ABUNDANCE, action_counts, circular, contest_points,
     convert_gives, convert_price, dice_left, final_score, building_points, has_alternative,
     has_gnome_house, has_merc_choice, hire_funding, keep_limit, load_cards, may_complete,
     mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
@@ -429,12 +429,10 @@ def complete_mission(s, r, log, p, space):
     c = mission_cost(s, space)
     vp = mission_vp(s, r, space)
     hexed = s.m_reward[card, side, 0] - vp
-    mercs = 0
     for k in range(3):  # the named Mercenaries
         for _ in range(c[M_TRADERS + k]):
             s.mercs[p, k] -= 1
             s.merc_deck[k] += 1
-            mercs += 1
     # any kind: those the resource payment will not need, the most plentiful first
     for _ in range(c[M_ANY]):
         best = -1
@@ -446,7 +444,6 @@ def complete_mission(s, r, log, p, space):
                 best, best_spare = k, spare
         s.mercs[p, best] -= 1
         s.merc_deck[best] += 1
-        mercs += 1
     pay(s, r, p, c[0], c[1], c[2], log)
     s.done[p, card, side] = 1
     s.missions_done[p] += 1
