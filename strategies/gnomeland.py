@@ -24,8 +24,8 @@ from simulator.games.gnomeland.board import (
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
     FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX,
     MAGIC_CHALLENGE, MANA, M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON,
-    WIZARD, contest_points, convert_gives, convert_price, hire_funding, keep_limit, may_complete,
-    mission_vp, slot_of, special_effect,
+    RESOURCES_DISCARDED, WIZARD, contest_points, convert_gives, convert_price, hire_funding,
+    keep_limit, may_complete, mission_vp, slot_of, special_effect, warehouses_of,
 )
 from simulator.games.gnomeland.search import ACTION, searched
 from simulator.games.gnomeland.story import (
@@ -283,8 +283,13 @@ def replaced_special_loss(s, r, p, w, slot, future, avg):
     if t < 0:
         return 0.0
     if t == WAREHOUSE:
-        return r.warehouse_capacity * w[W_KEEP] * (w[W_COIN] + w[W_MANA] + w[W_WEAPON]) / 3.0 * \
-            (future + 1) * (0.5 + w[W_ENGINE])
+        lost = 0.0
+        if r.covered_warehouse == RESOURCES_DISCARDED:  # the kept resources that lose their place
+            room = (warehouses_of(s, p) - 1) * r.warehouse_capacity
+            lost = max(0, s.stored[p, 0] + s.stored[p, 1] + s.stored[p, 2] - room) * \
+                min(w[W_COIN], min(w[W_MANA], w[W_WEAPON]))
+        return lost + r.warehouse_capacity * w[W_KEEP] * (w[W_COIN] + w[W_MANA] + w[W_WEAPON]) / \
+            3.0 * (future + 1) * (0.5 + w[W_ENGINE])
     if t == GNOME_HOUSE:
         return 100.0 + s.gnomes_home[p] * w[W_GNOME]
     side = s.special_side[p, slot]

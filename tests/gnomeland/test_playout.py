@@ -19,9 +19,10 @@ HEURISTIC_MIX = [n for n in players.NAMES if n != "lookahead"]  # the search pla
 # the readings rules.toml leaves open that change play (each named choice away from its default,
 # and the FAQ's 8 spells), alone and together
 VARIANTS = [{}, {"supply_limited": "no"}, {"mission_once_per": "side"},
-            {"contest_mercenaries": "spend_held"}, {"spell_curse": 1},
+            {"contest_mercenaries": "spend_held"}, {"covered_warehouse": "resources_discarded"},
+            {"spell_curse": 1},
             {"supply_limited": "no", "mission_once_per": "side",
-             "contest_mercenaries": "spend_held"}]
+             "contest_mercenaries": "spend_held", "covered_warehouse": "resources_discarded"}]
 
 
 def check_invariants(s, r):

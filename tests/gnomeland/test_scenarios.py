@@ -14,9 +14,9 @@ from simulator.core.trace import entries, new_log, no_log
 from simulator.games.gnomeland import story as L
 from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, COURT, CURSE, FAVOUR, FORTUNE, GNOME_RECALL,
-    GUARD_POST, INN, KIOSK, MAGIC_CHALLENGE, MANA, OBELISK, PALACE, PIER, SANCTUARY,
-    SHOP, SOLDIER, SUMMONING, TRADER, WEAPON, WIZARD, building_points, circular, final_score,
-    slot_of,
+    GUARD_POST, INN, KIOSK, MAGIC_CHALLENGE, MANA, OBELISK, PALACE, PIER, SANCTUARY, SHOP,
+    SOLDIER, SUMMONING, TRADER, WAREHOUSE, WEAPON, WIZARD, building_points, circular,
+    final_score, slot_of,
 )
 from simulator.games.gnomeland.turn import (
     apply_option, cast_spell, complete_mission, contest, end_of_round, end_of_turn,
@@ -127,6 +127,41 @@ def test_a_built_card_covers_the_building_and_discards_its_markers(table, r, pla
     assert s.gnomes_home[0] == 0 and s.gnomes_out[0] == r.gnomes_per_player
     assert logged(log, L.GNOMES_DISCARDED) == [(0, r.gnomes_per_player, 0, 0, 0, 0)]
     assert not any(o[0] == L.OPT_TAVERN for o in options(s, r))  # no gnome left to play
+
+
+@pytest.mark.parametrize("reading", ["resources_taken", "resources_discarded"])
+def test_a_covered_warehouse_and_the_resources_kept_on_it(table, rules_with, plans, reading):
+    """N.B. a placed card's building loses its markers, 'Resource or Gnome'. P0 kept a Mana and a
+    Weapons in its two Warehouses and copied 3 Coins; it builds a Pier (3 Coins) over a
+    Warehouse. rules.toml covered_warehouse = resources_taken (default): the kept resources came
+    into hand at the start of the turn, nothing is lost. resources_discarded: they are still on
+    the Warehouses; the one Warehouse left holds one, the other is discarded (greedy keeps the
+    Mana: its Warehouse choice). Had P0 spent a kept resource first, nothing would be lost."""
+    r = rules_with(covered_warehouse=reading)[0]
+    s = table(2, r)
+    s.res[0, :] = [0, 1, 1]
+    s.copied[0, :] = [3, 0, 0]
+    s.own_dice[0, :3] = [1, 1, 1]
+    start_turn(s, r, rng(), no_log(), 0)
+    supply = s.supply.copy()
+    log = new_log(500)
+    assert (r.pier_cost_coin, r.pier_cost_mana, r.pier_cost_weapon) == (3, 0, 0)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_BUILD_SPECIAL, PIER, 0)
+    assert s.special[0, 0] == PIER and s.special[0, 1] == WAREHOUSE
+    if reading == "resources_taken":
+        assert list(s.res[0]) == [0, 1, 1] and logged(log, L.WAREHOUSE_DISCARDED) == []
+        return
+    assert list(s.res[0]) == [0, 1, 0] and list(s.stored[0]) == [0, 1, 0]
+    assert logged(log, L.WAREHOUSE_DISCARDED) == [(0, 0, 100, 0, 0, 0)]
+    assert s.supply[WEAPON] == supply[WEAPON] + 1 and s.lost[0] == 1
+    # a kept Coin spent on the Pier first: one kept resource left, the other Warehouse holds it
+    s = table(2, r)
+    s.res[0, :] = [1, 0, 1]
+    s.copied[0, :] = [2, 0, 0]
+    start_turn(s, r, rng(), no_log(), 0)
+    log = new_log(500)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_BUILD_SPECIAL, PIER, 0)
+    assert list(s.res[0]) == [0, 0, 1] and logged(log, L.WAREHOUSE_DISCARDED) == []
 
 
 def test_inn_gives_weapons_or_mana_and_the_hotel_also_a_mercenary(table, r, plans):

@@ -72,6 +72,7 @@ SOURCE_NAMES = ("dice", "copied", "tavern", "spell", "special", "mission", "merc
 NO, YES = 0, 1
 ONCE_PER_CARD, ONCE_PER_SIDE = 0, 1
 SPEND_HELD, HIRE_AND_SPEND = 0, 1        # contest_mercenaries
+RESOURCES_TAKEN, RESOURCES_DISCARDED = 0, 1   # covered_warehouse
 
 STATE = np.dtype([
     # the table
@@ -89,6 +90,7 @@ STATE = np.dtype([
     ("supply", np.int64, (3,)),              # cubes in the supply, by resource
     # the players
     ("res", np.int64, (MAX_PLAYERS, 3)),     # in hand during the turn; in Warehouses between turns
+    ("stored", np.int64, (MAX_PLAYERS, 3)),  # of res, still on the Warehouses (the active player)
     ("copied", np.int64, (MAX_PLAYERS, 3)),  # copied resources beside the board, for the next turn
     ("mercs", np.int64, (MAX_PLAYERS, 3)),   # mercenaries held, by kind
     ("merc_deck", np.int64, (3,)),           # mercenaries available, by kind

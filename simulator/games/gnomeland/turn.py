@@ -16,6 +16,7 @@ from simulator.games.gnomeland import story as L
 from simulator.games.gnomeland.board import (
     ADVANCED, BASE, BRAWL, COIN, COVERED, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN,
     EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR, HIRE_AND_SPEND,
+    RESOURCES_DISCARDED,
     FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, FROM_COPY, FROM_DICE, FROM_MERCENARY,
     FROM_MISSION, FROM_SPECIAL, FROM_SPELL, FROM_TAVERN, GNOME_HOUSE, GNOME_RECALL, GUARD_POST,
     HEX, IN_DECK, KIOSK, MAGIC_CHALLENGE, MANA, MAX_DICE, MAX_PLAYERS, M_ANY, M_TRADERS,
@@ -23,6 +24,7 @@ from simulator.games.gnomeland.board import (
     WAREHOUSE, WEAPON, YES, ABUNDANCE, action_counts, circular, contest_points,
     convert_gives, convert_price, dice_left, final_score, building_points, has_alternative,
     has_gnome_house, has_merc_choice, hire_funding, keep_limit, load_cards, may_complete,
+    warehouses_of,
     mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
     supply_start, yield_of,
 )
@@ -136,6 +138,7 @@ def pay(s, r, p, c0, c1, c2, log):
         c = c0 if k == 0 else (c1 if k == 1 else c2)
         from_hand = min(c, s.res[p, k])
         s.res[p, k] -= from_hand
+        s.stored[p, k] -= min(from_hand, s.stored[p, k])  # what the Warehouses hold goes first
         give_back(s, r, k, from_hand)
         need = c - from_hand
         while need > 0:
@@ -391,6 +394,35 @@ def place_card(s, r, log, p, kind, card, slot):
         s.card_level[p, 1, card - FIRST_SPECIAL_CARD] = max(1, s.card_level[p, 1, card - FIRST_SPECIAL_CARD])
     s.built[p, kind] += 1
     record(log, L.BUILD, p, kind, card, slot, old, old_side if old >= 0 else 0)
+
+
+@njit(cache=True)
+def cover_warehouse(s, r, plans, rng, log, p, slot):
+    """A Warehouse about to be covered (covered_warehouse = resources_discarded): the resources
+    kept on the Warehouses since the last turn and not yet spent lose their place where the
+    others cannot hold them, and are discarded ('any marker ... placed on them is immediately
+    discarded'). The player covers the emptiest Warehouse; their strategy chooses, as at the
+    end of a turn, which of the kept resources stay."""
+    if r.covered_warehouse != RESOURCES_DISCARDED or s.special[p, slot] != WAREHOUSE:
+        return
+    on = s.stored[p, 0] + s.stored[p, 1] + s.stored[p, 2]
+    room = (warehouses_of(s, p) - 1) * r.warehouse_capacity
+    if on <= room:
+        return
+    hand = (s.res[p, 0], s.res[p, 1], s.res[p, 2])
+    for k in range(3):  # the strategy chooses among the kept resources only
+        s.res[p, k] = s.stored[p, k]
+    keep = players.choose_keep(s, r, p, plans, rng, room)
+    lost = 0
+    drops = np.zeros(3, dtype=np.int64)
+    for k in range(3):
+        drops[k] = s.stored[p, k] - keep[k]
+        s.res[p, k] = hand[k] - drops[k]
+        s.stored[p, k] = keep[k]
+        give_back(s, r, k, drops[k])
+        lost += drops[k]
+    s.lost[p] += lost
+    record(log, L.WAREHOUSE_DISCARDED, p, slot, pack(drops[0], drops[1], drops[2]))
 
 
 @njit(cache=True)
@@ -728,6 +760,7 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
         place_card(s, r, log, p, 0, a, b)
     elif kind == OPT_BUILD_SPECIAL:
         pay(s, r, p, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2], log)
+        cover_warehouse(s, r, plans, rng, log, p, b)
         place_card(s, r, log, p, 1, a, b)
         free_dice(s, r, rng, log, p)
     elif kind == OPT_UPGRADE_NORMAL:
@@ -770,6 +803,7 @@ def start_turn(s, r, rng, log, p):
     stored = pack(s.res[p, 0], s.res[p, 1], s.res[p, 2])
     copied = pack(s.copied[p, 0], s.copied[p, 1], s.copied[p, 2])
     for k in range(3):
+        s.stored[p, k] = s.res[p, k]
         s.res[p, k] += s.copied[p, k]
         s.copied[p, k] = 0
     record(log, L.HAND, p, stored, copied)
