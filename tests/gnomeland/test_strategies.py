@@ -9,6 +9,7 @@ from simulator.core.config import make_config
 from simulator.core.rng import seed_stream, shuffle
 from simulator.core.trace import no_log
 from simulator.games.gnomeland import board
+from simulator.games.gnomeland.search import redeal_hidden
 from simulator.games.gnomeland.story import OPT_END
 from simulator.games.gnomeland.turn import (
     MAX_OPTIONS, apply_option, begin_round, end_of_round, end_of_turn, list_options, new_game,
@@ -77,6 +78,24 @@ def decisions(s, r, plans, key):
     return tuple(picks)
 
 
+def test_the_search_players_redeal_ignores_the_order_of_the_decks():
+    """The search player (lookahead) decides by its rollout policy (the heuristics above) and
+    by rollouts that each start by re-dealing the decks (search.py redeal_hidden): the same
+    re-deal whatever order the decks were in, so its rollouts, and its choice, cannot tell."""
+    config = make_config("gnomeland", 3, "standard", ["balanced"], seed=3)
+    r = config.rules.as_record()[0]
+    plans = (np.repeat(config.setup.mix_ids, board.MAX_PLAYERS),
+             np.repeat(config.setup.mix_weights, board.MAX_PLAYERS, 0))
+    table = new_game(r, 3, plans, seed_stream(3, 0), no_log()).view(np.recarray)
+    for key in range(5):
+        dealt = []
+        assert len({view.tobytes() for view in permuted(table, key)}) > 1  # orders that differ
+        for view in permuted(table, key):
+            redeal_hidden(view[0], seed_stream(77, key))
+            dealt.append(view.tobytes())
+        assert dealt[0] == dealt[1] == dealt[2]
+
+
 def permuted(table, key):
     """Copies of the table whose hidden decks (Mission, Action, Spell: face down) are shuffled;
     everything face up unchanged. (The Mercenary decks lie face up, one kind each; a player's
@@ -97,8 +116,7 @@ def permuted(table, key):
 def test_decisions_ignore_the_order_of_the_decks(strategy):
     """Nothing is hidden in Gnomeland but the order of the face-down decks (rules.toml notes:
     hidden_information): every decision, at every step of every turn, is the same whatever
-    that order. (The search player re-deals those decks itself in every rollout, sorted first:
-    core/search.py shuffle_unseen.)"""
+    that order. (The search player: the next test.)"""
     config = make_config("gnomeland", 3, "standard", [strategy], seed=3)
     r = config.rules.as_record()[0]
     plans = (np.repeat(config.setup.mix_ids, board.MAX_PLAYERS),
