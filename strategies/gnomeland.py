@@ -23,9 +23,9 @@ from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
     FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, GNOME_RECALL, HEX,
-    MAGIC_CHALLENGE, MANA, M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, contest_points,
-    convert_gives, convert_price, keep_limit, may_complete, mission_vp, slot_of,
-    special_effect,
+    MAGIC_CHALLENGE, MANA, M_TRADERS, SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON,
+    RESOURCES_DISCARDED, WIZARD, contest_points, convert_gives, convert_price, hire_funding,
+    keep_limit, may_complete, mission_vp, slot_of, special_effect, warehouses_of,
 )
 from simulator.games.gnomeland.search import ACTION, searched
 from simulator.games.gnomeland.story import (
@@ -283,8 +283,13 @@ def replaced_special_loss(s, r, p, w, slot, future, avg):
     if t < 0:
         return 0.0
     if t == WAREHOUSE:
-        return r.warehouse_capacity * w[W_KEEP] * (w[W_COIN] + w[W_MANA] + w[W_WEAPON]) / 3.0 * \
-            (future + 1) * (0.5 + w[W_ENGINE])
+        lost = 0.0
+        if r.covered_warehouse == RESOURCES_DISCARDED:  # the kept resources that lose their place
+            room = (warehouses_of(s, p) - 1) * r.warehouse_capacity
+            lost = max(0, s.stored[p, 0] + s.stored[p, 1] + s.stored[p, 2] - room) * \
+                min(w[W_COIN], min(w[W_MANA], w[W_WEAPON]))
+        return lost + r.warehouse_capacity * w[W_KEEP] * (w[W_COIN] + w[W_MANA] + w[W_WEAPON]) / \
+            3.0 * (future + 1) * (0.5 + w[W_ENGINE])
     if t == GNOME_HOUSE:
         return 100.0 + s.gnomes_home[p] * w[W_GNOME]
     side = s.special_side[p, slot]
@@ -320,7 +325,7 @@ def option_value(s, r, p, w, kind, a, b, now):
     """Worth of one legal action but building a card (``card_value``, ``build_value``) to a
     heuristic player, in victory points (``now``: the decision's constants,
     ``decision_constants``)."""
-    avg, left, _, _, _, _, merc, slots = now
+    avg, _, _, _, _, _, merc, slots = now
     if kind == OPT_END:
         return 0.0
     if kind == OPT_DIE:
@@ -550,31 +555,53 @@ def choose_keep(s, r, p, plans, rng, limit):
 
 
 @njit(cache=True)
-def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals):
-    """Mercenaries of kind ``k`` that ``q`` spends in a contest, knowing the totals counted so
-    far (players count from the first player clockwise)."""
+def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals, free, price, max_hires):
+    """Mercenaries of kind ``k`` that ``q`` spends in a contest: how many of those it holds, and
+    how many it hires for the occasion (at most ``max_hires``, ``price`` Coins each, paid from the
+    count's own ``free`` Coins first, then the Warehouses' Coins, then Traders: ``hire_funding``),
+    knowing the totals counted so far (players count from the first player clockwise). A hire
+    needs a card in the deck, or one of ``q``'s own spent first. Nothing of the contest is kept,
+    so a hire the free Coins pay for costs nothing, and the player takes as many of those as
+    help."""
     have = s.mercs[q, k]
-    if have == 0:
-        return 0
+    if have == 0 and max_hires == 0:
+        return 0, 0
     sid = acting(plans, q)
     w = weights_of(plans, q)
+    deck_open = s.merc_deck[k] > 0
     if sid == RANDOM:
-        return below(rng, have + 1)
+        j = below(rng, have + 1) if have > 0 else 0
+        h = 0
+        if max_hires > 0 and (deck_open or j > 0):
+            h = below(rng, max_hires + 1)
+        return j, h
     pts = contest_points(r, s.n_players)
-    best, best_v = 0, -1e18
+    best, best_h, best_v = 0, 0, -1e18
     y = r.mercenary_yield
-    for j in range(have + 1):
-        total = mine + j * y
-        beaten = 0.0
-        for o in range(s.n_players):
-            if o == q:
+    for h in range(max_hires + 1):
+        cost = 0.0
+        if h > 0:
+            from_stored, traders = hire_funding(free, s.res[q, COIN], s.mercs[q, TRADER], y,
+                                                price, h)
+            if from_stored < 0:
+                break
+            cost = from_stored * w[W_COIN] + traders * w[W_MERC]
+            if cost == 0.0:
+                cost = -1e-6 * h  # free Coins: more never loses
+        for j in range(have + 1):
+            if h > 0 and j == 0 and not deck_open:
                 continue
-            if counted[o]:
-                if totals[o] < total:
-                    beaten += 1.0
-            else:
-                beaten += 0.5 if total >= 3 else 0.25
-        v = beaten * pts * w[W_VP] - j * w[W_MERC]
-        if v > best_v:
-            best, best_v = j, v
-    return best
+            total = mine + (j + h) * y
+            beaten = 0.0
+            for o in range(s.n_players):
+                if o == q:
+                    continue
+                if counted[o]:
+                    if totals[o] < total:
+                        beaten += 1.0
+                else:
+                    beaten += 0.5 if total >= 3 else 0.25
+            v = beaten * pts * w[W_VP] - j * w[W_MERC] - cost
+            if v > best_v:
+                best, best_h, best_v = j, h, v
+    return best, best_h

@@ -16,6 +16,13 @@ from strategies import gnomeland as players
 PLAYER_COUNTS = (2, 3, 4)
 GAMES_PER_CASE = 4
 HEURISTIC_MIX = [n for n in players.NAMES if n != "lookahead"]  # the search player: test_search.py
+# the readings rules.toml leaves open that change play (each named choice away from its default,
+# and the FAQ's 8 spells), alone and together
+VARIANTS = [{}, {"supply_limited": "no"}, {"mission_once_per": "side"},
+            {"contest_mercenaries": "spend_held"}, {"covered_warehouse": "resources_discarded"},
+            {"spell_curse": 1},
+            {"supply_limited": "no", "mission_once_per": "side",
+             "contest_mercenaries": "spend_held", "covered_warehouse": "resources_discarded"}]
 
 
 def check_invariants(s, r):
@@ -23,6 +30,9 @@ def check_invariants(s, r):
     assert (s.res[:n] >= 0).all() and (s.copied[:n] >= 0).all() and (s.mercs[:n] >= 0).all()
     assert (s.supply >= 0).all()
     for k in range(3):  # every cube is in the supply, a hand/Warehouse or a copy pile
+        if r.supply_limited == board.NO:  # cubes without end: the supply never moves
+            assert s.supply[k] == board.supply_start(r, k)
+            continue
         total = s.supply[k] + s.res[:n, k].sum() + s.copied[:n, k].sum()
         assert total == board.supply_start(r, k), (k, total)
         assert s.res[:n, k].max() <= board.supply_start(r, k)
@@ -40,11 +50,36 @@ def check_invariants(s, r):
 @pytest.mark.parametrize("strategy", [n for n in players.NAMES if n != "lookahead"])
 def test_invariants_hold_every_turn(n_players, strategy):
     config = make_config("gnomeland", n_players, "standard", [strategy], seed=123)
-    r = config.rules.as_record()[0]
     plans = (np.repeat(config.setup.mix_ids, board.MAX_PLAYERS),
              np.repeat(config.setup.mix_weights, board.MAX_PLAYERS, 0))
+    play_checked(config.rules.as_record()[0], n_players, plans, 123)
+
+
+@pytest.mark.parametrize("n_players", PLAYER_COUNTS)
+@pytest.mark.parametrize("settings", VARIANTS,
+                         ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()) or "default")
+def test_invariants_hold_under_every_reading(settings, n_players):
+    """The same checks under each reading of rules.toml, with the heuristics and random seated
+    together (the default mix plus random)."""
+    config = make_config("gnomeland", n_players, "standard", HEURISTIC_MIX, seed=7,
+                         settings=settings)
+    r = config.rules.as_record()[0]
+    for k, v in settings.items():  # the setting reached the rule record
+        param = config.rules.params[k]
+        assert getattr(r, k) == (param.choices.index(v) if param.choices else v)
+    ids = np.zeros(board.MAX_PLAYERS, dtype=np.int64)
+    weights = np.zeros((board.MAX_PLAYERS, players.N_WEIGHTS))
     for game in range(GAMES_PER_CASE):
-        rng = seed_stream(123, game)
+        for seat in range(n_players):  # a different mix of strategies at each game
+            sid = (game * n_players + seat) % len(HEURISTIC_MIX)
+            ids[seat] = players.NAMES.index(HEURISTIC_MIX[sid])
+            weights[seat] = players.DEFAULT_WEIGHTS[ids[seat]]
+        play_checked(r, n_players, (ids, weights), 7, games=[game])
+
+
+def play_checked(r, n_players, plans, seed, games=range(GAMES_PER_CASE)):
+    for game in games:
+        rng = seed_stream(seed, game)
         table = new_game(r, n_players, plans, rng, no_log()).view(np.recarray)
         s = table[0]
         check_invariants(s, r)

@@ -13,13 +13,14 @@ from simulator.core.rng import seed_stream
 from simulator.core.trace import entries, new_log, no_log
 from simulator.games.gnomeland import story as L
 from simulator.games.gnomeland.board import (
-    ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, COURT, GNOME_HOUSE, GNOME_RECALL, GUARD_POST, INN,
-    KIOSK, MAGIC_CHALLENGE, MANA, SHOP, SOLDIER, TRADER, WEAPON, WIZARD, building_points,
-    circular, final_score, slot_of,
+    ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, COURT, CURSE, FAVOUR, FORTUNE, GNOME_RECALL,
+    GUARD_POST, INN, KIOSK, MAGIC_CHALLENGE, MANA, OBELISK, PALACE, PIER, SANCTUARY, SHOP,
+    SOLDIER, SUMMONING, TRADER, WAREHOUSE, WEAPON, WIZARD, building_points, circular,
+    final_score, slot_of,
 )
 from simulator.games.gnomeland.turn import (
     apply_option, cast_spell, complete_mission, contest, end_of_round, end_of_turn,
-    list_options, neutral_available, place_card, spend_die,
+    list_options, neutral_available, place_card, spend_die, start_turn,
 )
 from strategies.gnomeland import COPIER
 from tests.gnomeland.conftest import give_dice, make_plans
@@ -128,6 +129,41 @@ def test_a_built_card_covers_the_building_and_discards_its_markers(table, r, pla
     assert not any(o[0] == L.OPT_TAVERN for o in options(s, r))  # no gnome left to play
 
 
+@pytest.mark.parametrize("reading", ["resources_taken", "resources_discarded"])
+def test_a_covered_warehouse_and_the_resources_kept_on_it(table, rules_with, plans, reading):
+    """N.B. a placed card's building loses its markers, 'Resource or Gnome'. P0 kept a Mana and a
+    Weapons in its two Warehouses and copied 3 Coins; it builds a Pier (3 Coins) over a
+    Warehouse. rules.toml covered_warehouse = resources_taken (default): the kept resources came
+    into hand at the start of the turn, nothing is lost. resources_discarded: they are still on
+    the Warehouses; the one Warehouse left holds one, the other is discarded (greedy keeps the
+    Mana: its Warehouse choice). Had P0 spent a kept resource first, nothing would be lost."""
+    r = rules_with(covered_warehouse=reading)[0]
+    s = table(2, r)
+    s.res[0, :] = [0, 1, 1]
+    s.copied[0, :] = [3, 0, 0]
+    s.own_dice[0, :3] = [1, 1, 1]
+    start_turn(s, r, rng(), no_log(), 0)
+    supply = s.supply.copy()
+    log = new_log(500)
+    assert (r.pier_cost_coin, r.pier_cost_mana, r.pier_cost_weapon) == (3, 0, 0)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_BUILD_SPECIAL, PIER, 0)
+    assert s.special[0, 0] == PIER and s.special[0, 1] == WAREHOUSE
+    if reading == "resources_taken":
+        assert list(s.res[0]) == [0, 1, 1] and logged(log, L.WAREHOUSE_DISCARDED) == []
+        return
+    assert list(s.res[0]) == [0, 1, 0] and list(s.stored[0]) == [0, 1, 0]
+    assert logged(log, L.WAREHOUSE_DISCARDED) == [(0, 0, 100, 0, 0, 0)]
+    assert s.supply[WEAPON] == supply[WEAPON] + 1 and s.lost[0] == 1
+    # a kept Coin spent on the Pier first: one kept resource left, the other Warehouse holds it
+    s = table(2, r)
+    s.res[0, :] = [1, 0, 1]
+    s.copied[0, :] = [2, 0, 0]
+    start_turn(s, r, rng(), no_log(), 0)
+    log = new_log(500)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_BUILD_SPECIAL, PIER, 0)
+    assert list(s.res[0]) == [0, 0, 1] and logged(log, L.WAREHOUSE_DISCARDED) == []
+
+
 def test_inn_gives_weapons_or_mana_and_the_hotel_also_a_mercenary(table, r, plans):
     """The Cards: the Inn gives 1 Weapons or 1 Mana ('/' means 'or'); the Hotel also offers a
     Mercenary of the player's choice."""
@@ -140,6 +176,111 @@ def test_inn_gives_weapons_or_mana_and_the_hotel_also_a_mercenary(table, r, plan
     die_opts = [o for o in options(s, r) if o[0] == L.OPT_DIE]
     assert len(die_opts) == 5  # Weapons, Mana, or one of the three Mercenaries
 
+
+
+# --- the Special Buildings' cards ----------------------------------------------------------------
+
+def special_on(s, p, t, side, slot=0):
+    s.special[p, slot] = t
+    s.special_side[p, slot] = side
+    s.special_used[p, slot] = 0
+
+
+def test_palace_pays_a_coin_for_a_neutral_die_once_per_turn(table, r, plans, log):
+    """Palace: once per turn, pay 1 Coin to roll 1 additional (neutral) die."""
+    s = table(2)
+    special_on(s, 0, PALACE, BASE)
+    give_dice(s, [3, 3, 3])
+    s.res[0, :] = [0, 0, 0]
+    assert not any(o[0] == L.OPT_PALACE for o in options(s, r))   # no Coin
+    s.res[0, :] = [2, 0, 0]
+    assert (L.OPT_PALACE, 0, 0) in options(s, r)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_PALACE, 0, 0)
+    assert r.palace_pay_coin == 1 and list(s.res[0]) == [1, 0, 0]
+    assert s.n_dice == 4 and s.dice_neutral[3] == 1 and s.special_used[0, 0] == 1
+    assert not any(o[0] == L.OPT_PALACE for o in options(s, r))   # once per turn
+
+
+@pytest.mark.parametrize("t", [PALACE, SANCTUARY], ids=["castle", "temple"])
+def test_castle_and_temple_roll_one_more_die_each_turn(table, r, plans, log, t):
+    """Castle and Temple (the Advanced sides of Palace and Sanctuary): the player rolls 1
+    additional neutral die during their turn, free: at the start of the turn (rules.toml notes:
+    extra_dice)."""
+    s = table(2)
+    special_on(s, 0, t, ADVANCED)
+    s.own_dice[0, :3] = [2, 2, 2]
+    start_turn(s, r, rng(), log, 0)
+    assert s.n_dice == r.dice_per_player + 1 and s.dice_neutral[3] == 1 and s.special_used[0, 0] == 1
+    assert list(s.dice[:3]) == [2, 2, 2] and 1 <= s.dice[3] <= 6
+    assert list(s.res[0]) == [0, 0, 0]  # nothing paid
+    assert not any(o[0] in (L.OPT_PALACE, L.OPT_REROLL) for o in options(s, r))
+
+
+def test_castle_rolls_its_die_as_soon_as_it_is_flipped(table, r, plans, log):
+    """A Special card's new characteristics 'immediately become available': a Palace flipped to
+    the Castle during the turn rolls the Castle's die at once."""
+    s = table(2)
+    special_on(s, 0, PALACE, BASE)
+    give_dice(s, [1])
+    s.res[0, :] = [r.palace_upgrade_coin, r.palace_upgrade_mana, r.palace_upgrade_weapon]
+    assert (L.OPT_UPGRADE_SPECIAL, 0, PALACE) in options(s, r)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_UPGRADE_SPECIAL, 0, PALACE)
+    assert s.special_side[0, 0] == ADVANCED and s.n_dice == 2 and s.dice_neutral[1] == 1
+    assert list(s.res[0]) == [0, 0, 0]
+
+
+def test_sanctuary_rerolls_one_unspent_die_once_per_turn(table, r, plans, log):
+    """Sanctuary: once per turn, re-roll one die not yet spent."""
+    s = table(2)
+    special_on(s, 0, SANCTUARY, BASE, slot=1)
+    give_dice(s, [1, 5])
+    s.dice_spent[1] = 1
+    rerolls = [o for o in options(s, r) if o[0] == L.OPT_REROLL]
+    assert rerolls == [(L.OPT_REROLL, 1, 0)]   # the spent die is not offered
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_REROLL, 1, 0)
+    (row,) = logged(log, L.REROLL)
+    assert row[:3] == (0, 0, 1) and row[4] == L.BY_BUILDING and s.dice[0] == row[3]
+    assert s.special_used[0, 1] == 1 and not s.dice_spent[0]
+    assert not any(o[0] == L.OPT_REROLL for o in options(s, r))
+
+
+def test_pier_two_coins_for_a_weapons_the_port_also_for_a_mana(table, r, plans, log):
+    """Pier: once per turn, 1 Weapons for 2 Coins. Port: once per turn, 2 Coins for 1 Weapons or
+    1 Mana."""
+    s = table(2)
+    special_on(s, 0, PIER, BASE)
+    s.res[0, :] = [1, 0, 0]
+    assert not any(o[0] == L.OPT_CONVERT for o in options(s, r))   # 1 Coin is not enough
+    s.res[0, :] = [3, 0, 0]
+    assert [o for o in options(s, r) if o[0] == L.OPT_CONVERT] == [(L.OPT_CONVERT, 0, WEAPON)]
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_CONVERT, 0, WEAPON)
+    assert r.pier_pay_coin == 2 and list(s.res[0]) == [1, 0, 1]
+    assert not any(o[0] == L.OPT_CONVERT for o in options(s, r))   # once per turn
+    s = table(2)
+    special_on(s, 0, PIER, ADVANCED)
+    s.res[0, :] = [2, 0, 0]
+    assert sorted(o for o in options(s, r) if o[0] == L.OPT_CONVERT) == \
+        [(L.OPT_CONVERT, 0, MANA), (L.OPT_CONVERT, 0, WEAPON)]
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_CONVERT, 0, MANA)
+    assert r.port_pay_coin == 2 and list(s.res[0]) == [0, 1, 0] and s.special_used[0, 0] == 1
+
+
+@pytest.mark.parametrize("side,income", [(BASE, [1, 0, 0]), (ADVANCED, [1, 1, 0])],
+                         ids=["obelisk", "monument"])
+def test_obelisk_and_monument_give_their_resources_without_a_die(table, r, plans, log, side, income):
+    """Obelisk and Monument: once per turn, the resources on the card, regardless of the dice
+    (rules.toml: Obelisk 1 Coin, Monument 1 Coin + 1 Mana, assumptions)."""
+    s = table(2)
+    special_on(s, 0, OBELISK, side, slot=2)
+    give_dice(s, [4])
+    s.res[0, :] = 0
+    assert (L.OPT_INCOME, 2, 0) in options(s, r)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_INCOME, 2, 0)
+    expected = [r.obelisk_coin, r.obelisk_mana, r.obelisk_weapon] if side == BASE else \
+        [r.monument_coin, r.monument_mana, r.monument_weapon]
+    assert list(s.res[0]) == expected == income
+    assert not s.dice_spent[0] and s.special_used[0, 2] == 1
+    assert not any(o[0] == L.OPT_INCOME for o in options(s, r))
 
 # --- missions ----------------------------------------------------------------------------------------
 
@@ -237,6 +378,90 @@ def test_one_gnome_per_turn_on_the_tavern(table, r, plans, log):
     assert not any(o[0] == L.OPT_TAVERN for o in options(s, r))
     end_of_round(s, r, plans, rng(), log)
     assert s.gnomes_out[0] == 1 and s.gnomes_home[0] == r.gnomes_per_player - 1
+
+
+def test_summoning_takes_a_mercenary_of_the_players_choice(table, r, plans, log):
+    """Summoning: 1 Mana for one Mercenary card of the player's choice from those available (an
+    empty deck offers none); the card comes from its deck, no resource with it."""
+    s = table(2)
+    s.spell = SUMMONING
+    s.res[0, :] = [0, 1, 0]
+    s.merc_deck[TRADER] = 0
+    spells = sorted(o for o in options(s, r) if o[0] == L.OPT_SPELL)
+    assert spells == [(L.OPT_SPELL, WIZARD, SUMMONING), (L.OPT_SPELL, SOLDIER, SUMMONING)]
+    cast_spell(s, r, plans, rng(), log, 0, SOLDIER)
+    assert list(s.mercs[0]) == [0, 0, 1] and s.merc_deck[SOLDIER] == 5 - 1
+    assert list(s.res[0]) == [0, 0, 0] and s.magic[0] == 1 and s.cast[0, SUMMONING] == 1
+    assert logged(log, L.MERCENARY) == [(0, SOLDIER, 1, 0, 0, 0)]
+
+
+def test_curse_takes_a_coin_or_steals_from_a_rivals_warehouses(table, r, plans, log):
+    """Curse: 1 Coin, or steal 1 Coin or 1 Weapons from the Warehouses of another player (what
+    they kept from their turn; not the resources they copied, which lie beside the board)."""
+    s = table(3)
+    s.spell = CURSE
+    s.res[0, :] = [0, 1, 0]
+    s.res[1, :] = [1, 1, 0]      # P1 kept a Coin and a Mana
+    s.res[2, :] = [0, 0, 0]
+    s.copied[2, :] = [2, 0, 2]   # P2 has only copied resources: nothing to steal
+    curses = sorted(o[1] for o in options(s, r) if o[0] == L.OPT_SPELL)
+    assert curses == [0, 1 + 2 * 1]  # the supply's Coin, or P1's Coin (P1 has no Weapons)
+    supply = s.supply.copy()
+    cast_spell(s, r, plans, rng(), log, 0, 1 + 2 * 1)
+    assert list(s.res[0]) == [1, 0, 0] and list(s.res[1]) == [0, 1, 0]
+    assert s.supply[COIN] == supply[COIN] and s.supply[MANA] == supply[MANA] + 1  # the Mana paid
+    assert logged(log, L.CURSE) == [(0, 1, COIN, 0, 0, 0)]
+    s2 = table(2)
+    s2.spell = CURSE
+    s2.res[0, :] = [0, 1, 0]
+    s2.res[1, :] = [0, 0, 1]
+    cast_spell(s2, r, plans, rng(), log, 0, 2 + 2 * 1)  # P1's Weapons
+    assert list(s2.res[0]) == [0, 0, 1] and list(s2.res[1]) == [0, 0, 0]
+    s3 = table(2)
+    s3.spell = CURSE
+    s3.res[0, :] = [0, 1, 0]
+    cast_spell(s3, r, plans, rng(), log, 0, 0)          # 1 Coin from the supply
+    assert list(s3.res[0]) == [r.curse_coins, 0, 0] == [1, 0, 0]
+
+
+def test_little_folks_fortune_rolls_a_neutral_die(table, r, plans, log):
+    """Little Folk's Fortune: a gnome on the card, one more die (a neutral one); not offered
+    when no neutral die is left in the pool."""
+    s = table(2)
+    s.tavern[:] = [FORTUNE, -1]
+    give_dice(s, [2, 4, 6])
+    assert (L.OPT_TAVERN, 0, FORTUNE) in options(s, r)
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_TAVERN, 0, FORTUNE)
+    assert s.n_dice == 4 and s.dice_neutral[3] == 1 and not s.dice_spent[3] and 1 <= s.dice[3] <= 6
+    assert list(s.dice[:3]) == [2, 4, 6]
+    assert s.tavern_gnomes[0, 0] == 1 and s.gnomes_home[0] == r.gnomes_per_player - 1
+    assert logged(log, L.EXTRA_DIE) == [(0, int(s.dice[3]), L.BY_ACTION, 3, 0, 0)]
+    s2 = table(2)
+    s2.tavern[:] = [FORTUNE, -1]
+    give_dice(s2, [1, 1, 1, 1, 1, 1, 1], neutral=(3, 4, 5, 6))  # the four neutral dice out
+    assert not any(o[0] == L.OPT_TAVERN for o in options(s2, r))
+
+
+def test_favour_of_the_gods_rerolls_the_chosen_unspent_dice_neutral_too(table, r, plans, log):
+    """Favour of the Gods: re-roll one or more dice not yet spent, including any neutral dice.
+    The greedy player re-rolls the dice worth less than a die on average: with a Shop (2 Coins)
+    on 5-6, the dice on the Kiosks (1-4); a spent die is never re-rolled."""
+    s = table(2)
+    s.normal[0, 2] = SHOP
+    s.tavern[:] = [-1, FAVOUR]
+    give_dice(s, [1, 3, 6, 2], neutral=(3,))
+    s.dice_spent[1] = 1
+    apply_option(s, r, plans, rng(), log, 0, L.OPT_TAVERN, 1, FAVOUR)
+    rows = logged(log, L.REROLL)
+    assert [(p, i, old, why) for p, i, old, new, why, _ in rows] == \
+        [(0, 0, 1, L.BY_ACTION), (0, 3, 2, L.BY_ACTION)]
+    assert [int(s.dice[i]) for i in (0, 3)] == [new for _, _, _, new, _, _ in rows]
+    assert s.dice[1] == 3 and s.dice[2] == 6 and s.n_dice == 4
+    s2 = table(2)
+    s2.tavern[:] = [-1, FAVOUR]
+    give_dice(s2, [1])
+    s2.dice_spent[0] = 1  # no die left to re-roll: not offered
+    assert not any(o[0] == L.OPT_TAVERN for o in options(s2, r))
 
 
 # --- mercenaries ---------------------------------------------------------------------------------
@@ -341,6 +566,46 @@ def test_faq_q3_q5_magic_challenge_mercenaries_and_nothing_kept(table, r, plans,
     assert s.mercs[0, WIZARD] == 1 and s.merc_deck[WIZARD] == 5 + 2
     assert s.score[0] == 3 and s.score[1] == 0
     assert (s.res[:2] == 0).all() and (before == 0).all()
+
+
+@pytest.mark.parametrize("reading", ["hire_and_spend", "spend_held"])
+def test_faq_q3_mercenaries_hired_during_a_brawl(table, rules_with, plans, log, reading):
+    """FAQ Q3: Mercenaries 'can be bought and discarded anytime, even during a scuffle or a magic
+    challenge'. P1 counts first: 3 Weapons. P0's dice all land on Kiosks (3 Coins, no Weapons)
+    and its gnome gives 1: it hires three Soldiers at 2 Coins, paid with the count's 3 Coins, its
+    Warehouses' 2 Coins and a Trader discarded, spends them at once and beats P1 with 4.
+    rules.toml contest_mercenaries = spend_held (the reading before): no hire, P1 wins the Brawl.
+    With no Soldier in the deck (and none held) nothing can be hired."""
+    r = rules_with(contest_mercenaries=reading)[0]
+    s = contest_table(table, 2, [0, 0], [1, 0], BRAWL)
+    s.normal[0, :] = KIOSK
+    s.res[0, :] = [2, 0, 0]
+    s.mercs[0, TRADER] = 1
+    s.merc_deck[TRADER] = 4
+    s.first_player = 1
+    supply = s.supply.copy()
+    contest(s, r, plans, rng(), log, 0)
+    rows = {a: (b, c, d, e, f) for a, b, c, d, e, f in logged(log, L.CONTEST_ROLL)}
+    assert rows[1] == (3, 3, 0, 0, 0)
+    if reading == "spend_held":
+        assert rows[0] == (1, 0, 0, 0, 1) and s.score[1] == 3 and s.score[0] == 0
+        assert list(s.res[0]) == [2, 0, 0] and s.mercs[0, TRADER] == 1 and s.hired[0] == 0
+        return
+    assert rows[0] == (4, 0, 0, 3, 1)        # total, dice, Warehouses, Mercenaries, gnome
+    assert s.score[0] == 3 and s.score[1] == 0
+    assert logged(log, L.HIRE) == [(0, SOLDIER, r.soldier_cost, COIN, 1, 0)] * 3
+    assert list(s.res[0]) == [0, 0, 0] and s.supply[COIN] == supply[COIN] + 2
+    assert s.mercs[0].sum() == 0 and s.hired[0] == 3
+    assert list(s.merc_deck) == [5, 5, 5]    # the Trader back, the Soldiers hired and spent
+    # no Soldier to hire: the deck is empty and P0 holds none
+    s = contest_table(table, 2, [0, 0], [1, 0], BRAWL)
+    s.normal[0, :] = KIOSK
+    s.merc_deck[SOLDIER] = 0
+    s.mercs[1, SOLDIER] = 5
+    s.first_player = 1
+    log2 = new_log(500)
+    contest(s, r, plans, rng(), log2, 0)
+    assert logged(log2, L.HIRE) == [] and s.score[0] == 0
 
 
 def test_contests_only_with_a_gnome_on_the_card(table, r, plans, log):

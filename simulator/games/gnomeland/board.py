@@ -71,6 +71,8 @@ SOURCE_NAMES = ("dice", "copied", "tavern", "spell", "special", "mission", "merc
 # rules choices (index into the ``choices`` list of rules.toml)
 NO, YES = 0, 1
 ONCE_PER_CARD, ONCE_PER_SIDE = 0, 1
+SPEND_HELD, HIRE_AND_SPEND = 0, 1        # contest_mercenaries
+RESOURCES_TAKEN, RESOURCES_DISCARDED = 0, 1   # covered_warehouse
 
 STATE = np.dtype([
     # the table
@@ -88,6 +90,7 @@ STATE = np.dtype([
     ("supply", np.int64, (3,)),              # cubes in the supply, by resource
     # the players
     ("res", np.int64, (MAX_PLAYERS, 3)),     # in hand during the turn; in Warehouses between turns
+    ("stored", np.int64, (MAX_PLAYERS, 3)),  # of res, still on the Warehouses (the active player)
     ("copied", np.int64, (MAX_PLAYERS, 3)),  # copied resources beside the board, for the next turn
     ("mercs", np.int64, (MAX_PLAYERS, 3)),   # mercenaries held, by kind
     ("merc_deck", np.int64, (3,)),           # mercenaries available, by kind
@@ -592,6 +595,22 @@ def slot_of(value):
 def circular(value):
     """Circular dice: above 6 is 1, below 1 is 6."""
     return (value - 1) % 6 + 1
+
+
+@njit(cache=True)
+def hire_funding(free, stored, traders, y, price, hires):
+    """How a contest pays ``hires`` Mercenaries at ``price`` Coins each (FAQ Q3): the Coins the
+    count itself produced (``free``, lost after the contest anyway) first, then Coins from the
+    Warehouses (``stored``), then Traders discarded (``y`` Coins each, of ``traders`` held).
+    Returns (Warehouse Coins used, Traders discarded), or (-1, -1) when that is not enough."""
+    need = hires * price - min(hires * price, free)
+    from_stored = min(need, stored)
+    need -= from_stored
+    if need == 0:
+        return from_stored, 0
+    if y <= 0 or (need + y - 1) // y > traders:
+        return -1, -1
+    return from_stored, (need + y - 1) // y
 
 
 # --- what a building gives ---------------------------------------------------------------------

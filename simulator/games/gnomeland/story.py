@@ -17,12 +17,14 @@ LOG_KINDS = (
     "upgrade", "gnomes_discarded", "mission", "tavern", "reroll", "die_change", "spell", "hex",
     "recall", "curse", "special", "keep", "contest", "contest_roll", "contest_points",
     "mission_flip", "mission_drawn", "tavern_card", "action_reshuffle", "spell_card",
-    "gnomes_removed", "first_player", "no_neutral_die", "truncated", "game_end", "score")
+    "gnomes_removed", "first_player", "no_neutral_die", "truncated", "game_end", "score",
+    "warehouse_discarded")
 (ROUND, FIRST_ROLL, ROLL, TURN, HAND, EXTRA_DIE, OPTIONS, OPTION, DIE, MERCENARY, COPY,
  COPY_DECLINED, GAIN, SUPPLY_SHORT, PAY, HIRE, BUILD, UPGRADE, GNOMES_DISCARDED, MISSION, TAVERN,
  REROLL, DIE_CHANGE, SPELL, HEX, RECALL, CURSE, SPECIAL, KEEP, CONTEST, CONTEST_ROLL,
  CONTEST_POINTS, MISSION_FLIP, MISSION_DRAWN, TAVERN_CARD, ACTION_RESHUFFLE, SPELL_CARD,
- GNOMES_REMOVED, FIRST_PLAYER, NO_NEUTRAL_DIE, TRUNCATED, GAME_END, SCORE) = range(len(LOG_KINDS))
+ GNOMES_REMOVED, FIRST_PLAYER, NO_NEUTRAL_DIE, TRUNCATED, GAME_END, SCORE,
+ WAREHOUSE_DISCARDED) = range(len(LOG_KINDS))
 
 # option kinds (the turn's actions; ``opts[i, 0]``)
 OPTION_NAMES = ("end turn", "spend die", "tavern", "cast spell", "palace die", "change die",
@@ -63,10 +65,6 @@ def _p(p: int) -> str:
 
 def _normal(t, side):
     return NORMAL_NAMES[t][side]
-
-
-def _special(t, side):
-    return SPECIAL_NAMES[t][side] if t >= 0 else "(empty)"
 
 
 def describe_option(kind, a, b) -> str:
@@ -181,8 +179,10 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"{_p(a)} pays {_bundle(b)} (discarding {c} Mercenary card(s) for resources).",
                 {"player": a, "paid": unpack(b), "mercenaries_discarded": c})
     if code == HIRE:
-        return (f"{_p(a)} hires a {MERCENARY_NAMES[b]} for {c} {RESOURCE_NAMES[d]}.",
-                {"player": a, "mercenary": MERCENARY_NAMES[b], "price": c, "paid_in": RESOURCE_NAMES[d]})
+        return (f"{_p(a)} hires a {MERCENARY_NAMES[b]} for {c} {RESOURCE_NAMES[d]}"
+                + (" in the contest and spends it at once." if e else "."),
+                {"player": a, "mercenary": MERCENARY_NAMES[b], "price": c, "paid_in": RESOURCE_NAMES[d],
+                 "in_contest": bool(e)})
     if code == BUILD:
         names = NORMAL_NAMES if b == 0 else SPECIAL_NAMES
         old = names[e][f] if e >= 0 else "(empty)"
@@ -194,6 +194,9 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"{_p(a)} upgrades {names[d][0]} to {names[d][1]} (slot {c}).",
                 {"player": a, "kind": "normal" if b == 0 else "special", "slot": c,
                  "building": names[d][1]})
+    if code == WAREHOUSE_DISCARDED:
+        return (f"{_p(a)}'s Warehouse on special slot {b} is covered: {_bundle(c)} kept on it "
+                f"discarded.", {"player": a, "slot": b, "discarded": unpack(c)})
     if code == GNOMES_DISCARDED:
         return (f"{_p(a)}'s Gnome House is covered: {b} gnome(s) on it leave the game.",
                 {"player": a, "gnomes": b})

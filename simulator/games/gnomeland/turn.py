@@ -15,14 +15,16 @@ from simulator.core.trace import record
 from simulator.games.gnomeland import story as L
 from simulator.games.gnomeland.board import (
     ADVANCED, BASE, BRAWL, COIN, COVERED, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN,
-    EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR,
+    EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR, HIRE_AND_SPEND,
+    RESOURCES_DISCARDED,
     FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, FORTUNE, FROM_COPY, FROM_DICE, FROM_MERCENARY,
     FROM_MISSION, FROM_SPECIAL, FROM_SPELL, FROM_TAVERN, GNOME_HOUSE, GNOME_RECALL, GUARD_POST,
     HEX, IN_DECK, KIOSK, MAGIC_CHALLENGE, MANA, MAX_DICE, MAX_PLAYERS, M_ANY, M_TRADERS,
     N_ACTIONS, N_CARDS, N_MISSIONS, N_SPELLS, ON_BOARD, SOLDIER, SUMMONING, TRADER, TWO_COINS,
-    WAREHOUSE, WEAPON, WIZARD, YES, ABUNDANCE, action_counts, circular, contest_points,
+    WAREHOUSE, WEAPON, YES, ABUNDANCE, action_counts, circular, contest_points,
     convert_gives, convert_price, dice_left, final_score, building_points, has_alternative,
-    has_gnome_house, has_merc_choice, keep_limit, load_cards, may_complete,
+    has_gnome_house, has_merc_choice, hire_funding, keep_limit, load_cards, may_complete,
+    warehouses_of,
     mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
     supply_start, yield_of,
 )
@@ -136,6 +138,7 @@ def pay(s, r, p, c0, c1, c2, log):
         c = c0 if k == 0 else (c1 if k == 1 else c2)
         from_hand = min(c, s.res[p, k])
         s.res[p, k] -= from_hand
+        s.stored[p, k] -= min(from_hand, s.stored[p, k])  # what the Warehouses hold goes first
         give_back(s, r, k, from_hand)
         need = c - from_hand
         while need > 0:
@@ -394,6 +397,35 @@ def place_card(s, r, log, p, kind, card, slot):
 
 
 @njit(cache=True)
+def cover_warehouse(s, r, plans, rng, log, p, slot):
+    """A Warehouse about to be covered (covered_warehouse = resources_discarded): the resources
+    kept on the Warehouses since the last turn and not yet spent lose their place where the
+    others cannot hold them, and are discarded ('any marker ... placed on them is immediately
+    discarded'). The player covers the emptiest Warehouse; their strategy chooses, as at the
+    end of a turn, which of the kept resources stay."""
+    if r.covered_warehouse != RESOURCES_DISCARDED or s.special[p, slot] != WAREHOUSE:
+        return
+    on = s.stored[p, 0] + s.stored[p, 1] + s.stored[p, 2]
+    room = (warehouses_of(s, p) - 1) * r.warehouse_capacity
+    if on <= room:
+        return
+    hand = (s.res[p, 0], s.res[p, 1], s.res[p, 2])
+    for k in range(3):  # the strategy chooses among the kept resources only
+        s.res[p, k] = s.stored[p, k]
+    keep = players.choose_keep(s, r, p, plans, rng, room)
+    lost = 0
+    drops = np.zeros(3, dtype=np.int64)
+    for k in range(3):
+        drops[k] = s.stored[p, k] - keep[k]
+        s.res[p, k] = hand[k] - drops[k]
+        s.stored[p, k] = keep[k]
+        give_back(s, r, k, drops[k])
+        lost += drops[k]
+    s.lost[p] += lost
+    record(log, L.WAREHOUSE_DISCARDED, p, slot, pack(drops[0], drops[1], drops[2]))
+
+
+@njit(cache=True)
 def mission_cost(s, space):
     card = s.missions[space]
     return s.m_cost[card, 0 if space < 2 else 1]
@@ -429,12 +461,10 @@ def complete_mission(s, r, log, p, space):
     c = mission_cost(s, space)
     vp = mission_vp(s, r, space)
     hexed = s.m_reward[card, side, 0] - vp
-    mercs = 0
     for k in range(3):  # the named Mercenaries
         for _ in range(c[M_TRADERS + k]):
             s.mercs[p, k] -= 1
             s.merc_deck[k] += 1
-            mercs += 1
     # any kind: those the resource payment will not need, the most plentiful first
     for _ in range(c[M_ANY]):
         best = -1
@@ -446,7 +476,6 @@ def complete_mission(s, r, log, p, space):
                 best, best_spare = k, spare
         s.mercs[p, best] -= 1
         s.merc_deck[best] += 1
-        mercs += 1
     pay(s, r, p, c[0], c[1], c[2], log)
     s.done[p, card, side] = 1
     s.missions_done[p] += 1
@@ -731,6 +760,7 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
         place_card(s, r, log, p, 0, a, b)
     elif kind == OPT_BUILD_SPECIAL:
         pay(s, r, p, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2], log)
+        cover_warehouse(s, r, plans, rng, log, p, b)
         place_card(s, r, log, p, 1, a, b)
         free_dice(s, r, rng, log, p)
     elif kind == OPT_UPGRADE_NORMAL:
@@ -773,6 +803,7 @@ def start_turn(s, r, rng, log, p):
     stored = pack(s.res[p, 0], s.res[p, 1], s.res[p, 2])
     copied = pack(s.copied[p, 0], s.copied[p, 1], s.copied[p, 2])
     for k in range(3):
+        s.stored[p, k] = s.res[p, k]
         s.res[p, k] += s.copied[p, k]
         s.copied[p, k] = 0
     record(log, L.HAND, p, stored, copied)
@@ -845,7 +876,8 @@ def best_die_count(s, p, k, value):
 @njit(cache=True)
 def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     """One player's count in a Brawl (k = Weapons) or Magic Challenge (k = Mana): their dice on
-    their buildings, Special Buildings, Warehouses, Mercenaries spent and their gnome."""
+    their buildings, Special Buildings, Warehouses, Mercenaries spent (those held and, FAQ Q3,
+    those hired for the occasion: ``contest_mercenaries``) and their gnome."""
     dice = np.zeros(MAX_DICE, dtype=np.int64)
     n = r.dice_per_player
     for i in range(n):
@@ -896,6 +928,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
         else:
             from_dice += a0[k]
             coins += a0[COIN]
+    income_coins = 0
     for slot in range(3):  # Pier, Port (Coins from the dice), Obelisk, Monument
         t = s.special[q, slot]
         if t < FIRST_SPECIAL_CARD:
@@ -908,14 +941,39 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
             coins -= convert_price(r, side)
         elif e == EFFECT_INCOME:
             from_dice += s.s_income[side, k]
+            income_coins += s.s_income[side, COIN]
     stored = s.res[q, k]
-    mercs = players.contest_mercs(s, r, q, plans, rng, k, from_dice + stored + gnomes, counted,
-                                  totals)
+    # FAQ Q3: Mercenaries 'can be bought and discarded anytime, even during a scuffle or a magic
+    # challenge': the count's own Coins, the Warehouses' Coins and Traders pay for Mercenaries of
+    # the contest's kind, spent at once (a Mercenary's index is its resource's: k)
+    price = hire_price(r, k)
+    free = coins + income_coins
+    y = r.mercenary_yield
+    max_hires = 0
+    if r.contest_mercenaries == HIRE_AND_SPEND and y > 0 and \
+            (s.merc_deck[k] > 0 or s.mercs[q, k] > 0):
+        if price > 0:
+            max_hires = (free + s.res[q, COIN] + s.mercs[q, TRADER] * y) // price
+        else:
+            max_hires = s.merc_deck[k] + s.mercs[q, k]
+    mercs, hires = players.contest_mercs(s, r, q, plans, rng, k, from_dice + stored + gnomes,
+                                         counted, totals, free, price, max_hires)
     s.mercs[q, k] -= mercs
     s.merc_deck[k] += mercs
+    if hires > 0:
+        from_stored, traders = hire_funding(free, s.res[q, COIN], s.mercs[q, TRADER], y, price,
+                                            hires)
+        s.res[q, COIN] -= from_stored
+        give_back(s, r, COIN, from_stored)
+        s.mercs[q, TRADER] -= traders
+        s.merc_deck[TRADER] += traders
+        s.hired[q] += hires
+        for _ in range(hires):  # hired and discarded at once: the card goes back to its deck
+            record(log, L.HIRE, q, k, price, COIN, 1)
     give_back(s, r, k, stored)
     s.res[q, k] = 0
-    total = from_dice + stored + mercs * r.mercenary_yield + gnomes
+    mercs += hires
+    total = from_dice + stored + mercs * y + gnomes
     record(log, L.CONTEST_ROLL, q, total, from_dice, stored, mercs, gnomes)
     return total
 
