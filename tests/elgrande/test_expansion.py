@@ -16,10 +16,10 @@ from simulator.games.elgrande import story as L
 from simulator.games.elgrande import turn
 from simulator.games.elgrande.board import (
     AFRICA, AMERICA, ARAGON, BLACK, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CASTILLO, CATALUNA,
-    COLONY_STACK, COPYCAT, FRANCIA, FROM_CAPTAIN, FROM_FRANCIA, FROM_REGIONS, FROM_TOKENS, FROM_VICEROY,
+    COLONY_STACK, COPYCAT, FRANCIA, FREE_CHOICE, FROM_CAPTAIN, FROM_FRANCIA, FROM_REGIONS, FROM_TOKENS, FROM_VICEROY,
     GALICIA, GENERAL, GOLD, GRAND_INQUISITOR_COLONIES, GRANADA, HOLY_INQUISITION, KING,
-    LIMIT_TABLE, N_SPAIN, PAIS_VASCO, SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN, SEVILLA, SHIP,
-    SPECIAL, VALENCIA, WARE, caballeros_of, counted, placement_target,
+    LIMIT_TABLE, MOVE_OPPONENTS_3, MOVE_OWN_4, N_SPAIN, PAIS_VASCO, SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN, SEVILLA, SHIP,
+    SPECIAL, TRANSPORT, VALENCIA, WARE, caballeros_of, counted, placement_target,
 )
 from strategies import elgrande as players
 
@@ -343,6 +343,90 @@ def test_score_black_regions_takes_the_inquisitor(xtable, r, plans, log):
     turn.special_action(s, r, plans, rng(), log, 0, SCORE_BLACK_REGIONS)
     assert s.inquisitor == 0
     assert s.score[0] == r.galicia_points_1 + r.aragon_points_2 and s.score[1] == r.aragon_points_1
+
+
+def black_table(xtable, holder):
+    """Two black Caballeros in Galicia, nothing else on the board (the King in Aragón)."""
+    s = xtable(3, king=ARAGON)
+    s.cab[BLACK, GALICIA] = 2
+    s.inquisitor = holder
+    return s
+
+
+def test_the_holder_chooses_black_moves_as_his_own(xtable, r, plans):
+    """'The player who has the Grand Inquisitor card may move black Caballeros ... as if they
+    were his own': the intrigue move of its own Caballeros (no own one on the board) is a black
+    one out of Galicia; nobody else (nor anybody while nobody holds him) may; an opponents'
+    move never takes them (they are the holder's own)."""
+    s = black_table(xtable, 0)
+    q, a, b = players.choose_move(s, r, 0, plans, rng(), 1, 0, -1)
+    assert (q, a) == (BLACK, GALICIA) and b not in (GALICIA, ARAGON)
+    assert players.choose_move(s, r, 0, plans, rng(), 0, 3, -1) == (-1, -1, -1)
+    for holder in (-1, 1):
+        s = black_table(xtable, holder)
+        assert players.choose_move(s, r, 0, plans, rng(), 4, 4, -1) == (-1, -1, -1)
+
+
+@pytest.mark.parametrize("card", [MOVE_OWN_4, TRANSPORT, FREE_CHOICE])
+def test_holders_own_moves_move_black_caballeros(xtable, r, plans, log, card):
+    """Stack 1's moves of 'your' Caballeros, Transport's and Free Choice's move black ones for
+    the holder, each counting as one of its own moves; the holder takes the tokens they reach.
+    Another player's move of its own leaves them."""
+    s = black_table(xtable, 0)
+    s.cab[BLACK, GALICIA] = 0
+    s.cab[BLACK, SEVILLA] = 4  # more than Transport's 3 and Free Choice's 2 may move
+    s.cab[1, SEVILLA] = 1
+    turn.intrigue(s, r, plans, rng(), log, 0, card)
+    moves = logged(log, L.MOVED)
+    assert moves and all(m[0] == BLACK and m[3] == 0 for m in moves)
+    assert len(moves) <= s.card_number[card] and s.cab[BLACK].sum() == 4
+    assert s.cab[BLACK, SEVILLA] == 4 - len(moves)
+    s = black_table(xtable, 0)
+    turn.intrigue(s, r, plans, rng(), log, 1, card)
+    assert s.cab[BLACK, GALICIA] == 2 and s.cab[BLACK].sum() == 2
+
+
+def test_opponents_moves_never_take_black_caballeros(xtable, r, plans, log):
+    """Assumption (rules.toml, expansion_inquisitor): black Caballeros are moved only by the
+    holder, as its own; an opponents' move (3 of opponents') takes none, whoever holds him."""
+    for holder, by in ((0, 0), (0, 1), (-1, 1)):
+        s = black_table(xtable, holder)
+        turn.intrigue(s, r, plans, rng(), log, by, MOVE_OPPONENTS_3)
+        assert s.cab[BLACK, GALICIA] == 2
+
+
+@pytest.mark.parametrize("holder", [0, 1, -1])
+def test_holder_frees_black_caballeros_from_the_ship(xtable, r, plans, log, holder):
+    """The Ship's free moves: black Caballeros on the Ship since an earlier round go on at the
+    beginning of their holder's turn, as the holder's own would (here to an empty coastal
+    region or América); nobody else moves them, and not those that came this round."""
+    s = xtable(3, king=ARAGON)
+    s.inquisitor = holder
+    s.cab[BLACK, SHIP] = 2
+    s.arrived[BLACK, SHIP] = 1  # one came this round
+    X.free_moves(s, r, plans, rng(), log, 0)
+    free = logged(log, L.FREE_MOVE)
+    if holder == 0:
+        assert [row[:3] for row in free] == [(0, BLACK, SHIP)]
+        assert s.cab[BLACK, SHIP] == 1 and s.cab[BLACK, free[0][3]] == 1
+    else:
+        assert free == [] and s.cab[BLACK, SHIP] == 2
+
+
+def test_holder_brings_a_black_carrier_home_by_free_moves(xtable, r, plans, log):
+    """A black Caballero in América since an earlier round holding Gold goes to the Ship for
+    its holder (free), and the next round to the coast: the Gold scores for the holder."""
+    s = xtable(3, king=ARAGON)
+    s.inquisitor = 0
+    s.cab[BLACK, AMERICA] = 1
+    s.carry[BLACK, AMERICA, GOLD] = 1
+    s.cab[1, AMERICA], s.cab[2, AMERICA] = 3, 2  # the black one is third there: worth nothing
+    X.free_moves(s, r, plans, rng(), log, 0)
+    assert s.cab[BLACK, SHIP] == 1 and s.carry[BLACK, SHIP, GOLD] == 1
+    X.end_of_round(s)
+    X.free_moves(s, r, plans, rng(), log, 0)
+    assert s.cab[BLACK, SHIP] == 0 and s.score[0] >= r.gold_points
+    assert s.vp[0, FROM_TOKENS] == r.gold_points
 
 
 # --- The limit table -------------------------------------------------------------------------

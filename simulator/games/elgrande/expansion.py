@@ -83,28 +83,37 @@ def setup_picks(s, r, plans, rng, log, picks):
 def free_moves(s, r, plans, rng, log, p):
     """At the beginning of ``p``'s turn: each of its Caballeros on the Ship since an earlier
     round may go to América, África or a coastal region of Spain; each in América or África
-    since an earlier round may go to the Ship (free actions: no place or move action). Then
-    ``p`` takes the tokens it can."""
+    since an earlier round may go to the Ship (free actions: no place or move action). The
+    Grand Inquisitor's holder moves the black Caballeros there likewise, 'as if they were his
+    own' (after its own). Then ``p`` takes the tokens it can."""
+    free_moves_of(s, r, plans, rng, log, p, p, players.P_FREE_MOVE)
+    if s.inquisitor == p:
+        free_moves_of(s, r, plans, rng, log, p, BLACK, players.P_FREE_MOVE_BLACK)
+    E.take_tokens(s, p, log)
+
+
+@njit(cache=True)
+def free_moves_of(s, r, plans, rng, log, p, c, purpose):
+    """``p``'s free moves of colour ``c`` (its own, or the black ones it holds)."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
-    for _ in range(free_movers(s, p, SHIP)):
+    for _ in range(free_movers(s, c, SHIP)):
         free_destinations(s, SHIP, allowed)  # anew: Francia may have filled
-        g = players.choose_place(s, r, p, plans, rng, players.P_FREE_MOVE, allowed, SHIP, True)
+        g = players.choose_place(s, r, p, plans, rng, purpose, allowed, SHIP, True)
         record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1, g + 1)
         if g < 0:
             break
-        record(log, L.FREE_MOVE, p, p, SHIP, g)
-        E.move(s, p, SHIP, g, p, log)
+        record(log, L.FREE_MOVE, p, c, SHIP, g)
+        E.move(s, c, SHIP, g, p, log)
         E.take_tokens(s, p, log)
     for a in (AMERICA, AFRICA):
         free_destinations(s, a, allowed)
-        for _ in range(free_movers(s, p, a)):
-            g = players.choose_place(s, r, p, plans, rng, players.P_FREE_MOVE, allowed, a, True)
+        for _ in range(free_movers(s, c, a)):
+            g = players.choose_place(s, r, p, plans, rng, purpose, allowed, a, True)
             record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, g + 1 if g >= 0 else 0)
             if g < 0:
                 break
-            record(log, L.FREE_MOVE, p, p, a, SHIP)
-            E.move(s, p, a, SHIP, p, log)
-    E.take_tokens(s, p, log)
+            record(log, L.FREE_MOVE, p, c, a, SHIP)
+            E.move(s, c, a, SHIP, p, log)
 
 
 @njit(cache=True)
@@ -122,9 +131,10 @@ def free_destinations(s, a, allowed):
 
 
 @njit(cache=True)
-def free_movers(s, p, g):
-    """``p``'s Caballeros in ``g`` that came in an earlier round: those a free move may take."""
-    return s.cab[p, g] - s.arrived[p, g]
+def free_movers(s, c, g):
+    """Colour ``c``'s Caballeros in ``g`` that came in an earlier round: those a free move may
+    take."""
+    return s.cab[c, g] - s.arrived[c, g]
 
 
 @njit(cache=True)

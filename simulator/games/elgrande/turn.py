@@ -19,7 +19,7 @@ from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
+    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
     COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE, GENERAL, GRAND_INQUISITOR_COLONIES,
     HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, INQUISITION_STACK, KING,
     KING_STACK, KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD,
@@ -301,7 +301,9 @@ def special_action(s, r, plans, rng, log, p, card):
 @njit(cache=True)
 def intrigue(s, r, plans, rng, log, p, card):
     """Stack 1 moves: up to the card's number of Caballeros (own, opponents' or any, as the card
-    says), never to or from the King's region; 'out of one region' takes them all from one."""
+    says), never to or from the King's region; 'out of one region' takes them all from one.
+    With the expansion (Transport and Free Choice too) the Grand Inquisitor's holder moves
+    black Caballeros 'as if they were his own': they count as its own moves."""
     total, own_max, opp_max, one_source = intrigue_limits(s, card)
     source = -1
     own = 0
@@ -313,7 +315,7 @@ def intrigue(s, r, plans, rng, log, p, card):
         E.move(s, q, a, b, p, log)
         if s.expansion:
             E.take_tokens(s, p, log)
-        if q == p:
+        if q == p or q == BLACK:  # a black one: only the holder's choice, as its own
             own += 1
         else:
             opp += 1
