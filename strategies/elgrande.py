@@ -854,6 +854,60 @@ def choose_black_move(s, r, p, plans, rng):
 
 
 @njit(cache=True)
+def placement_gain(s, r, p, w, coef, pts, g):
+    """What one more of ``p``'s Caballeros placed from the court into ``g`` is worth to it
+    (``choose_placement``'s valuation)."""
+    gain = w[W_STANDING] * (term_with(s, r, p, g, 1, coef, pts) - place_term(s, r, g, coef, pts))
+    return gain + (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT]
+
+
+@njit(cache=True)
+def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
+    """The Grand Inquisitor's extra Caballero: the region (``allowed[:N_PLACES]``) its holder
+    ``p`` places one more in, ``L.COURT`` to take one more from the provinces into the court
+    (``allowed[L.COURT]``), or -1 for neither. A player places the extra one when its court
+    holds more than the card's ``n`` (else it would only be one of the ``n``) and the best
+    allowed region is worth it; else it takes one to the court, worth a court Caballero and,
+    when the court holds fewer than ``n``, one more placement."""
+    sid = acting(plans, p)
+    if sid == RANDOM:
+        k = 0
+        for g in range(N_PLACES + 1):
+            k += allowed[g]
+        pick = below(rng, k + 1)
+        for g in range(N_PLACES + 1):
+            if allowed[g]:
+                if pick == 0:
+                    return g
+                pick -= 1
+        return -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    best = 1e-9
+    pick = -1
+    ties = 0
+    if s.court[p] > n:  # else the extra one would only be one of the card's
+        for g in range(N_PLACES):
+            if allowed[g]:
+                v = placement_gain(s, r, p, w, coef, pts, g) + _noise(w, rng)
+                replace, ties = _better(v, best, ties, rng)
+                if replace:
+                    best, pick = v, g
+    if allowed[L.COURT]:
+        v = w[W_COURT]  # one more kept in the court
+        if s.court[p] < n:  # or, the card's placements running short, one more placed
+            for g in range(N_PLACES):
+                if placement_target(s, g):
+                    v = max(v, placement_gain(s, r, p, w, coef, pts, g) + w[W_COURT])
+        v += _noise(w, rng)
+        replace, ties = _better(v, best, ties, rng)
+        if replace:
+            best, pick = v, L.COURT
+    return pick
+
+
+@njit(cache=True)
 def choose_table_colour(s, r, p, plans, rng, beside):
     """Which colour beside the limit table (``beside[c] > 0``) ``p`` puts on a free space: the
     one whose counting leaves the region worth most to ``p``."""

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from simulator.core.rng import seed_stream
-from simulator.core.trace import entries
+from simulator.core.trace import entries, new_log
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
@@ -317,6 +317,69 @@ def test_grand_inquisitor_example_fifth_from_the_provinces(xtable, r, placing_pl
     assert len(logged(log, L.PLACED)) == 5 and s.court[0] == 0
     assert s.provinces[0] == provinces - 1
     assert logged(log, L.EXTRA_CABALLERO) == [(0, 1, 0, 0, 0, 0)]
+
+
+def extra_choices(s, r):
+    allowed = np.zeros(15, dtype=np.int64)
+    X.extra_targets(s, r, allowed)
+    return {g for g in range(15) if allowed[g]}
+
+
+def test_grand_inquisitor_extra_goes_to_a_region_neighboring_the_king(xtable, r, rules_with,
+                                                                      placing_plans, log):
+    """'place 1 additional Caballero from your Court into a region neighboring the King's
+    region': with the King in Valencia (on the coast) Aragón, Castilla la Nueva, Cataluña,
+    Granada; not the Castillo, not the Ship (rules.toml, inquisitor_extra_ship: 'yes' adds it);
+    Francia while it has a free space. A holder who prizes the Castillo puts its card's
+    Caballeros there but the extra one next to the King."""
+    s = xtable(4, king=VALENCIA)
+    assert extra_choices(s, r) == {ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA}
+    assert extra_choices(s, rules_with(inquisitor_extra_ship="yes")[0]) == {
+        ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA, SHIP}
+    s.king = ARAGON
+    assert FRANCIA in extra_choices(s, r)
+    s.francia[:] = [1, 2, 3]
+    assert FRANCIA not in extra_choices(s, r)
+    s.francia[:] = -1
+    s.king = VALENCIA
+    ids, weights = placing_plans
+    weights[:, players.W_CASTILLO] = 500.0
+    s.inquisitor = 0
+    s.court[0] = 6
+    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, 3)
+    placed = logged(log, L.PLACED)
+    assert logged(log, L.EXTRA_CABALLERO) == [(0, 0, 0, 0, 0, 0)] and len(placed) == 4
+    assert placed[0][1] in (ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA)
+    assert [row[1] for row in placed[1:]] == [CASTILLO] * 3
+    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, 1)  # once a round
+    assert len(logged(log, L.EXTRA_CABALLERO)) == 1 and len(logged(log, L.PLACED)) == 5
+
+
+def test_grand_inquisitor_extra_is_the_holders_choice(xtable, r, random_plans):
+    """The extra Caballero is the holder's choice: to the court, placed, or neither (a random
+    holder, many times, takes each); nobody else has one."""
+    seen = set()
+    for i in range(60):
+        s = xtable(4, king=VALENCIA)
+        s.inquisitor = 0
+        s.court[0] = 2
+        court, provinces = int(s.court[0]), int(s.provinces[0])
+        X.inquisitor_extra(s, r, random_plans, seed_stream(8, i), new_log(100), 0, 3)
+        if s.provinces[0] == provinces - 1:
+            seen.add("court")
+            assert s.court[0] == court + 1
+        elif s.court[0] == court - 1:
+            seen.add("placed")
+            assert s.cab[0, :13].sum() == 1 and s.cab[0, CASTILLO] == 0
+        else:
+            seen.add("neither")
+            assert s.extra_round[0] == 0
+    assert seen == {"court", "placed", "neither"}
+    s = xtable(4, king=VALENCIA)
+    s.inquisitor = 1
+    s.court[0] = 6
+    X.inquisitor_extra(s, r, random_plans, rng(), new_log(100), 0, 3)
+    assert s.court[0] == 6 and s.extra_round[0] == 0
 
 
 def test_black_caballeros_count_for_the_holder_only(xtable, r, log):

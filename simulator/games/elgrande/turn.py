@@ -239,8 +239,10 @@ def play_card(s, r, plans, rng, log, p, card, order, vetoable):
 @njit(cache=True)
 def place_caballeros(s, r, plans, rng, log, p, n):
     """Up to ``n`` Caballeros from the court into regions bordering the King's region and/or
-    the Castillo (with the Grand Inquisitor's extra one)."""
-    for _ in range(X.placement_allowance(s, r, log, p, n)):
+    the Castillo; first the Grand Inquisitor's holder's extra one, if it so chooses
+    (``expansion.inquisitor_extra``)."""
+    X.inquisitor_extra(s, r, plans, rng, log, p, n)
+    for _ in range(n):
         if s.court[p] == 0:
             return
         g = players.choose_placement(s, r, p, plans, rng)
