@@ -741,7 +741,7 @@ def vetoes(s, r, q, plans, rng, p, card):
     coef = coefficients(s, q, w)
     table = E.copy_of(s)
     x = table[0]
-    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
+    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card, True)
     return value(s, r, q, w, coef) - value_of_table(table, r, q, w, coef) >= w[W_VETO_AT]
 
 
@@ -971,7 +971,7 @@ def choose_execute(s, r, p, plans, rng):
         table = E.copy_of(s)
         x = table[0]
         x.face[stack] = -1
-        rules.special_action(x, r, model, rng, no_log(), p, card)
+        rules.special_action(x, r, model, rng, no_log(), p, card, False)
         v = value_of_table(table, r, p, w, coef) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
@@ -989,5 +989,5 @@ def copies(s, r, q, plans, rng, card):
     coef = coefficients(s, q, w)
     table = E.copy_of(s)
     x = table[0]
-    rules.special_action(x, r, mirror(plans, q), rng, no_log(), q, card)
+    rules.special_action(x, r, mirror(plans, q), rng, no_log(), q, card, False)
     return value_of_table(table, r, q, w, coef) > value(s, r, q, w, coef) + 1e-9

@@ -403,7 +403,7 @@ def test_score_black_regions_takes_the_inquisitor(xtable, r, plans, log):
     s.cab[BLACK, GALICIA] = 2
     s.cab[BLACK, ARAGON] = 1
     s.cab[1, ARAGON] = 2
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_BLACK_REGIONS)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_BLACK_REGIONS, True)
     assert s.inquisitor == 0
     assert s.score[0] == r.galicia_points_1 + r.aragon_points_2 and s.score[1] == r.aragon_points_1
 
@@ -619,6 +619,35 @@ def test_the_ships_free_move_may_go_to_francia_while_it_has_a_free_space(xtable,
 
 # --- Stack 7 -------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("order", ["declined", "vetoed", "carried out"])
+def test_stack_7_lays_its_tokens_when_chosen(xtable, r, plans, log, order):
+    """'Whenever a player chooses a card from stack 7, he immediately places the depicted Gold
+    and/or Wares': Transport's Ware (rules.toml) lies in África once it is chosen, whether its
+    special action is declined, vetoed or carried out, and only once."""
+    s = xtable(3, king=ARAGON)
+    ids, weights = plans[0], plans[1].copy()
+    weights[:, players.W_VETO_AT] = -1e9  # a Veto held is always played
+    if order == "vetoed":
+        s.vetoes[1] = 1
+    how = turn.NO_ACTION if order == "declined" else turn.ACTION_FIRST
+    supply = int(s.supply[WARE])
+    turn.play_card(s, r, (ids, weights), rng(), log, 0, TRANSPORT, how, True)
+    assert s.lying[WARE] == 1 and s.supply[WARE] == supply - 1
+    assert len(logged(log, L.TOKENS_LAID)) == 1
+    assert len(logged(log, L.VETOED)) == (1 if order == "vetoed" else 0)
+    assert len(logged(log, L.SPECIAL)) == (1 if order == "carried out" else 0)
+
+
+def test_copied_and_executed_stack_7_actions_lay_their_tokens(xtable, r, plans, log):
+    """Copycat executes the special action 'including the Gold and Ware symbols'; an executed
+    stack-7 card's special action lays them likewise (part of the card's special action)."""
+    s = xtable(3, king=ARAGON)
+    turn.special_action(s, r, plans, rng(), log, 1, TRANSPORT, False)
+    assert s.lying[WARE] == 1
+    turn.special_action(s, r, plans, rng(), log, 1, TRANSPORT, True)  # chosen: laid already
+    assert s.lying[WARE] == 1 and len(logged(log, L.TOKENS_LAID)) == 1
+
+
 def test_score_outside_spain(xtable, r, plans, log):
     """All four regions outside Spain are scored at once."""
     s = xtable(3, king=ARAGON)
@@ -626,7 +655,7 @@ def test_score_outside_spain(xtable, r, plans, log):
     s.cab[1, AMERICA] = 1
     s.court[2] = 1
     E.place(s, 2, FRANCIA, log)
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_OUTSIDE_SPAIN)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_OUTSIDE_SPAIN, True)
     scored = {row[1] for row in logged(log, L.SCORING) if row[0] == SPECIAL}
     assert scored == {FRANCIA, SHIP, AMERICA, AFRICA}
     assert s.score[0] == r.africa_points_1
