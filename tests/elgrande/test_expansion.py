@@ -147,6 +147,31 @@ def test_francia_spaces_do_not_move_up(xtable, r, log):
     assert list(s.francia) == [2, 1, 2]
 
 
+def test_a_freed_space_goes_to_a_caballero_arriving(xtable, log):
+    """A freed Captain's space goes to 'one Caballero that you are placing or moving to the
+    Ship', the Viceroy's to 'one Caballero that you are moving to America': not to one already
+    there; Francia's second and third do not move up (rules.toml, expansion_spaces: no move
+    within Francia either)."""
+    s = xtable(3, king=VALENCIA)
+    s.court[:3] = 5
+    E.place(s, 0, SHIP, log)  # the Captain
+    E.place(s, 1, SHIP, log)
+    E.move(s, 0, SHIP, GRANADA, 0, log)  # the Captain leaves
+    assert s.captain == -1 and s.cab[1, SHIP] == 1 and counted(s, 1, SHIP) == 1
+    E.place(s, 2, SHIP, log)
+    assert s.captain == 2
+    s.cab[0, SHIP] = 1
+    E.move(s, 0, SHIP, AMERICA, 0, log)  # the Viceroy
+    E.move(s, 1, SHIP, AMERICA, 1, log)
+    E.move(s, 0, AMERICA, SHIP, 0, log)
+    assert s.viceroy == -1 and counted(s, 1, AMERICA) == 1
+    s.king = ARAGON
+    for p in (0, 1, 2):
+        E.place(s, p, FRANCIA, log)
+    E.move(s, 0, FRANCIA, CASTILLA_LA_VIEJA, 0, log)
+    assert list(s.francia) == [-1, 1, 2]
+
+
 # --- The Ship ----------------------------------------------------------------------------------
 
 def test_gonzalos_ship_example_over_two_rounds(xtable, r, plans, log):
