@@ -113,8 +113,9 @@ assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 # What a chosen place is for (``choose_place``'s ``purpose``; ``extra`` as noted).
 (P_PLACE, P_ALL_OUT, P_DESTINATION, P_RETURN_OWN, P_VICTIM, P_SECRET_RETURN,
  P_SECRET_RETURN_ALL, P_SCORE, P_DISC, P_KING, P_GRANDE, P_DISPERSE_FROM, P_DISPERSE_TO,
- P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE) = range(17)
-# P_DESTINATION, P_DISPERSE_TO, P_FREE_MOVE: extra = the place the Caballeros leave; P_VICTIM:
+ P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE, P_FREE_MOVE_BLACK) = range(18)
+# P_DESTINATION, P_DISPERSE_TO, P_FREE_MOVE(_BLACK): extra = the place the Caballeros leave (a
+# black one's for the Grand Inquisitor's holder); P_VICTIM:
 # extra = the opponent losing one; P_SECRET_RETURN, P_SETUP: extra = how many.
 
 
@@ -485,25 +486,42 @@ def choose_placement(s, r, p, plans, rng):
 def movable(s, r, p, q, a, own_left, opp_left, source):
     if s.cab[q, a] == 0 or not may_move_through(s, r, a) or (source >= 0 and a != source):
         return False
-    return own_left > 0 if q == p else opp_left > 0
+    return own_left > 0 if q == p or q == BLACK else opp_left > 0
+
+
+@njit(cache=True, inline="always")
+def mover_colour(s, p, i):
+    """The ``i``-th colour ``p`` may move with an intrigue move (``i`` < n_players + 1): the
+    players', then the black Caballeros, which only the Grand Inquisitor's holder moves, as its
+    own (-1: not ``p``'s to move)."""
+    if i < s.n_players:
+        return i
+    return BLACK if s.inquisitor == p else -1
 
 
 @njit(cache=True)
 def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
     """The next intrigue move (owner, from, to), or (-1, -1, -1) to stop: each move valued by the
-    two places it changes."""
+    two places it changes. The Grand Inquisitor's holder moves black Caballeros too, as its
+    own."""
     n = s.n_players
     sid = acting(plans, p)
     if sid == RANDOM:
         k = 0
-        for q in range(n):
+        for i in range(n + 1):
+            q = mover_colour(s, p, i)
+            if q < 0:
+                continue
             for a in range(N_PLACES):
                 if movable(s, r, p, q, a, own_left, opp_left, source):
                     for b in range(N_PLACES):
                         if b != a and may_enter(s, r, b):
                             k += 1
         pick = below(rng, k + 1)
-        for q in range(n):
+        for i in range(n + 1):
+            q = mover_colour(s, p, i)
+            if q < 0:
+                continue
             for a in range(N_PLACES):
                 if movable(s, r, p, q, a, own_left, opp_left, source):
                     for b in range(N_PLACES):
@@ -523,7 +541,10 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
     best = 1e-9
     pick_q, pick_a, pick_b = -1, -1, -1
     ties = 0
-    for q in range(n):
+    for i in range(n + 1):
+        q = mover_colour(s, p, i)
+        if q < 0:
+            continue
         any_a = False
         for a in range(N_PLACES):
             out[a] = -1e18
@@ -720,7 +741,7 @@ def vetoes(s, r, q, plans, rng, p, card):
     coef = coefficients(s, q, w)
     table = E.copy_of(s)
     x = table[0]
-    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
+    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card, True)
     return value(s, r, q, w, coef) - value_of_table(table, r, q, w, coef) >= w[W_VETO_AT]
 
 
@@ -772,8 +793,8 @@ def apply_expansion_option(x, r, p, purpose, g, extra):
     nl = no_log()
     if purpose == P_SETUP:
         E.place_from_provinces(x, p, g, extra, nl)
-    elif purpose == P_FREE_MOVE:
-        E.move(x, p, extra, g, p, nl)
+    elif purpose == P_FREE_MOVE or purpose == P_FREE_MOVE_BLACK:
+        E.move(x, p if purpose == P_FREE_MOVE else BLACK, extra, g, p, nl)
         E.take_tokens(x, p, nl)
     else:  # P_LIMIT_TABLE: the chooser's own go onto it first
         X.put_table(x, g, nl)
@@ -830,6 +851,60 @@ def choose_black_move(s, r, p, plans, rng):
             if replace:
                 best, pick_a, pick_b = gain, a, b
     return pick_a, pick_b
+
+
+@njit(cache=True)
+def placement_gain(s, r, p, w, coef, pts, g):
+    """What one more of ``p``'s Caballeros placed from the court into ``g`` is worth to it
+    (``choose_placement``'s valuation)."""
+    gain = w[W_STANDING] * (term_with(s, r, p, g, 1, coef, pts) - place_term(s, r, g, coef, pts))
+    return gain + (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT]
+
+
+@njit(cache=True)
+def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
+    """The Grand Inquisitor's extra Caballero: the region (``allowed[:N_PLACES]``) its holder
+    ``p`` places one more in, ``L.COURT`` to take one more from the provinces into the court
+    (``allowed[L.COURT]``), or -1 for neither. A player places the extra one when its court
+    holds more than the card's ``n`` (else it would only be one of the ``n``) and the best
+    allowed region is worth it; else it takes one to the court, worth a court Caballero and,
+    when the court holds fewer than ``n``, one more placement."""
+    sid = acting(plans, p)
+    if sid == RANDOM:
+        k = 0
+        for g in range(N_PLACES + 1):
+            k += allowed[g]
+        pick = below(rng, k + 1)
+        for g in range(N_PLACES + 1):
+            if allowed[g]:
+                if pick == 0:
+                    return g
+                pick -= 1
+        return -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    best = 1e-9
+    pick = -1
+    ties = 0
+    if s.court[p] > n:  # else the extra one would only be one of the card's
+        for g in range(N_PLACES):
+            if allowed[g]:
+                v = placement_gain(s, r, p, w, coef, pts, g) + _noise(w, rng)
+                replace, ties = _better(v, best, ties, rng)
+                if replace:
+                    best, pick = v, g
+    if allowed[L.COURT]:
+        v = w[W_COURT]  # one more kept in the court
+        if s.court[p] < n:  # or, the card's placements running short, one more placed
+            for g in range(N_PLACES):
+                if placement_target(s, g):
+                    v = max(v, placement_gain(s, r, p, w, coef, pts, g) + w[W_COURT])
+        v += _noise(w, rng)
+        replace, ties = _better(v, best, ties, rng)
+        if replace:
+            best, pick = v, L.COURT
+    return pick
 
 
 @njit(cache=True)
@@ -896,7 +971,7 @@ def choose_execute(s, r, p, plans, rng):
         table = E.copy_of(s)
         x = table[0]
         x.face[stack] = -1
-        rules.special_action(x, r, model, rng, no_log(), p, card)
+        rules.special_action(x, r, model, rng, no_log(), p, card, False)
         v = value_of_table(table, r, p, w, coef) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
@@ -914,5 +989,5 @@ def copies(s, r, q, plans, rng, card):
     coef = coefficients(s, q, w)
     table = E.copy_of(s)
     x = table[0]
-    rules.special_action(x, r, mirror(plans, q), rng, no_log(), q, card)
+    rules.special_action(x, r, mirror(plans, q), rng, no_log(), q, card, False)
     return value_of_table(table, r, q, w, coef) > value(s, r, q, w, coef) + 1e-9

@@ -9,17 +9,17 @@ import numpy as np
 import pytest
 
 from simulator.core.rng import seed_stream
-from simulator.core.trace import entries
+from simulator.core.trace import entries, new_log
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande import turn
 from simulator.games.elgrande.board import (
     AFRICA, AMERICA, ARAGON, BLACK, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CASTILLO, CATALUNA,
-    COLONY_STACK, COPYCAT, FRANCIA, FROM_CAPTAIN, FROM_FRANCIA, FROM_REGIONS, FROM_TOKENS, FROM_VICEROY,
+    COLONY_STACK, COPYCAT, FRANCIA, FREE_CHOICE, FROM_CAPTAIN, FROM_FRANCIA, FROM_REGIONS, FROM_TOKENS, FROM_VICEROY,
     GALICIA, GENERAL, GOLD, GRAND_INQUISITOR_COLONIES, GRANADA, HOLY_INQUISITION, KING,
-    LIMIT_TABLE, N_SPAIN, PAIS_VASCO, SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN, SEVILLA, SHIP,
-    SPECIAL, VALENCIA, WARE, caballeros_of, counted, placement_target,
+    LIMIT_TABLE, MOVE_OPPONENTS_3, MOVE_OWN_4, N_SPAIN, PAIS_VASCO, SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN, SEVILLA, SHIP,
+    SPECIAL, TRANSPORT, VALENCIA, WARE, caballeros_of, counted, placement_target,
 )
 from strategies import elgrande as players
 
@@ -145,6 +145,31 @@ def test_francia_spaces_do_not_move_up(xtable, r, log):
     assert list(s.francia) == [-1, 1, 2]
     E.place(s, 2, FRANCIA, log)
     assert list(s.francia) == [2, 1, 2]
+
+
+def test_a_freed_space_goes_to_a_caballero_arriving(xtable, log):
+    """A freed Captain's space goes to 'one Caballero that you are placing or moving to the
+    Ship', the Viceroy's to 'one Caballero that you are moving to America': not to one already
+    there; Francia's second and third do not move up (rules.toml, expansion_spaces: no move
+    within Francia either)."""
+    s = xtable(3, king=VALENCIA)
+    s.court[:3] = 5
+    E.place(s, 0, SHIP, log)  # the Captain
+    E.place(s, 1, SHIP, log)
+    E.move(s, 0, SHIP, GRANADA, 0, log)  # the Captain leaves
+    assert s.captain == -1 and s.cab[1, SHIP] == 1 and counted(s, 1, SHIP) == 1
+    E.place(s, 2, SHIP, log)
+    assert s.captain == 2
+    s.cab[0, SHIP] = 1
+    E.move(s, 0, SHIP, AMERICA, 0, log)  # the Viceroy
+    E.move(s, 1, SHIP, AMERICA, 1, log)
+    E.move(s, 0, AMERICA, SHIP, 0, log)
+    assert s.viceroy == -1 and counted(s, 1, AMERICA) == 1
+    s.king = ARAGON
+    for p in (0, 1, 2):
+        E.place(s, p, FRANCIA, log)
+    E.move(s, 0, FRANCIA, CASTILLA_LA_VIEJA, 0, log)
+    assert list(s.francia) == [-1, 1, 2]
 
 
 # --- The Ship ----------------------------------------------------------------------------------
@@ -319,6 +344,69 @@ def test_grand_inquisitor_example_fifth_from_the_provinces(xtable, r, placing_pl
     assert logged(log, L.EXTRA_CABALLERO) == [(0, 1, 0, 0, 0, 0)]
 
 
+def extra_choices(s, r):
+    allowed = np.zeros(15, dtype=np.int64)
+    X.extra_targets(s, r, allowed)
+    return {g for g in range(15) if allowed[g]}
+
+
+def test_grand_inquisitor_extra_goes_to_a_region_neighboring_the_king(xtable, r, rules_with,
+                                                                      placing_plans, log):
+    """'place 1 additional Caballero from your Court into a region neighboring the King's
+    region': with the King in Valencia (on the coast) Aragón, Castilla la Nueva, Cataluña,
+    Granada; not the Castillo, not the Ship (rules.toml, inquisitor_extra_ship: 'yes' adds it);
+    Francia while it has a free space. A holder who prizes the Castillo puts its card's
+    Caballeros there but the extra one next to the King."""
+    s = xtable(4, king=VALENCIA)
+    assert extra_choices(s, r) == {ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA}
+    assert extra_choices(s, rules_with(inquisitor_extra_ship="yes")[0]) == {
+        ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA, SHIP}
+    s.king = ARAGON
+    assert FRANCIA in extra_choices(s, r)
+    s.francia[:] = [1, 2, 3]
+    assert FRANCIA not in extra_choices(s, r)
+    s.francia[:] = -1
+    s.king = VALENCIA
+    ids, weights = placing_plans
+    weights[:, players.W_CASTILLO] = 500.0
+    s.inquisitor = 0
+    s.court[0] = 6
+    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, 3)
+    placed = logged(log, L.PLACED)
+    assert logged(log, L.EXTRA_CABALLERO) == [(0, 0, 0, 0, 0, 0)] and len(placed) == 4
+    assert placed[0][1] in (ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA)
+    assert [row[1] for row in placed[1:]] == [CASTILLO] * 3
+    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, 1)  # once a round
+    assert len(logged(log, L.EXTRA_CABALLERO)) == 1 and len(logged(log, L.PLACED)) == 5
+
+
+def test_grand_inquisitor_extra_is_the_holders_choice(xtable, r, random_plans):
+    """The extra Caballero is the holder's choice: to the court, placed, or neither (a random
+    holder, many times, takes each); nobody else has one."""
+    seen = set()
+    for i in range(60):
+        s = xtable(4, king=VALENCIA)
+        s.inquisitor = 0
+        s.court[0] = 2
+        court, provinces = int(s.court[0]), int(s.provinces[0])
+        X.inquisitor_extra(s, r, random_plans, seed_stream(8, i), new_log(100), 0, 3)
+        if s.provinces[0] == provinces - 1:
+            seen.add("court")
+            assert s.court[0] == court + 1
+        elif s.court[0] == court - 1:
+            seen.add("placed")
+            assert s.cab[0, :13].sum() == 1 and s.cab[0, CASTILLO] == 0
+        else:
+            seen.add("neither")
+            assert s.extra_round[0] == 0
+    assert seen == {"court", "placed", "neither"}
+    s = xtable(4, king=VALENCIA)
+    s.inquisitor = 1
+    s.court[0] = 6
+    X.inquisitor_extra(s, r, random_plans, rng(), new_log(100), 0, 3)
+    assert s.court[0] == 6 and s.extra_round[0] == 0
+
+
 def test_black_caballeros_count_for_the_holder_only(xtable, r, log):
     """During scoring the black Caballeros count as the holder's; with nobody holding the Grand
     Inquisitor they count for nobody. No player may remove them."""
@@ -340,9 +428,93 @@ def test_score_black_regions_takes_the_inquisitor(xtable, r, plans, log):
     s.cab[BLACK, GALICIA] = 2
     s.cab[BLACK, ARAGON] = 1
     s.cab[1, ARAGON] = 2
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_BLACK_REGIONS)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_BLACK_REGIONS, True)
     assert s.inquisitor == 0
     assert s.score[0] == r.galicia_points_1 + r.aragon_points_2 and s.score[1] == r.aragon_points_1
+
+
+def black_table(xtable, holder):
+    """Two black Caballeros in Galicia, nothing else on the board (the King in Aragón)."""
+    s = xtable(3, king=ARAGON)
+    s.cab[BLACK, GALICIA] = 2
+    s.inquisitor = holder
+    return s
+
+
+def test_the_holder_chooses_black_moves_as_his_own(xtable, r, plans):
+    """'The player who has the Grand Inquisitor card may move black Caballeros ... as if they
+    were his own': the intrigue move of its own Caballeros (no own one on the board) is a black
+    one out of Galicia; nobody else (nor anybody while nobody holds him) may; an opponents'
+    move never takes them (they are the holder's own)."""
+    s = black_table(xtable, 0)
+    q, a, b = players.choose_move(s, r, 0, plans, rng(), 1, 0, -1)
+    assert (q, a) == (BLACK, GALICIA) and b not in (GALICIA, ARAGON)
+    assert players.choose_move(s, r, 0, plans, rng(), 0, 3, -1) == (-1, -1, -1)
+    for holder in (-1, 1):
+        s = black_table(xtable, holder)
+        assert players.choose_move(s, r, 0, plans, rng(), 4, 4, -1) == (-1, -1, -1)
+
+
+@pytest.mark.parametrize("card", [MOVE_OWN_4, TRANSPORT, FREE_CHOICE])
+def test_holders_own_moves_move_black_caballeros(xtable, r, plans, log, card):
+    """Stack 1's moves of 'your' Caballeros, Transport's and Free Choice's move black ones for
+    the holder, each counting as one of its own moves; the holder takes the tokens they reach.
+    Another player's move of its own leaves them."""
+    s = black_table(xtable, 0)
+    s.cab[BLACK, GALICIA] = 0
+    s.cab[BLACK, SEVILLA] = 4  # more than Transport's 3 and Free Choice's 2 may move
+    s.cab[1, SEVILLA] = 1
+    turn.intrigue(s, r, plans, rng(), log, 0, card)
+    moves = logged(log, L.MOVED)
+    assert moves and all(m[0] == BLACK and m[3] == 0 for m in moves)
+    assert len(moves) <= s.card_number[card] and s.cab[BLACK].sum() == 4
+    assert s.cab[BLACK, SEVILLA] == 4 - len(moves)
+    s = black_table(xtable, 0)
+    turn.intrigue(s, r, plans, rng(), log, 1, card)
+    assert s.cab[BLACK, GALICIA] == 2 and s.cab[BLACK].sum() == 2
+
+
+def test_opponents_moves_never_take_black_caballeros(xtable, r, plans, log):
+    """Assumption (rules.toml, expansion_inquisitor): black Caballeros are moved only by the
+    holder, as its own; an opponents' move (3 of opponents') takes none, whoever holds him."""
+    for holder, by in ((0, 0), (0, 1), (-1, 1)):
+        s = black_table(xtable, holder)
+        turn.intrigue(s, r, plans, rng(), log, by, MOVE_OPPONENTS_3)
+        assert s.cab[BLACK, GALICIA] == 2
+
+
+@pytest.mark.parametrize("holder", [0, 1, -1])
+def test_holder_frees_black_caballeros_from_the_ship(xtable, r, plans, log, holder):
+    """The Ship's free moves: black Caballeros on the Ship since an earlier round go on at the
+    beginning of their holder's turn, as the holder's own would (here to an empty coastal
+    region or América); nobody else moves them, and not those that came this round."""
+    s = xtable(3, king=ARAGON)
+    s.inquisitor = holder
+    s.cab[BLACK, SHIP] = 2
+    s.arrived[BLACK, SHIP] = 1  # one came this round
+    X.free_moves(s, r, plans, rng(), log, 0)
+    free = logged(log, L.FREE_MOVE)
+    if holder == 0:
+        assert [row[:3] for row in free] == [(0, BLACK, SHIP)]
+        assert s.cab[BLACK, SHIP] == 1 and s.cab[BLACK, free[0][3]] == 1
+    else:
+        assert free == [] and s.cab[BLACK, SHIP] == 2
+
+
+def test_holder_brings_a_black_carrier_home_by_free_moves(xtable, r, plans, log):
+    """A black Caballero in América since an earlier round holding Gold goes to the Ship for
+    its holder (free), and the next round to the coast: the Gold scores for the holder."""
+    s = xtable(3, king=ARAGON)
+    s.inquisitor = 0
+    s.cab[BLACK, AMERICA] = 1
+    s.carry[BLACK, AMERICA, GOLD] = 1
+    s.cab[1, AMERICA], s.cab[2, AMERICA] = 3, 2  # the black one is third there: worth nothing
+    X.free_moves(s, r, plans, rng(), log, 0)
+    assert s.cab[BLACK, SHIP] == 1 and s.carry[BLACK, SHIP, GOLD] == 1
+    X.end_of_round(s)
+    X.free_moves(s, r, plans, rng(), log, 0)
+    assert s.cab[BLACK, SHIP] == 0 and s.score[0] >= r.gold_points
+    assert s.vp[0, FROM_TOKENS] == r.gold_points
 
 
 # --- The limit table -------------------------------------------------------------------------
@@ -472,6 +644,35 @@ def test_the_ships_free_move_may_go_to_francia_while_it_has_a_free_space(xtable,
 
 # --- Stack 7 -------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("order", ["declined", "vetoed", "carried out"])
+def test_stack_7_lays_its_tokens_when_chosen(xtable, r, plans, log, order):
+    """'Whenever a player chooses a card from stack 7, he immediately places the depicted Gold
+    and/or Wares': Transport's Ware (rules.toml) lies in África once it is chosen, whether its
+    special action is declined, vetoed or carried out, and only once."""
+    s = xtable(3, king=ARAGON)
+    ids, weights = plans[0], plans[1].copy()
+    weights[:, players.W_VETO_AT] = -1e9  # a Veto held is always played
+    if order == "vetoed":
+        s.vetoes[1] = 1
+    how = turn.NO_ACTION if order == "declined" else turn.ACTION_FIRST
+    supply = int(s.supply[WARE])
+    turn.play_card(s, r, (ids, weights), rng(), log, 0, TRANSPORT, how, True)
+    assert s.lying[WARE] == 1 and s.supply[WARE] == supply - 1
+    assert len(logged(log, L.TOKENS_LAID)) == 1
+    assert len(logged(log, L.VETOED)) == (1 if order == "vetoed" else 0)
+    assert len(logged(log, L.SPECIAL)) == (1 if order == "carried out" else 0)
+
+
+def test_copied_and_executed_stack_7_actions_lay_their_tokens(xtable, r, plans, log):
+    """Copycat executes the special action 'including the Gold and Ware symbols'; an executed
+    stack-7 card's special action lays them likewise (part of the card's special action)."""
+    s = xtable(3, king=ARAGON)
+    turn.special_action(s, r, plans, rng(), log, 1, TRANSPORT, False)
+    assert s.lying[WARE] == 1
+    turn.special_action(s, r, plans, rng(), log, 1, TRANSPORT, True)  # chosen: laid already
+    assert s.lying[WARE] == 1 and len(logged(log, L.TOKENS_LAID)) == 1
+
+
 def test_score_outside_spain(xtable, r, plans, log):
     """All four regions outside Spain are scored at once."""
     s = xtable(3, king=ARAGON)
@@ -479,7 +680,7 @@ def test_score_outside_spain(xtable, r, plans, log):
     s.cab[1, AMERICA] = 1
     s.court[2] = 1
     E.place(s, 2, FRANCIA, log)
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_OUTSIDE_SPAIN)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_OUTSIDE_SPAIN, True)
     scored = {row[1] for row in logged(log, L.SCORING) if row[0] == SPECIAL}
     assert scored == {FRANCIA, SHIP, AMERICA, AFRICA}
     assert s.score[0] == r.africa_points_1

@@ -186,7 +186,7 @@ def test_special_scoring_of_the_five_point_regions(table, r, plans, log):
     s.cab[0, ARAGON] = 1
     s.cab[1, PAIS_VASCO] = 1
     s.cab[0, GALICIA] = 5  # a 4-point region: not scored
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_5_POINT_REGIONS)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_5_POINT_REGIONS, True)
     assert list(s.score[:2]) == [5, 5]
     assert {e[1] for e in logged(log, L.SCORING)} == {ARAGON, PAIS_VASCO, VALENCIA}
 
@@ -195,7 +195,7 @@ def test_first_places_only_and_a_tie_for_first_scores_nothing(table, r, plans, l
     s = table(2, king=SEVILLA)
     s.cab[:2, ARAGON] = [2, 1]
     s.cab[:2, GRANADA] = [1, 1]
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FIRST_PLACES)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FIRST_PLACES, True)
     assert list(s.score[:2]) == [5, 0]
 
 
@@ -204,7 +204,7 @@ def test_fewest_caballeros_excludes_empty_regions(table, r, plans, log):
     s.cab[:2, ARAGON] = [2, 1]
     s.cab[:2, GRANADA] = [1, 0]
     s.cab[:2, GALICIA] = [0, 1]
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FEWEST_CABALLEROS)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FEWEST_CABALLEROS, True)
     assert {e[1] for e in logged(log, L.SCORING)} == {GRANADA, GALICIA}
     assert list(s.score[:2]) == [6, 4]
 

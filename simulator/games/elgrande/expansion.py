@@ -17,9 +17,10 @@ from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    AFRICA, AMERICA, BLACK, CASTILLO, COASTAL, COLONY_STACK, FRANCIA, GOLD,
+    AFRICA, AMERICA, BLACK, BORDERS, CASTILLO, COASTAL, COLONY_STACK, FRANCIA, GOLD,
     HOLY_INQUISITION, MAX_PLAYERS, N_CARD_KINDS, N_COLOURS, N_PLACES,
-    N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, francia_free, holds_space, placement_target,
+    N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, YES, francia_free, holds_space,
+    placement_target,
 )
 from strategies import elgrande as players
 
@@ -83,28 +84,37 @@ def setup_picks(s, r, plans, rng, log, picks):
 def free_moves(s, r, plans, rng, log, p):
     """At the beginning of ``p``'s turn: each of its Caballeros on the Ship since an earlier
     round may go to América, África or a coastal region of Spain; each in América or África
-    since an earlier round may go to the Ship (free actions: no place or move action). Then
-    ``p`` takes the tokens it can."""
+    since an earlier round may go to the Ship (free actions: no place or move action). The
+    Grand Inquisitor's holder moves the black Caballeros there likewise, 'as if they were his
+    own' (after its own). Then ``p`` takes the tokens it can."""
+    free_moves_of(s, r, plans, rng, log, p, p, players.P_FREE_MOVE)
+    if s.inquisitor == p:
+        free_moves_of(s, r, plans, rng, log, p, BLACK, players.P_FREE_MOVE_BLACK)
+    E.take_tokens(s, p, log)
+
+
+@njit(cache=True)
+def free_moves_of(s, r, plans, rng, log, p, c, purpose):
+    """``p``'s free moves of colour ``c`` (its own, or the black ones it holds)."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
-    for _ in range(free_movers(s, p, SHIP)):
+    for _ in range(free_movers(s, c, SHIP)):
         free_destinations(s, SHIP, allowed)  # anew: Francia may have filled
-        g = players.choose_place(s, r, p, plans, rng, players.P_FREE_MOVE, allowed, SHIP, True)
+        g = players.choose_place(s, r, p, plans, rng, purpose, allowed, SHIP, True)
         record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1, g + 1)
         if g < 0:
             break
-        record(log, L.FREE_MOVE, p, p, SHIP, g)
-        E.move(s, p, SHIP, g, p, log)
+        record(log, L.FREE_MOVE, p, c, SHIP, g)
+        E.move(s, c, SHIP, g, p, log)
         E.take_tokens(s, p, log)
     for a in (AMERICA, AFRICA):
         free_destinations(s, a, allowed)
-        for _ in range(free_movers(s, p, a)):
-            g = players.choose_place(s, r, p, plans, rng, players.P_FREE_MOVE, allowed, a, True)
+        for _ in range(free_movers(s, c, a)):
+            g = players.choose_place(s, r, p, plans, rng, purpose, allowed, a, True)
             record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, g + 1 if g >= 0 else 0)
             if g < 0:
                 break
-            record(log, L.FREE_MOVE, p, p, a, SHIP)
-            E.move(s, p, a, SHIP, p, log)
-    E.take_tokens(s, p, log)
+            record(log, L.FREE_MOVE, p, c, a, SHIP)
+            E.move(s, c, a, SHIP, p, log)
 
 
 @njit(cache=True)
@@ -122,9 +132,10 @@ def free_destinations(s, a, allowed):
 
 
 @njit(cache=True)
-def free_movers(s, p, g):
-    """``p``'s Caballeros in ``g`` that came in an earlier round: those a free move may take."""
-    return s.cab[p, g] - s.arrived[p, g]
+def free_movers(s, c, g):
+    """Colour ``c``'s Caballeros in ``g`` that came in an earlier round: those a free move may
+    take."""
+    return s.cab[c, g] - s.arrived[c, g]
 
 
 @njit(cache=True)
@@ -193,29 +204,59 @@ def black_from_castillo(s, g, log):
 
 
 @njit(cache=True)
-def placement_allowance(s, r, log, p, n):
-    """How many Caballeros ``p``'s card lets it place: the holder of the Grand Inquisitor may,
-    once a round, place one more (when the court holds more than ``n``) or take one more from
-    the provinces into the court (when it holds fewer): the rulebook's two examples."""
-    if s.expansion == 0 or s.inquisitor != p or s.extra_round[p] == s.round_no:
-        return n
-    if s.court[p] > n and any_placement_target(s):
-        s.extra_round[p] = s.round_no
-        record(log, L.EXTRA_CABALLERO, p, 0)
-        return n + r.inquisitor_extra
-    if s.court[p] < n and s.provinces[p] > 0:
-        s.extra_round[p] = s.round_no
+def inquisitor_extra(s, r, plans, rng, log, p, n):
+    """Once in each round he holds the Grand Inquisitor, at a placement of ``n`` (his turn's),
+    the holder ``p`` may 'take 1 additional Caballero from the Province into [his] Court or
+    place 1 additional Caballero from [his] Court into a region neighboring the King's region'
+    (``inquisitor_extra`` of them): his choice, or neither. The region: a region bordering the
+    King's (Francia while it has a free space; the Ship by ``inquisitor_extra_ship``), never
+    the Castillo. The extra one is placed before the card's ``n``."""
+    if s.expansion == 0 or s.inquisitor != p or s.extra_round[p] == s.round_no or \
+            r.inquisitor_extra == 0:
+        return
+    allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
+    k = extra_targets(s, r, allowed) if s.court[p] > 0 else 0
+    if k == 0:
+        allowed[:] = 0
+    allowed[L.COURT] = 1 if s.provinces[p] > 0 else 0
+    if k + allowed[L.COURT] == 0:
+        return
+    g = players.choose_inquisitor_extra(s, r, p, plans, rng, n, allowed)
+    record(log, L.DECISION, p, L.DECIDE_INQUISITOR_EXTRA, allowed.sum() + 1,
+           allowed[:g].sum() + 1 if g >= 0 else 0)
+    if g < 0:
+        return
+    s.extra_round[p] = s.round_no
+    if g == L.COURT:
         record(log, L.EXTRA_CABALLERO, p, 1)
         E.to_court(s, p, r.inquisitor_extra, log)
-    return n
+        return
+    record(log, L.EXTRA_CABALLERO, p, 0)
+    E.place(s, p, g, log)
+    for _ in range(r.inquisitor_extra - 1):  # more than one (a changed rule): each chosen
+        if s.court[p] == 0 or extra_targets(s, r, allowed) == 0:
+            return
+        g = players.choose_place(s, r, p, plans, rng, players.P_PLACE, allowed, 0, True)
+        if g < 0:
+            return
+        E.place(s, p, g, log)
 
 
 @njit(cache=True)
-def any_placement_target(s):
-    for g in range(N_PLACES):
-        if placement_target(s, g):
-            return True
-    return False
+def extra_targets(s, r, allowed):
+    """Where the Grand Inquisitor's extra Caballero may be placed (``allowed``; returns how
+    many): 'a region neighboring the King's region', Francia among them while it has a free
+    space (it borders Aragón and Cataluña), the Ship only by ``inquisitor_extra_ship``."""
+    allowed[:] = 0
+    k = 0
+    for g in range(s.n_regions):
+        if g == SHIP:
+            ok = r.inquisitor_extra_ship == YES and placement_target(s, g)
+        else:
+            ok = BORDERS[s.king, g] == 1 and (g != FRANCIA or francia_free(s) > 0)
+        allowed[g] = 1 if ok else 0
+        k += allowed[g]
+    return k
 
 
 # --- The limit table ---------------------------------------------------------------------------

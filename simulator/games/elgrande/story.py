@@ -37,10 +37,11 @@ PROVINCES = N_PLACES + 1
 
 # Decisions whose options are logged (DECISION rows).
 DECISIONS = ("power card", "action card", "placement", "move", "place", "veto", "take back",
-             "alternative", "free move", "limit table space", "held card")
+             "alternative", "free move", "limit table space", "held card",
+             "Grand Inquisitor's extra Caballero")
 (DECIDE_POWER, DECIDE_CARD, DECIDE_PLACEMENT, DECIDE_MOVE, DECIDE_PLACE, DECIDE_VETO,
  DECIDE_TAKE_BACK, DECIDE_ALTERNATIVE, DECIDE_FREE_MOVE, DECIDE_TABLE_SPACE,
- DECIDE_HELD_CARD) = range(len(DECISIONS))
+ DECIDE_HELD_CARD, DECIDE_INQUISITOR_EXTRA) = range(len(DECISIONS))
 
 # What a secret choice or a chosen place is for (SECRET_CHOICE / scoring causes).
 PURPOSES = ("the scoring disc", "return 2", "return all", "destination", "unique region",

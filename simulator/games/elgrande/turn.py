@@ -19,7 +19,7 @@ from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
+    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
     COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE, GENERAL, GRAND_INQUISITOR_COLONIES,
     HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, INQUISITION_STACK, KING,
     KING_STACK, KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD,
@@ -226,7 +226,13 @@ def take_card(s, r, plans, rng, log, p, stack, order):
 
 @njit(cache=True)
 def play_card(s, r, plans, rng, log, p, card, order, vetoable):
-    """The card's two parts in the order chosen (the players try them on copies, unvetoable)."""
+    """The card's two parts in the order chosen (the players try them on copies, unvetoable).
+    A stack-7 card lays its Gold and Wares first, the moment it is chosen ('whenever a player
+    chooses a card from stack 7, he immediately places the depicted Gold and/or Wares'): also
+    when its special action is then declined or vetoed."""
+    if CARD_STACK[card] == COLONY_STACK + 1:
+        X.lay_tokens(s, p, card, log)
+        E.take_tokens(s, p, log)
     if order == ACTION_FIRST:
         announce(s, r, plans, rng, log, p, card, vetoable)
     place_caballeros(s, r, plans, rng, log, p, s.card_caballeros[card])
@@ -239,8 +245,10 @@ def play_card(s, r, plans, rng, log, p, card, order, vetoable):
 @njit(cache=True)
 def place_caballeros(s, r, plans, rng, log, p, n):
     """Up to ``n`` Caballeros from the court into regions bordering the King's region and/or
-    the Castillo (with the Grand Inquisitor's extra one)."""
-    for _ in range(X.placement_allowance(s, r, log, p, n)):
+    the Castillo; first the Grand Inquisitor's holder's extra one, if it so chooses
+    (``expansion.inquisitor_extra``)."""
+    X.inquisitor_extra(s, r, plans, rng, log, p, n)
+    for _ in range(n):
         if s.court[p] == 0:
             return
         g = players.choose_placement(s, r, p, plans, rng)
@@ -266,19 +274,22 @@ def announce(s, r, plans, rng, log, p, card, vetoable):
                     s.vetoes_used += 1
                     record(log, L.VETOED, q, p, card)
                     return
-    special_action(s, r, plans, rng, log, p, card)
+    special_action(s, r, plans, rng, log, p, card, True)
 
 
 # --- The special actions ----------------------------------------------------------------------
 
 @njit(cache=True)
-def special_action(s, r, plans, rng, log, p, card):
+def special_action(s, r, plans, rng, log, p, card, chosen):
+    """``p`` carries out ``card``'s special action: the card it chose this turn (``chosen``:
+    a stack-7 card's tokens are laid already, ``play_card``), or one it executes or copies
+    (Execute Action Card, Copycat), whose Gold and Wares come with it."""
     record(log, L.SPECIAL, p, card)
     s.specials_done[p] += 1
     s.last_special = card
     stack = CARD_STACK[card]
     if stack >= INQUISITION_STACK + 1:
-        stacks_6_and_7(s, r, plans, rng, log, p, card)
+        stacks_6_and_7(s, r, plans, rng, log, p, card, chosen)
     elif card == PLACE_2_ANYWHERE:
         place_anywhere(s, r, plans, rng, log, p, card)
     elif card == ALL_OUT_OF_ONE_REGION:
@@ -301,7 +312,9 @@ def special_action(s, r, plans, rng, log, p, card):
 @njit(cache=True)
 def intrigue(s, r, plans, rng, log, p, card):
     """Stack 1 moves: up to the card's number of Caballeros (own, opponents' or any, as the card
-    says), never to or from the King's region; 'out of one region' takes them all from one."""
+    says), never to or from the King's region; 'out of one region' takes them all from one.
+    With the expansion (Transport and Free Choice too) the Grand Inquisitor's holder moves
+    black Caballeros 'as if they were his own': they count as its own moves."""
     total, own_max, opp_max, one_source = intrigue_limits(s, card)
     source = -1
     own = 0
@@ -313,7 +326,7 @@ def intrigue(s, r, plans, rng, log, p, card):
         E.move(s, q, a, b, p, log)
         if s.expansion:
             E.take_tokens(s, p, log)
-        if q == p:
+        if q == p or q == BLACK:  # a black one: only the holder's choice, as its own
             own += 1
         else:
             opp += 1
@@ -624,13 +637,15 @@ def disperse(s, r, plans, rng, log, p, card):
 # --- The expansion's action cards: stacks 6 and 7 ---------------------------------------------
 
 @njit(cache=True)
-def stacks_6_and_7(s, r, plans, rng, log, p, card):
-    """Holy Inquisition (stack 6); the stack-7 cards, each laying its Gold and Wares first."""
+def stacks_6_and_7(s, r, plans, rng, log, p, card, chosen):
+    """Holy Inquisition (stack 6); the stack-7 cards, an executed or copied one laying its Gold
+    and Wares first (a chosen one laid them when it was chosen: ``play_card``)."""
     if card == HOLY_INQUISITION:
         X.holy_inquisition(s, r, plans, rng, log, p)
         return
-    X.lay_tokens(s, p, card, log)
-    E.take_tokens(s, p, log)
+    if not chosen:
+        X.lay_tokens(s, p, card, log)
+        E.take_tokens(s, p, log)
     if card == EXECUTE_ACTION_CARD:
         hold(s, p, HELD_EXECUTE, log)
     elif card == COPYCAT:
@@ -667,7 +682,7 @@ def use_execute(s, r, plans, rng, log, p):
     s.face[stack] = -1
     s.held[p, HELD_EXECUTE] -= 1
     record(log, L.HELD_CARD_USED, p, HELD_EXECUTE, card)
-    special_action(s, r, plans, rng, log, p, card)
+    special_action(s, r, plans, rng, log, p, card, False)
 
 
 @njit(cache=True)
@@ -684,7 +699,7 @@ def copycat(s, r, plans, rng, log, p):
             s.held[q, HELD_COPYCAT] -= 1
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
             s.acting = q
-            special_action(s, r, plans, rng, log, q, card)
+            special_action(s, r, plans, rng, log, q, card, False)
             X.fill_table(s, r, plans, rng, log, X.table_filler(s, q))  # after every turn's change
             s.acting = -1
             return
