@@ -1,58 +1,25 @@
 """Shared fixtures for the El Grande tests: the rules, a set-up table to arrange by hand, plans,
 and one small run that the dataset tests share."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from simulator import api
 from simulator.core.rng import seed_stream
-from simulator.core.ruledata import load_rules
 from simulator.core.trace import new_log
 from simulator.games.elgrande.board import BASE, GOLD, MAX_PLAYERS, N_PLACES, WARE
 from simulator.games.elgrande.turn import new_game
 from strategies.elgrande import DEFAULT_WEIGHTS, GREEDY, NAMES, RANDOM
+from tests.game_fixtures import GameFixtures, plan_maker
 
-RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "elgrande" / "rules.toml"
 HEURISTICS = [n for n in NAMES if n not in ("random", "lookahead")]  # the search player: test_search.py
 
 
-@pytest.fixture(scope="session")
-def ruleset():
-    return load_rules(RULES_PATH, "elgrande")
-
-
-@pytest.fixture
-def rules_with(ruleset):
-    """``rules_with(name=value, ...)``: the rule record (one-element array) with overrides."""
-    return lambda **settings: ruleset.with_overrides(settings).as_record()
-
-
-@pytest.fixture
-def r(ruleset):
-    return ruleset.as_record()[0]
-
-
-@pytest.fixture
-def log():
-    return new_log(5000)
-
-
-def make_plans(strategy):
-    ids = np.full(MAX_PLAYERS, strategy, dtype=np.int64)
-    return ids, DEFAULT_WEIGHTS[ids].copy()
-
-
-@pytest.fixture
-def plans():
-    """Every seat played by the greedy strategy (consulted only where the rules leave a choice)."""
-    return make_plans(GREEDY)
-
-
-@pytest.fixture
-def random_plans():
-    return make_plans(RANDOM)
+make_plans = plan_maker(DEFAULT_WEIGHTS, MAX_PLAYERS)
+shared = GameFixtures("elgrande", log_rows=5000, make_plans=make_plans, greedy=GREEDY,
+                      random=RANDOM)
+ruleset, rules_with, r, log = shared.ruleset, shared.rules_with, shared.r, shared.log
+plans, random_plans = shared.plans, shared.random_plans
 
 
 @pytest.fixture

@@ -1,55 +1,20 @@
 """Shared fixtures for the Gnomeland scenario tests: the rules, a set-up table, plans."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from simulator.core.rng import seed_stream
-from simulator.core.ruledata import load_rules
 from simulator.core.trace import new_log
 from simulator.games.gnomeland.board import MAX_PLAYERS
 from simulator.games.gnomeland.turn import new_game
 from strategies.gnomeland import DEFAULT_WEIGHTS, GREEDY, RANDOM
+from tests.game_fixtures import GameFixtures, plan_maker
 
-RULES_PATH = Path(__file__).resolve().parents[2] / "simulator" / "games" / "gnomeland" / "rules.toml"
-
-
-@pytest.fixture(scope="session")
-def ruleset():
-    return load_rules(RULES_PATH, "gnomeland")
-
-
-@pytest.fixture
-def rules_with(ruleset):
-    """``rules_with(name=value, ...)``: the rule record with overrides."""
-    return lambda **settings: ruleset.with_overrides(settings).as_record()
-
-
-@pytest.fixture
-def r(ruleset):
-    return ruleset.as_record()[0]
-
-
-@pytest.fixture
-def log():
-    return new_log(5000)
-
-
-def make_plans(strategy):
-    ids = np.full(MAX_PLAYERS, strategy, dtype=np.int64)
-    return ids, DEFAULT_WEIGHTS[ids].copy()
-
-
-@pytest.fixture
-def plans():
-    """Every seat played by the greedy strategy (consulted only where the rules leave a choice)."""
-    return make_plans(GREEDY)
-
-
-@pytest.fixture
-def random_plans():
-    return make_plans(RANDOM)
+make_plans = plan_maker(DEFAULT_WEIGHTS, MAX_PLAYERS)
+shared = GameFixtures("gnomeland", log_rows=5000, make_plans=make_plans, greedy=GREEDY,
+                      random=RANDOM)
+ruleset, rules_with, r, log = shared.ruleset, shared.rules_with, shared.r, shared.log
+plans, random_plans = shared.plans, shared.random_plans
 
 
 @pytest.fixture
