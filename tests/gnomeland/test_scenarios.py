@@ -20,7 +20,7 @@ from simulator.games.gnomeland.board import (
 )
 from simulator.games.gnomeland.turn import (
     apply_option, cast_spell, complete_mission, contest, end_of_round, end_of_turn,
-    list_options, neutral_available, place_card, spend_die, start_turn,
+    list_options, neutral_available, pack, place_card, spend_die, start_turn,
 )
 from strategies.gnomeland import COPIER
 from tests.gnomeland.conftest import give_dice, make_plans
@@ -594,6 +594,8 @@ def test_faq_q3_mercenaries_hired_during_a_brawl(table, rules_with, plans, log, 
     assert rows[0] == (4, 0, 0, 3, 1)        # total, dice, Warehouses, Mercenaries, gnome
     assert s.score[0] == 3 and s.score[1] == 0
     assert logged(log, L.HIRE) == [(0, SOLDIER, r.soldier_cost, COIN, 1, 0)] * 3
+    # the replay tells what paid beyond the count's Coins: 2 from the Warehouses, 1 Trader
+    assert logged(log, L.PAY) == [(0, pack(2, 0, 0), 1, 0, 0, 0)]
     assert list(s.res[0]) == [0, 0, 0] and s.supply[COIN] == supply[COIN] + 2
     assert s.mercs[0].sum() == 0 and s.hired[0] == 3
     assert list(s.merc_deck) == [5, 5, 5]    # the Trader back, the Soldiers hired and spent

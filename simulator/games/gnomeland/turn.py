@@ -967,6 +967,8 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
         give_back(s, r, COIN, from_stored)
         s.mercs[q, TRADER] -= traders
         s.merc_deck[TRADER] += traders
+        if from_stored + traders > 0:  # what the count's own Coins did not cover
+            record(log, L.PAY, q, pack(from_stored, 0, 0), traders)
         s.hired[q] += hires
         for _ in range(hires):  # hired and discarded at once: the card goes back to its deck
             record(log, L.HIRE, q, k, price, COIN, 1)
