@@ -22,7 +22,7 @@ rollout policy would, with its own weights.
 import numpy as np
 from numba import njit
 
-from simulator.core.rng import below, uniform
+from simulator.core.rng import below, flagged, uniform
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.trace import no_log
 from simulator.games.elgrande import effects as E
@@ -292,6 +292,47 @@ def term_with(s, r, q, g, change, coef, pts):
     return t
 
 
+@njit(cache=True)
+def new_memo():
+    """What a player keeps between the decisions of one card (its placements, or its moves):
+    each place's points by player now, and with one Caballero of a colour fewer or more, as
+    ``remembered`` works them out; ``forget`` drops a place a placement or move changed. The
+    same numbers as working them out again, with far fewer standings."""
+    points = np.empty((3, N_COLOURS, N_PLACES, MAX_PLAYERS), dtype=np.int64)
+    known = np.zeros((3, N_COLOURS, N_PLACES), dtype=np.bool_)
+    return points, known
+
+
+@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+def remembered(memo, s, r, q, g, change, coef, pts):
+    """``place_term`` of ``g`` (``change`` 0), or ``term_with`` ``change`` (-1 or 1) more of
+    colour ``q`` there: from ``memo`` when it holds the points, else worked out and kept."""
+    points, known = memo
+    k = change + 1
+    c = q if change != 0 else 0
+    n = s.n_players
+    if known[k, c, g]:
+        t = 0.0
+        for i in range(n):  # place_term's sum, in its order: the same number
+            t += coef[i] * points[k, c, g, i]
+        return t
+    t = place_term(s, r, g, coef, pts) if change == 0 else term_with(s, r, q, g, change, coef, pts)
+    for i in range(n):
+        points[k, c, g, i] = pts[i]
+    known[k, c, g] = True
+    return t
+
+
+@njit(cache=True)
+def forget(memo, a, b):
+    """A Caballero left place ``a`` for ``b`` (or was placed in ``a`` == ``b``): their points are
+    worked out again. Nothing else a move does (the tokens its player then takes) changes a
+    place's standings (a test checks it)."""
+    known = memo[1]
+    known[:, :, a] = False
+    known[:, :, b] = False
+
+
 # --- power cards --------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -449,22 +490,16 @@ def card_choice(s, r, p, plans, rng, only):
 # --- placements and moves -----------------------------------------------------------------
 
 @njit(cache=True)
-def choose_placement(s, r, p, plans, rng):
+def choose_placement(s, r, p, plans, rng, memo):
     """The next place a Caballero goes from the court (a region bordering the King's or the
-    Castillo), or -1 to keep the rest in the court."""
+    Castillo), or -1 to keep the rest in the court. ``memo``: the standings kept from the
+    card's earlier placements (``new_memo``)."""
     sid = acting(plans, p)
     if sid == RANDOM:
-        k = 0
+        targets = np.zeros(N_PLACES, dtype=np.bool_)
         for g in range(N_PLACES):
-            if placement_target(s, g):
-                k += 1
-        pick = below(rng, k + 1)
-        for g in range(N_PLACES):
-            if placement_target(s, g):
-                if pick == 0:
-                    return g
-                pick -= 1
-        return -1
+            targets[g] = placement_target(s, g)
+        return flagged(rng, targets, N_PLACES, 1)
     w = plans[1][p]
     coef = coefficients(s, p, w)
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
@@ -474,7 +509,8 @@ def choose_placement(s, r, p, plans, rng):
     for g in range(N_PLACES):
         if not placement_target(s, g):
             continue
-        gain = w[W_STANDING] * (term_with(s, r, p, g, 1, coef, pts) - place_term(s, r, g, coef, pts))
+        gain = w[W_STANDING] * (remembered(memo, s, r, p, g, 1, coef, pts) -
+                                remembered(memo, s, r, p, g, 0, coef, pts))
         gain += (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT] + _noise(w, rng)
         replace, ties = _better(gain, best, ties, rng)
         if replace:
@@ -500,10 +536,10 @@ def mover_colour(s, p, i):
 
 
 @njit(cache=True)
-def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
+def choose_move(s, r, p, plans, rng, own_left, opp_left, source, memo):
     """The next intrigue move (owner, from, to), or (-1, -1, -1) to stop: each move valued by the
     two places it changes. The Grand Inquisitor's holder moves black Caballeros too, as its
-    own."""
+    own. ``memo``: the standings kept from the card's earlier moves (``new_memo``)."""
     n = s.n_players
     sid = acting(plans, p)
     if sid == RANDOM:
@@ -535,7 +571,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
     now = np.empty(N_PLACES, dtype=np.float64)
     for g in range(N_PLACES):
-        now[g] = place_term(s, r, g, coef, pts)
+        now[g] = remembered(memo, s, r, 0, g, 0, coef, pts)
     out = np.empty(N_PLACES, dtype=np.float64)
     into = np.empty(N_PLACES, dtype=np.float64)
     best = 1e-9
@@ -549,7 +585,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
         for a in range(N_PLACES):
             out[a] = -1e18
             if movable(s, r, p, q, a, own_left, opp_left, source):
-                out[a] = w[W_STANDING] * (term_with(s, r, q, a, -1, coef, pts) - now[a])
+                out[a] = w[W_STANDING] * (remembered(memo, s, r, q, a, -1, coef, pts) - now[a])
                 if q == p and a == CASTILLO:
                     out[a] -= w[W_CASTILLO]
                 any_a = True
@@ -558,7 +594,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source):
         for b in range(N_PLACES):
             into[b] = -1e18
             if may_enter(s, r, b):
-                into[b] = w[W_STANDING] * (term_with(s, r, q, b, 1, coef, pts) - now[b])
+                into[b] = w[W_STANDING] * (remembered(memo, s, r, q, b, 1, coef, pts) - now[b])
                 if q == p and b == CASTILLO:
                     into[b] += w[W_CASTILLO]
         for a in range(N_PLACES):
@@ -625,18 +661,8 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
     """Which allowed place (``allowed[:N_PLACES + 1]``, the last one the court) ``p`` chooses
     for ``purpose``, or -1 (only when it ``may_decline``): the option leaving the table worth
     most, tried on a copy."""
-    k = 0
-    for g in range(N_PLACES + 1):
-        k += allowed[g]
-    sid = acting(plans, p)
-    if sid == RANDOM:
-        pick = below(rng, k + (1 if may_decline else 0))
-        for g in range(N_PLACES + 1):
-            if allowed[g]:
-                if pick == 0:
-                    return g
-                pick -= 1
-        return -1
+    if acting(plans, p) == RANDOM:
+        return flagged(rng, allowed, N_PLACES + 1, 1 if may_decline else 0)
     w = plans[1][p]
     coef = coefficients(s, p, w)
     terms = place_terms(s, r, coef)
@@ -660,17 +686,8 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
 @njit(cache=True)
 def choose_scoreboard(s, r, p, plans, rng, options):
     """Which mobile scoreboard goes to which region: ``m * N_REGIONS + region``."""
-    k = 0
-    for o in range(options.shape[0]):
-        k += options[o]
-    sid = acting(plans, p)
-    pick_r = below(rng, k) if sid == RANDOM else -1
-    if sid == RANDOM:
-        for o in range(options.shape[0]):
-            if options[o]:
-                if pick_r == 0:
-                    return o
-                pick_r -= 1
+    if acting(plans, p) == RANDOM:
+        return flagged(rng, options, options.shape[0], 0)
     w = plans[1][p]
     coef = coefficients(s, p, w)
     terms = place_terms(s, r, coef)
@@ -716,15 +733,7 @@ def choose_alternative(s, r, p, plans, rng):
 def choose_take_back(s, r, p, plans, rng, usable):
     """The power card taken back: the highest (random: any)."""
     if acting(plans, p) == RANDOM:
-        k = 0
-        for v in range(N_POWER + 1):
-            k += usable[v]
-        pick = below(rng, k)
-        for v in range(N_POWER + 1):
-            if usable[v]:
-                if pick == 0:
-                    return v
-                pick -= 1
+        return flagged(rng, usable, N_POWER + 1, 0)
     for v in range(N_POWER, 0, -1):
         if usable[v]:
             return v
@@ -869,18 +878,8 @@ def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
     holds more than the card's ``n`` (else it would only be one of the ``n``) and the best
     allowed region is worth it; else it takes one to the court, worth a court Caballero and,
     when the court holds fewer than ``n``, one more placement."""
-    sid = acting(plans, p)
-    if sid == RANDOM:
-        k = 0
-        for g in range(N_PLACES + 1):
-            k += allowed[g]
-        pick = below(rng, k + 1)
-        for g in range(N_PLACES + 1):
-            if allowed[g]:
-                if pick == 0:
-                    return g
-                pick -= 1
-        return -1
+    if acting(plans, p) == RANDOM:
+        return flagged(rng, allowed, N_PLACES + 1, 1)
     w = plans[1][p]
     coef = coefficients(s, p, w)
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
@@ -911,17 +910,8 @@ def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
 def choose_table_colour(s, r, p, plans, rng, beside):
     """Which colour beside the limit table (``beside[c] > 0``) ``p`` puts on a free space: the
     one whose counting leaves the region worth most to ``p``."""
-    sid = acting(plans, p)
-    k = 0
-    for c in range(N_COLOURS):
-        k += 1 if beside[c] > 0 else 0
-    if sid == RANDOM:
-        pick = below(rng, k)
-        for c in range(N_COLOURS):
-            if beside[c] > 0:
-                if pick == 0:
-                    return c
-                pick -= 1
+    if acting(plans, p) == RANDOM:
+        return flagged(rng, beside > 0, N_COLOURS, 0)
     w = plans[1][p]
     coef = coefficients(s, p, w)
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
@@ -951,13 +941,7 @@ def choose_execute(s, r, p, plans, rng):
     if k == 0:
         return -1
     if sid == RANDOM:
-        pick = below(rng, k + 1)
-        for stack in range(N_STACKS):
-            if s.face[stack] >= 0:
-                if pick == 0:
-                    return stack
-                pick -= 1
-        return -1
+        return flagged(rng, s.face >= 0, N_STACKS, 1)
     w = plans[1][p]
     coef = coefficients(s, p, w)
     model = mirror(plans, p)

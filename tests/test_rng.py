@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 from scipy import stats
 
-from simulator.core.rng import below, roll_2d6, seed_stream, shuffle
+from simulator.core.rng import below, flagged, roll_2d6, seed_stream, shuffle
 
 
 @njit(cache=True)
@@ -47,6 +47,28 @@ def test_below_is_uniform():
     draws = np.array([below(rng, 7) for _ in range(70_000)])
     chi2, p = stats.chisquare(np.bincount(draws, minlength=7))
     assert p > 1e-4
+
+
+def test_flagged_chooses_each_set_entry_and_none_equally_often():
+    # flags set at 1, 3 and 4 of the first five (6 lies beyond n), one decline: four outcomes
+    flags = np.array([0, 1, 0, 1, 1, 0, 1])
+    rng = seed_stream(3, 0)
+    draws = np.array([flagged(rng, flags, 5, 1) for _ in range(40_000)])
+    assert set(draws.tolist()) == {-1, 1, 3, 4}
+    counts = [int((draws == i).sum()) for i in (-1, 1, 3, 4)]
+    chi2, p = stats.chisquare(counts)
+    assert p > 1e-4, counts
+
+
+def test_flagged_takes_one_draw_as_below_does():
+    # the same stream position after it as after below(k + declines): a random player's choices
+    # that use it leave the game's later draws where they were
+    flags = np.array([1, 0, 1, 1])
+    a, b = seed_stream(4, 0), seed_stream(4, 0)
+    for _ in range(100):
+        i = flagged(a, flags, 4, 0)
+        assert i == [0, 2, 3][below(b, 3)]
+    assert (a == b).all()
 
 
 def test_shuffle_is_a_permutation():

@@ -101,3 +101,19 @@ def shuffle(state, cards, n):
     for i in range(n - 1, 0, -1):
         j = below(state, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@njit(cache=True)
+def flagged(state, flags, n, declines):
+    """A uniform choice among the entries of ``flags[:n]`` that are set, by one draw: the index
+    of the chosen one, or -1 for one of ``declines`` more equal chances to choose none."""
+    k = 0
+    for i in range(n):
+        k += 1 if flags[i] else 0
+    pick = below(state, k + declines)
+    for i in range(n):
+        if flags[i]:
+            if pick == 0:
+                return i
+            pick -= 1
+    return -1

@@ -447,12 +447,16 @@ def test_the_holder_chooses_black_moves_as_his_own(xtable, r, plans):
     one out of Galicia; nobody else (nor anybody while nobody holds him) may; an opponents'
     move never takes them (they are the holder's own)."""
     s = black_table(xtable, 0)
-    q, a, b = players.choose_move(s, r, 0, plans, rng(), 1, 0, -1)
+    def move(own_left, opp_left):
+        return players.choose_move(s, r, 0, plans, rng(), own_left, opp_left, -1,
+                                   players.new_memo())
+
+    q, a, b = move(1, 0)
     assert (q, a) == (BLACK, GALICIA) and b not in (GALICIA, ARAGON)
-    assert players.choose_move(s, r, 0, plans, rng(), 0, 3, -1) == (-1, -1, -1)
+    assert move(0, 3) == (-1, -1, -1)
     for holder in (-1, 1):
         s = black_table(xtable, holder)
-        assert players.choose_move(s, r, 0, plans, rng(), 4, 4, -1) == (-1, -1, -1)
+        assert move(4, 4) == (-1, -1, -1)
 
 
 @pytest.mark.parametrize("card", [MOVE_OWN_4, TRANSPORT, FREE_CHOICE])

@@ -6,8 +6,10 @@ import pytest
 
 from simulator import api
 from simulator.games.elgrande import effects as E
+from simulator.core.trace import no_log
 from simulator.games.elgrande.board import (
-    ARAGON, GRANADA, MAX_PLAYERS, N_COLOURS, N_PLACES, N_REGIONS, SEVILLA, STATE,
+    AFRICA, AMERICA, ARAGON, BASE, BLACK, CASTILLO, GOLD, GRAND_INQUISITOR_COLONIES, GRANADA,
+    MAX_PLAYERS, N_COLOURS, N_PLACES, N_REGIONS, N_SPAIN, SEVILLA, SHIP, STATE, WARE, in_play,
 )
 from strategies import elgrande as players
 from strategies.elgrande import DEFAULT_WEIGHTS, SPOILER
@@ -104,6 +106,62 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
                 assert players.value_of_copy(copy, s, r, 0, w, coef, terms) == \
                     players.value(x, r, 0, w, coef), (field, i, v)
     assert changes > 100  # the changes did reach the standings
+
+
+@pytest.mark.parametrize("mode", [BASE, GRAND_INQUISITOR_COLONIES])
+def test_the_standings_kept_between_a_cards_moves_are_the_worked_out_ones(table, r, mode):
+    """A player keeps each place's standings from one placement or move of a card to the next
+    (``new_memo``), and the rules forget the places a placement or move changed (``forget``).
+    After every one of 60 random moves and placements (with the expansion: black Caballeros,
+    the limit table, spaces and tokens taken), every number the memo gives is the one worked
+    out afresh."""
+    expansion = mode != BASE
+    rng = np.random.default_rng(7)
+    s = table(4, king=ARAGON, mode=mode)
+    n = s.n_players
+    places = [g for g in range(N_PLACES) if in_play(s, g)]
+    s.cab[:n, places] = rng.integers(0, 3, (n, len(places)))
+    s.grande[:n] = rng.choice(N_SPAIN, n, replace=False)
+    if expansion:
+        s.cab[BLACK, SEVILLA] = s.cab[BLACK, GRANADA] = 1
+        s.inquisitor = 0
+        s.table_region, s.table_size = GRANADA, 6
+        s.lying[WARE], s.lying[GOLD] = 2, 1
+        room = s.table_size  # the table's spaces taken first, as the rules fill them
+        for c in range(N_COLOURS):
+            s.on_table[c] = min(s.cab[c, GRANADA], room)
+            room -= s.on_table[c]
+    s.court[:n] = 10
+    w = DEFAULT_WEIGHTS[SPOILER]
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    memo = players.new_memo()
+    colours = list(range(n)) + ([BLACK] if expansion else [])
+    for step in range(60):
+        coef = players.coefficients(s, 0, w)
+        for q in colours:
+            for g in places:
+                for change in (-1, 0, 1):
+                    if change == -1 and s.cab[q, g] == 0:
+                        continue
+                    fresh = players.place_term(s, r, g, coef, pts) if change == 0 else \
+                        players.term_with(s, r, q, g, change, coef, pts)
+                    assert players.remembered(memo, s, r, q, g, change, coef, pts) == fresh, \
+                        (step, q, g, change)
+        if step % 4 == 3:  # a placement from the court
+            g = int(rng.choice([g for g in places if g not in (AFRICA, AMERICA)]))
+            E.place(s, 0, g, no_log())
+            players.forget(memo, g, g)
+        else:  # a move, the colonies' tokens taken after it
+            q = int(rng.choice(colours))
+            a = int(rng.choice([g for g in places if s.cab[q, g] > 0]))
+            b = int(rng.choice([g for g in places if g != a and g != CASTILLO]
+                               + ([SHIP, AFRICA, AMERICA] if expansion else [])))
+            E.move(s, q, a, b, 0, no_log())
+            if expansion:
+                E.take_tokens(s, 0, no_log())
+            players.forget(memo, a, b)
+    if expansion:  # the moves reached the colonies: tokens were taken there
+        assert s.lying.sum() < 3
 
 
 def test_expansion_personalities_show_their_style(expansion_run):

@@ -216,8 +216,6 @@ def inquisitor_extra(s, r, plans, rng, log, p, n):
         return
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     k = extra_targets(s, r, allowed) if s.court[p] > 0 else 0
-    if k == 0:
-        allowed[:] = 0
     allowed[L.COURT] = 1 if s.provinces[p] > 0 else 0
     if k + allowed[L.COURT] == 0:
         return

@@ -248,13 +248,15 @@ def place_caballeros(s, r, plans, rng, log, p, n):
     the Castillo; first the Grand Inquisitor's holder's extra one, if it so chooses
     (``expansion.inquisitor_extra``)."""
     X.inquisitor_extra(s, r, plans, rng, log, p, n)
+    memo = players.new_memo()  # the player's standings, kept from one placement to the next
     for _ in range(n):
         if s.court[p] == 0:
             return
-        g = players.choose_placement(s, r, p, plans, rng)
+        g = players.choose_placement(s, r, p, plans, rng, memo)
         if g < 0:
             return
         E.place(s, p, g, log)
+        players.forget(memo, g, g)
 
 
 @njit(cache=True)
@@ -319,13 +321,16 @@ def intrigue(s, r, plans, rng, log, p, card):
     source = -1
     own = 0
     opp = 0
+    memo = players.new_memo()  # the player's standings, kept from one move to the next
     for _ in range(total):
-        q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp, source)
+        q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp, source,
+                                      memo)
         if q < 0:
             break
         E.move(s, q, a, b, p, log)
         if s.expansion:
             E.take_tokens(s, p, log)
+        players.forget(memo, a, b)
         if q == p or q == BLACK:  # a black one: only the holder's choice, as its own
             own += 1
         else:
