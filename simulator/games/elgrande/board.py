@@ -189,7 +189,7 @@ STATE = np.dtype([
 ])
 HELD_EXECUTE, HELD_COPYCAT, HELD_FREE_CHOICE = range(3)
 
-new_table = table_factory(STATE)
+new_table, copy_of = table_factory(STATE)
 
 
 @njit(cache=True)

@@ -14,17 +14,9 @@ from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
     AFRICA, AMERICA, BLACK, CASTILLO, FRANCIA, FRANCIA_SPACES, FROM_CASTILLO, FROM_GRANDE,
     FROM_KING, FROM_REGIONS, FROM_SPECIAL, FROM_TOKENS, GENERAL, GOLD, MAX_PLAYERS, N_SPAIN, NO,
-    SHIP, WARE, bonus_parts, counted, new_table, owner, placings, scoreboard, scoring_index,
+    SHIP, WARE, bonus_parts, copy_of, counted, owner, placings, scoreboard, scoring_index,
     holds_space, seat_bonus, sole_most, standings,
 )
-
-
-@njit(cache=True)
-def copy_of(s):
-    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
-    table = new_table()
-    table[0] = s
-    return table
 
 
 @njit(cache=True)

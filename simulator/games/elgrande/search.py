@@ -38,9 +38,8 @@ from simulator.core.search import (
 )
 from simulator.core.trace import no_log
 from simulator.games.elgrande.board import (
-    MAX_PLAYERS, MAX_STACK, N_PLACES, N_POWER, N_STACKS, in_play, standings,
+    MAX_PLAYERS, MAX_STACK, N_PLACES, N_POWER, N_STACKS, copy_of, in_play, standings,
 )
-from simulator.games.elgrande.effects import copy_of
 
 
 @njit(cache=True)

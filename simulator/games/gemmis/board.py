@@ -193,7 +193,7 @@ STATE = np.dtype([
     ("fill_pairs", np.int64, (STREET * CELLS, 2)),
 ])
 
-new_table = table_factory(STATE)
+new_table, copy_of = table_factory(STATE)
 
 
 # --- rule lookups ---------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from simulator.core.search import (
     policy_plans, rollout_stream, searching_plans, shuffle_unseen,
 )
 from simulator.core.trace import no_log
-from simulator.games.gemmis.board import N_PLAYERS, new_table, standing
+from simulator.games.gemmis.board import N_PLAYERS, copy_of, standing
 from simulator.games.gemmis.story import SWITCH as SWITCH_LOGGED
 
 
@@ -34,14 +34,6 @@ from simulator.games.gemmis.story import SWITCH as SWITCH_LOGGED
 def redeal_hidden(s, r, p, rng):
     """Re-deal, in the state ``s``, what ``p`` cannot see: the order of the sack."""
     shuffle_unseen(rng, s.sack, s.sack_n)
-
-
-@njit(cache=True)
-def copy_of(s):
-    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
-    table = new_table()
-    table[0] = s
-    return table
 
 
 @njit(cache=True)

@@ -162,7 +162,7 @@ STATE = np.dtype([
     ("action_reshuffles", np.int64),
 ])
 
-new_table = table_factory(STATE)
+new_table, copy_of = table_factory(STATE)
 
 
 @njit(cache=True)

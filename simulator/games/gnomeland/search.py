@@ -25,7 +25,7 @@ from simulator.core.search import (
     policy_plans, rollout_stream, searching_plans, shuffle_unseen,
 )
 from simulator.core.trace import no_log
-from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, final_score, new_table
+from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, copy_of, final_score
 from simulator.games.gnomeland.story import OPT_END
 
 
@@ -45,14 +45,6 @@ def redeal_hidden(s, rng):
     pool[:n] = s.spell_deck[:n]
     shuffle_unseen(rng, pool, n)
     s.spell_deck[:n] = pool[:n]
-
-
-@njit(cache=True)
-def copy_of(s):
-    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
-    table = new_table()
-    table[0] = s
-    return table
 
 
 @njit(cache=True)

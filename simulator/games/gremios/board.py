@@ -143,7 +143,7 @@ STATE = np.dtype([
 ])
 
 
-new_table = table_factory(STATE)
+new_table, copy_of = table_factory(STATE)
 
 
 @njit(cache=True)

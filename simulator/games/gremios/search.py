@@ -28,7 +28,7 @@ from simulator.core.search import (
 )
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
-    MAX_EVENT_CARDS, MAX_PLAYERS, MAX_TREASURES, N_ROLES, STANDARD, new_table, treasure_count,
+    MAX_EVENT_CARDS, MAX_PLAYERS, MAX_TREASURES, N_ROLES, STANDARD, copy_of, treasure_count,
     victory_points,
 )
 from simulator.games.gremios.story import END_TURN
@@ -105,14 +105,6 @@ def redeal_hidden(s, r, p, rng):
         if q != p and s.role_not_chosen[q] >= 0:
             s.role_not_chosen[q] = roles[k]
             k += 1
-
-
-@njit(cache=True)
-def copy_of(s):
-    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
-    table = new_table()
-    table[0] = s
-    return table
 
 
 @njit(cache=True)

@@ -123,7 +123,7 @@ STATE = np.dtype([
 ])
 
 
-new_table = table_factory(STATE)
+new_table, copy_of = table_factory(STATE)
 
 
 # --- rule lookups by kind ----------------------------------------------------------------------

@@ -41,7 +41,7 @@ from simulator.core.search import (
 from simulator.core.trace import no_log
 from simulator.games.grimoire.board import (
     BLESSED_SHOES, FIRST_COMPANION, MAX_ITEM_CARDS, MAX_PLAYERS, MAX_QUEST_CARDS, N_ITEM_KINDS, N_QUEST_KINDS,
-    N_TREASURE_KINDS, can_see, item_card_counts, item_count, new_table, quest_card_counts, score,
+    N_TREASURE_KINDS, can_see, copy_of, item_card_counts, item_count, quest_card_counts, score,
     treasure_count,
 )
 
@@ -180,14 +180,6 @@ def take_options(s, p, options):
             options[n] = i
             n += 1
     return n
-
-
-@njit(cache=True)
-def copy_of(s):
-    """A table holding a copy of the state ``s`` (keep the table in hand while reading it)."""
-    table = new_table()
-    table[0] = s
-    return table
 
 
 @njit(cache=True)
