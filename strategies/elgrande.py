@@ -113,9 +113,9 @@ assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 # What a chosen place is for (``choose_place``'s ``purpose``; ``extra`` as noted).
 (P_PLACE, P_ALL_OUT, P_DESTINATION, P_RETURN_OWN, P_VICTIM, P_SECRET_RETURN,
  P_SECRET_RETURN_ALL, P_SCORE, P_DISC, P_KING, P_GRANDE, P_DISPERSE_FROM, P_DISPERSE_TO,
- P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE, P_FREE_MOVE_BLACK) = range(18)
-# P_DESTINATION, P_DISPERSE_TO, P_FREE_MOVE(_BLACK): extra = the place the Caballeros leave (a
-# black one's for the Grand Inquisitor's holder); P_VICTIM:
+ P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE, P_FREE_MOVE_BLACK, P_DESTINATION_BLACK) = range(19)
+# P_DESTINATION(_BLACK), P_DISPERSE_TO, P_FREE_MOVE(_BLACK): extra = the place the Caballeros
+# leave (a black one's for the Grand Inquisitor's holder); P_VICTIM:
 # extra = the opponent losing one; P_SECRET_RETURN, P_SETUP: extra = how many.
 
 
@@ -587,6 +587,8 @@ def apply_option(x, r, p, purpose, g, extra):
     elif purpose == P_ALL_OUT:
         while x.cab[p, g] > 0:
             E.move(x, p, g, L.COURT, p, nl)
+        if X.black_all_out(x, r, p, g) > 0:  # the holder's black ones go too
+            black_out_on_copy(x, r, p, g)
     elif purpose == P_DESTINATION:
         E.move(x, p, extra, g, p, nl)
     elif purpose == P_RETURN_OWN:
@@ -796,6 +798,8 @@ def apply_expansion_option(x, r, p, purpose, g, extra):
     elif purpose == P_FREE_MOVE or purpose == P_FREE_MOVE_BLACK:
         E.move(x, p if purpose == P_FREE_MOVE else BLACK, extra, g, p, nl)
         E.take_tokens(x, p, nl)
+    elif purpose == P_DESTINATION_BLACK:
+        E.move(x, BLACK, extra, g, p, nl)
     else:  # P_LIMIT_TABLE: the chooser's own go onto it first
         X.put_table(x, g, nl)
         for c in range(N_COLOURS):
@@ -803,6 +807,27 @@ def apply_expansion_option(x, r, p, purpose, g, extra):
             while x.on_table[q] < x.cab[q, g] - holds_space(x, q, g) and \
                     E.table_load(x) < x.table_size:
                 x.on_table[q] += 1
+
+
+@njit(cache=True)
+def black_out_on_copy(x, r, p, a):
+    """'All out of one region' tried on the copy ``x`` (``apply_option``): the holder ``p``'s
+    black Caballeros in ``a`` go, each to the place where it adds most to his own points (his
+    pick of each, ``P_DESTINATION_BLACK``, comes after the region's)."""
+    coef = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    coef[p] = 1.0
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for _ in range(X.black_all_out(x, r, p, a)):
+        best = -1e18
+        to = -1
+        for b in range(N_PLACES):
+            if b != a and may_enter(x, r, b):
+                v = term_with(x, r, BLACK, b, 1, coef, pts) - place_term(x, r, b, coef, pts)
+                if v > best:
+                    best, to = v, b
+        if to < 0:
+            return
+        E.move(x, BLACK, a, to, p, no_log())
 
 
 @njit(cache=True)
