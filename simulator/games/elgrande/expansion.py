@@ -200,6 +200,13 @@ def black_all_out(s, r, p, g):
 
 
 @njit(cache=True)
+def table_moves_open(s, r):
+    """Whether a card's moves may also move Caballeros on and off the limit table within its
+    region now (``table_moves_in_region``): a table stands outside the King's region."""
+    return r.table_moves_in_region == YES and s.table_region >= 0 and s.table_region != s.king
+
+
+@njit(cache=True)
 def black_from_castillo(s, g, log):
     """At a general scoring the black Caballeros in the Castillo go, like their holder's own, to
     the region ``g`` on the holder's disc. Assumption: when the disc names the King's region they

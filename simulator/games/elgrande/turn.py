@@ -315,18 +315,30 @@ def intrigue(s, r, plans, rng, log, p, card):
     """Stack 1 moves: up to the card's number of Caballeros (own, opponents' or any, as the card
     says), never to or from the King's region; 'out of one region' takes them all from one.
     With the expansion (Transport and Free Choice too) the Grand Inquisitor's holder moves
-    black Caballeros 'as if they were his own': they count as its own moves."""
+    black Caballeros 'as if they were his own': they count as its own moves; and a move may be
+    a movement on or off the limit table within its region (``expansion.table_moves_open``;
+    not by the 'out of one region' card), counted like a move of that colour."""
     total, own_max, opp_max, one_source = intrigue_limits(s, card)
     source = -1
     own = 0
     opp = 0
     for _ in range(total):
-        q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp, source)
+        if s.expansion == 1 and not one_source and X.table_moves_open(s, r):
+            # also on or off the limit table within its region (rules.toml, table moves)
+            q, a, b, onto = players.choose_movement(s, r, p, plans, rng, own_max - own,
+                                                    opp_max - opp, total - own - opp)
+        else:
+            q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp,
+                                          source)
+            onto = -1
         if q < 0:
             break
-        E.move(s, q, a, b, p, log)
-        if s.expansion:
-            E.take_tokens(s, p, log)
+        if onto >= 0:
+            E.move_on_table(s, q, onto == 1, p, log)
+        else:
+            E.move(s, q, a, b, p, log)
+            if s.expansion:
+                E.take_tokens(s, p, log)
         if q == p or q == BLACK:  # a black one: only the holder's choice, as its own
             own += 1
         else:
