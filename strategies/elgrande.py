@@ -113,9 +113,9 @@ assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 # What a chosen place is for (``choose_place``'s ``purpose``; ``extra`` as noted).
 (P_PLACE, P_ALL_OUT, P_DESTINATION, P_RETURN_OWN, P_VICTIM, P_SECRET_RETURN,
  P_SECRET_RETURN_ALL, P_SCORE, P_DISC, P_KING, P_GRANDE, P_DISPERSE_FROM, P_DISPERSE_TO,
- P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE, P_FREE_MOVE_BLACK) = range(18)
-# P_DESTINATION, P_DISPERSE_TO, P_FREE_MOVE(_BLACK): extra = the place the Caballeros leave (a
-# black one's for the Grand Inquisitor's holder); P_VICTIM:
+ P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE, P_FREE_MOVE_BLACK, P_DESTINATION_BLACK) = range(19)
+# P_DESTINATION(_BLACK), P_DISPERSE_TO, P_FREE_MOVE(_BLACK): extra = the place the Caballeros
+# leave (a black one's for the Grand Inquisitor's holder); P_VICTIM:
 # extra = the opponent losing one; P_SECRET_RETURN, P_SETUP: extra = how many.
 
 
@@ -537,6 +537,22 @@ def mover_colour(s, p, i):
 
 
 @njit(cache=True)
+def move_count(s, r, p, own_left, opp_left, source):
+    """How many moves between places ``choose_move`` may choose from."""
+    k = 0
+    for i in range(s.n_players + 1):
+        q = mover_colour(s, p, i)
+        if q < 0:
+            continue
+        for a in range(N_PLACES):
+            if movable(s, r, p, q, a, own_left, opp_left, source):
+                for b in range(N_PLACES):
+                    if b != a and may_enter(s, r, b):
+                        k += 1
+    return k
+
+
+@njit(cache=True)
 def choose_move(s, r, p, plans, rng, own_left, opp_left, source, memo):
     """The next intrigue move (owner, from, to), or (-1, -1, -1) to stop: each move valued by the
     two places it changes. The Grand Inquisitor's holder moves black Caballeros too, as its
@@ -544,17 +560,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, memo):
     n = s.n_players
     sid = acting(plans, p)
     if sid == RANDOM:
-        k = 0
-        for i in range(n + 1):
-            q = mover_colour(s, p, i)
-            if q < 0:
-                continue
-            for a in range(N_PLACES):
-                if movable(s, r, p, q, a, own_left, opp_left, source):
-                    for b in range(N_PLACES):
-                        if b != a and may_enter(s, r, b):
-                            k += 1
-        pick = below(rng, k + 1)
+        pick = below(rng, move_count(s, r, p, own_left, opp_left, source) + 1)
         for i in range(n + 1):
             q = mover_colour(s, p, i)
             if q < 0:
@@ -624,6 +630,8 @@ def apply_option(x, r, p, purpose, g, extra):
     elif purpose == P_ALL_OUT:
         while x.cab[p, g] > 0:
             E.move(x, p, g, L.COURT, p, nl)
+        if X.black_all_out(x, r, p, g) > 0:  # the holder's black ones go too
+            black_out_on_copy(x, r, p, g)
     elif purpose == P_DESTINATION:
         E.move(x, p, extra, g, p, nl)
     elif purpose == P_RETURN_OWN:
@@ -806,6 +814,8 @@ def apply_expansion_option(x, r, p, purpose, g, extra):
     elif purpose == P_FREE_MOVE or purpose == P_FREE_MOVE_BLACK:
         E.move(x, p if purpose == P_FREE_MOVE else BLACK, extra, g, p, nl)
         E.take_tokens(x, p, nl)
+    elif purpose == P_DESTINATION_BLACK:
+        E.move(x, BLACK, extra, g, p, nl)
     else:  # P_LIMIT_TABLE: the chooser's own go onto it first
         X.put_table(x, g, nl)
         for c in range(N_COLOURS):
@@ -813,6 +823,27 @@ def apply_expansion_option(x, r, p, purpose, g, extra):
             while x.on_table[q] < x.cab[q, g] - holds_space(x, q, g) and \
                     E.table_load(x) < x.table_size:
                 x.on_table[q] += 1
+
+
+@njit(cache=True)
+def black_out_on_copy(x, r, p, a):
+    """'All out of one region' tried on the copy ``x`` (``apply_option``): the holder ``p``'s
+    black Caballeros in ``a`` go, each to the place where it adds most to his own points (his
+    pick of each, ``P_DESTINATION_BLACK``, comes after the region's)."""
+    coef = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    coef[p] = 1.0
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    for _ in range(X.black_all_out(x, r, p, a)):
+        best = -1e18
+        to = -1
+        for b in range(N_PLACES):
+            if b != a and may_enter(x, r, b):
+                v = term_with(x, r, BLACK, b, 1, coef, pts) - place_term(x, r, b, coef, pts)
+                if v > best:
+                    best, to = v, b
+        if to < 0:
+            return
+        E.move(x, BLACK, a, to, p, no_log())
 
 
 @njit(cache=True)
@@ -850,17 +881,140 @@ def choose_black_move(s, r, p, plans, rng):
         for b in range(N_PLACES):
             if b == a or not may_enter(s, r, b):
                 continue
-            before = place_term(s, r, a, coef, pts) + place_term(s, r, b, coef, pts)
-            table = E.copy_of(s)
-            x = table[0]
-            E.move(x, BLACK, a, b, p, no_log())
-            gain = w[W_STANDING] * (term_of_table(table, r, a, coef, pts) +
-                                    term_of_table(table, r, b, coef, pts) - before) + \
-                _noise(w, rng)
+            gain = move_gain(s, r, p, w, coef, pts, BLACK, a, b) + _noise(w, rng)
             replace, ties = _better(gain, best, ties, rng)
             if replace:
                 best, pick_a, pick_b = gain, a, b
     return pick_a, pick_b
+
+
+@njit(cache=True)
+def move_gain(s, r, p, w, coef, pts, q, a, b):
+    """What moving one of colour ``q``'s Caballeros from ``a`` to ``b`` is worth to ``p``: the
+    two places it changes, valued on a copy; an own one's Castillo worth."""
+    before = place_term(s, r, a, coef, pts) + place_term(s, r, b, coef, pts)
+    table = E.copy_of(s)
+    x = table[0]
+    E.move(x, q, a, b, p, no_log())
+    gain = w[W_STANDING] * (term_of_table(table, r, a, coef, pts) +
+                            term_of_table(table, r, b, coef, pts) - before)
+    if q == p and (a == CASTILLO or b == CASTILLO):
+        gain += w[W_CASTILLO] if b == CASTILLO else -w[W_CASTILLO]
+    return gain
+
+
+@njit(cache=True)
+def table_move_open(s, r, p, q, onto, own_left, opp_left):
+    """Whether ``p``'s card may move one of colour ``q``'s Caballeros onto the limit table from
+    beside it (``onto``) or off it, within its region (rules.toml, expansion_table_moves): a
+    colour and a count the card allows, as for a move."""
+    g = s.table_region
+    if not movable(s, r, p, q, g, own_left, opp_left, -1):
+        return False
+    if onto == 1:
+        return E.table_load(s) < s.table_size and \
+            s.cab[q, g] - s.on_table[q] - holds_space(s, q, g) > 0
+    return s.on_table[q] > 0
+
+
+@njit(cache=True)
+def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, memo):
+    """The next movement of an intrigue move where the limit table's Caballeros may move within
+    its region (``turn.intrigue``; ``moves_left`` of the card's movements left): (q, a, b, -1),
+    ``choose_move``'s move; (q, g, g, 1) one of colour ``q`` beside the table in ``g`` put onto
+    a free space, (q, g, g, 0) one taken off it; (-1, -1, -1, -1) to stop. The random player
+    draws uniformly over every legal movement and stopping; the others take a movement on or
+    off the table only when it gains more than the move ``choose_move`` would make (or than
+    stopping), valued by the table's region once its free spaces are filled after the turn
+    (``table_term_filled``), one taken off with the best one put on in its place (a swap) when
+    a movement is left for it. ``memo``: as for ``choose_move``."""
+    g = s.table_region
+    shifts = 0
+    for i in range(s.n_players + 1):
+        q = mover_colour(s, p, i)
+        if q >= 0:
+            for onto in range(2):
+                shifts += 1 if table_move_open(s, r, p, q, onto, own_left, opp_left) else 0
+    if shifts > 0 and acting(plans, p) == RANDOM:
+        pick = below(rng, shifts + move_count(s, r, p, own_left, opp_left, -1) + 1)
+        for i in range(s.n_players + 1):
+            q = mover_colour(s, p, i)
+            if q >= 0:
+                for onto in range(2):
+                    if table_move_open(s, r, p, q, onto, own_left, opp_left):
+                        if pick == 0:
+                            return q, g, g, onto
+                        pick -= 1
+        # not a table movement: choose_move's own uniform draw over the moves and stopping
+    q, a, b = choose_move(s, r, p, plans, rng, own_left, opp_left, -1, memo)
+    if shifts == 0 or acting(plans, p) == RANDOM:
+        return q, a, b, -1
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    best = move_gain(s, r, p, w, coef, pts, q, a, b) if q >= 0 else 1e-9
+    now = table_term_filled(s, r, p, w, coef, pts)
+    pick_q, pick_onto = -1, -1
+    for i in range(s.n_players + 1):
+        c = mover_colour(s, p, i)
+        if c < 0:
+            continue
+        for onto in range(2):
+            if not table_move_open(s, r, p, c, onto, own_left, opp_left):
+                continue
+            step = 1 if onto == 1 else -1
+            s.on_table[c] += step
+            after = table_term_filled(s, r, p, w, coef, pts)
+            if onto == 0 and moves_left > 1:  # the swap: another put on in its place
+                own2 = own_left - (1 if c == p or c == BLACK else 0)
+                opp2 = opp_left - (0 if c == p or c == BLACK else 1)
+                for j in range(s.n_players + 1):
+                    d = mover_colour(s, p, j)
+                    if d >= 0 and table_move_open(s, r, p, d, 1, own2, opp2):
+                        s.on_table[d] += 1
+                        after = max(after, table_term_filled(s, r, p, w, coef, pts))
+                        s.on_table[d] -= 1
+            s.on_table[c] -= step
+            gain = w[W_STANDING] * (after - now) + _noise(w, rng)
+            if gain > best + 1e-9:
+                best, pick_q, pick_onto = gain, c, onto
+    if pick_q >= 0:
+        return pick_q, g, g, pick_onto
+    return q, a, b, -1
+
+
+@njit(cache=True)
+def table_term_filled(s, r, p, w, coef, pts):
+    """``place_term`` of the limit table's region for ``p`` once its free spaces are filled
+    after the turn (``expansion.fill_table``) by the filler, each space by the colour beside it
+    that ``choose_table_colour`` would pick in the filler's place with ``p``'s weights (a
+    player's model of another: itself); of colours equally good to the filler, its own, else
+    the worst for ``p``. ``s`` is left as it was."""
+    g = s.table_region
+    filler = X.table_filler(s, p)
+    fcoef = coefficients(s, filler, w)
+    added = np.zeros(N_COLOURS, dtype=np.int64)
+    while E.table_load(s) < s.table_size:
+        best = -1e18
+        worst_for_p = 1e18
+        pick = -1
+        for c in range(N_COLOURS):
+            if s.cab[c, g] - s.on_table[c] - holds_space(s, c, g) > 0:
+                s.on_table[c] += 1
+                v = place_term(s, r, g, fcoef, pts)
+                mine = place_term(s, r, g, coef, pts)
+                s.on_table[c] -= 1
+                if v > best + 1e-9 or (v > best - 1e-9 and pick != filler and (
+                        c == filler or mine < worst_for_p)):
+                    best, worst_for_p, pick = v, mine, c
+        if pick < 0:
+            break
+        s.on_table[pick] += 1
+        added[pick] += 1
+    t = place_term(s, r, g, coef, pts)
+    for c in range(N_COLOURS):
+        s.on_table[c] -= added[c]
+    return t
 
 
 @njit(cache=True)

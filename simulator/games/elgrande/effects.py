@@ -67,6 +67,17 @@ def move(s, q, a, b, by, log):
 
 
 @njit(cache=True)
+def move_on_table(s, c, onto, by, log):
+    """A movement within the limit table's region (rules.toml, expansion_table_moves): one of
+    colour ``c``'s Caballeros beside the table put onto a free space (``onto``), or one taken
+    off it to stand beside it, by ``by``'s card; one movement, like a move."""
+    s.on_table[c] += 1 if onto else -1
+    if c < MAX_PLAYERS:
+        s.moved[c] += 1
+    record(log, L.TABLE_MOVE, by, c, s.table_region, 1 if onto else 0, s.on_table[c])
+
+
+@njit(cache=True)
 def send_home(s, q, g, log):
     """One of ``q``'s Caballeros from place ``g`` (or ``L.COURT``) back to the provinces."""
     if g == L.COURT:

@@ -17,7 +17,8 @@ from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    AFRICA, AMERICA, BLACK, BORDERS, CASTILLO, COASTAL, COLONY_STACK, FRANCIA, GOLD,
+    AFRICA, ALL_OUT_BLACK_NONE, AMERICA, BLACK, BORDERS, CASTILLO, COASTAL, COLONY_STACK,
+    FRANCIA, GOLD,
     HOLY_INQUISITION, MAX_PLAYERS, N_CARD_KINDS, N_COLOURS, N_PLACES,
     N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, YES, francia_free, holds_space,
     placement_target,
@@ -186,6 +187,23 @@ def holy_inquisition(s, r, plans, rng, log, p):
             break
         E.move(s, BLACK, a, b, p, log)
         E.take_tokens(s, p, log)
+
+
+@njit(cache=True)
+def black_all_out(s, r, p, g):
+    """How many black Caballeros in ``g`` may go along when ``p`` moves 'all of [its]
+    Caballeros out of one region': all there, for the Grand Inquisitor's holder, as his own
+    (``all_out_takes_black``: 'may_leave' lets him stop early; 'none', never any)."""
+    if s.inquisitor != p or r.all_out_takes_black == ALL_OUT_BLACK_NONE:
+        return 0
+    return s.cab[BLACK, g]
+
+
+@njit(cache=True)
+def table_moves_open(s, r):
+    """Whether a card's moves may also move Caballeros on and off the limit table within its
+    region now (``table_moves_in_region``): a table stands outside the King's region."""
+    return r.table_moves_in_region == YES and s.table_region >= 0 and s.table_region != s.king
 
 
 @njit(cache=True)

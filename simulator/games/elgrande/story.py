@@ -21,7 +21,7 @@ LOG_KINDS = (
     # the expansion
     "black_placed", "table_placed", "table_filled", "inquisitor_taken", "extra_caballero",
     "tokens_laid", "token_taken", "token_home", "token_lost", "space_scored", "card_held",
-    "held_card_used", "free_move", "black_stay",
+    "held_card_used", "free_move", "black_stay", "table_move",
 )
 (SETUP, HOME, ROUND, CARD_UP, STACK_EMPTY, POWER_CARD, POWER_CLASH, TURN_ORDER, TO_COURT,
  CARD_TAKEN, PLACED, MOVED, RETURNED, SPECIAL, SPECIAL_DECLINED, VETOED, SCORING, PLACE_SCORED,
@@ -30,7 +30,7 @@ LOG_KINDS = (
  TURN, VETO_HELD,
  BLACK_PLACED, TABLE_PLACED, TABLE_FILLED, INQUISITOR_TAKEN, EXTRA_CABALLERO, TOKENS_LAID,
  TOKEN_TAKEN, TOKEN_HOME, TOKEN_LOST, SPACE_SCORED, CARD_HELD, HELD_CARD_USED,
- FREE_MOVE, BLACK_STAY) = range(len(LOG_KINDS))
+ FREE_MOVE, BLACK_STAY, TABLE_MOVE) = range(len(LOG_KINDS))
 
 COURT = N_PLACES          # where a move's "place" is the court (returns, a disc naming the King)
 PROVINCES = N_PLACES + 1
@@ -231,6 +231,13 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"{_p(a)} moves a Caballero of {_p(b)} from {place_name(c)} to {place_name(d)} "
                 "as a free move (no action).", {"player": a, "colour": _colour(b), "from": place_name(c),
                                    "to": place_name(d)})
+    if code == TABLE_MOVE:
+        there = ("beside the table", "on the table")
+        how = ("takes a Caballero of {} off the limit table in {}: it stays beside it",
+               "puts a Caballero of {} beside the limit table in {} onto a free space")[d]
+        return (f"{_p(a)} " + how.format(_p(b), place_name(c)) + f" ({e} of its colour on "
+                "it; one movement).", {"player": a, "colour": _colour(b), "place": place_name(c),
+                                       "from": there[1 - d], "to": there[d], "on_table": e})
     if code == TRUNCATED:
         return "The game is cut short.", {}
     if code == GAME_END:

@@ -19,8 +19,9 @@ from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
-    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS, CARD_STACK, CASTILLO, COLONY_STACK,
-    COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE, GENERAL, GRAND_INQUISITOR_COLONIES,
+    ALL_OUT_BLACK_MAY_LEAVE, ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS,
+    CARD_STACK, CASTILLO, COLONY_STACK, COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE,
+    GENERAL, GRAND_INQUISITOR_COLONIES,
     HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, INQUISITION_STACK, KING,
     KING_STACK, KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD,
     SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN,
@@ -316,20 +317,31 @@ def intrigue(s, r, plans, rng, log, p, card):
     """Stack 1 moves: up to the card's number of Caballeros (own, opponents' or any, as the card
     says), never to or from the King's region; 'out of one region' takes them all from one.
     With the expansion (Transport and Free Choice too) the Grand Inquisitor's holder moves
-    black Caballeros 'as if they were his own': they count as its own moves."""
+    black Caballeros 'as if they were his own': they count as its own moves; and a move may be
+    a movement on or off the limit table within its region (``expansion.table_moves_open``;
+    not by the 'out of one region' card), counted like a move of that colour."""
     total, own_max, opp_max, one_source = intrigue_limits(s, card)
     source = -1
     own = 0
     opp = 0
     memo = players.new_memo()  # the player's standings, kept from one move to the next
     for _ in range(total):
-        q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp, source,
-                                      memo)
+        if s.expansion == 1 and not one_source and X.table_moves_open(s, r):
+            # also on or off the limit table within its region (rules.toml, table moves)
+            q, a, b, onto = players.choose_movement(s, r, p, plans, rng, own_max - own,
+                                                    opp_max - opp, total - own - opp, memo)
+        else:
+            q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp,
+                                          source, memo)
+            onto = -1
         if q < 0:
             break
-        E.move(s, q, a, b, p, log)
-        if s.expansion:
-            E.take_tokens(s, p, log)
+        if onto >= 0:
+            E.move_on_table(s, q, onto == 1, p, log)  # a == b: the table's region
+        else:
+            E.move(s, q, a, b, p, log)
+            if s.expansion:
+                E.take_tokens(s, p, log)
         players.forget(memo, a, b)
         if q == p or q == BLACK:  # a black one: only the holder's choice, as its own
             own += 1
@@ -364,11 +376,15 @@ def place_anywhere(s, r, plans, rng, log, p, card):
 
 @njit(cache=True)
 def all_out_of_one_region(s, r, plans, rng, log, p, card):
-    """All of ``p``'s Caballeros out of one region (each to a place its owner picks)."""
+    """All of ``p``'s Caballeros out of one region (each to a place its owner picks); the Grand
+    Inquisitor's holder's black ones there (the expansion) go too, after his own, each to
+    a place he picks (``expansion.black_all_out``; by 'may_leave' he may stop), and a region
+    where only black ones of his stand may be chosen."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     k = 0
     for g in range(N_PLACES):
-        allowed[g] = 1 if s.cab[p, g] > 0 and may_move_through(s, r, g) else 0
+        mine = s.cab[p, g] > 0 or X.black_all_out(s, r, p, g) > 0
+        allowed[g] = 1 if mine and may_move_through(s, r, g) else 0
         k += allowed[g]
     if k == 0:
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
@@ -383,6 +399,14 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
         to[FRANCIA] = 1 if a != FRANCIA and may_enter(s, r, FRANCIA) else 0
         b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION, to, a, False)
         E.move(s, p, a, b, p, log)
+    may_leave = r.all_out_takes_black == ALL_OUT_BLACK_MAY_LEAVE
+    for _ in range(X.black_all_out(s, r, p, a)):
+        to[FRANCIA] = 1 if a != FRANCIA and may_enter(s, r, FRANCIA) else 0
+        b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION_BLACK, to, a,
+                                 may_leave)
+        if b < 0:
+            break
+        E.move(s, BLACK, a, b, p, log)
 
 
 @njit(cache=True)
