@@ -113,8 +113,8 @@ def test_the_standings_kept_between_a_cards_moves_are_the_worked_out_ones(table,
     """A player keeps each place's standings from one placement or move of a card to the next
     (``new_memo``), and the rules forget the places a placement or move changed (``forget``).
     After every one of 60 random moves and placements (with the expansion: black Caballeros,
-    the limit table, spaces and tokens taken), every number the memo gives is the one worked
-    out afresh."""
+    movements off the limit table, spaces and tokens taken), every number the memo gives is the
+    one worked out afresh."""
     expansion = mode != BASE
     rng = np.random.default_rng(7)
     s = table(4, king=ARAGON, mode=mode)
@@ -136,6 +136,7 @@ def test_the_standings_kept_between_a_cards_moves_are_the_worked_out_ones(table,
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
     memo = players.new_memo()
     colours = list(range(n)) + ([BLACK] if expansion else [])
+    table_moves = 0
     for step in range(60):
         coef = players.coefficients(s, 0, w)
         for q in colours:
@@ -147,10 +148,16 @@ def test_the_standings_kept_between_a_cards_moves_are_the_worked_out_ones(table,
                         players.term_with(s, r, q, g, change, coef, pts)
                     assert players.remembered(memo, s, r, q, g, change, coef, pts) == fresh, \
                         (step, q, g, change)
+        t = s.table_region
+        off = [c for c in colours if expansion and s.on_table[c] > 0]
         if step % 4 == 3:  # a placement from the court
             g = int(rng.choice([g for g in places if g not in (AFRICA, AMERICA)]))
             E.place(s, 0, g, no_log())
             players.forget(memo, g, g)
+        elif step % 4 == 1 and off:  # one taken off the limit table, staying in its region
+            E.move_on_table(s, int(rng.choice(off)), False, 0, no_log())
+            players.forget(memo, t, t)
+            table_moves += 1
         else:  # a move, the colonies' tokens taken after it
             q = int(rng.choice(colours))
             a = int(rng.choice([g for g in places if s.cab[q, g] > 0]))
@@ -160,8 +167,8 @@ def test_the_standings_kept_between_a_cards_moves_are_the_worked_out_ones(table,
             if expansion:
                 E.take_tokens(s, 0, no_log())
             players.forget(memo, a, b)
-    if expansion:  # the moves reached the colonies: tokens were taken there
-        assert s.lying.sum() < 3
+    if expansion:  # the moves reached the colonies (tokens taken) and the limit table
+        assert s.lying.sum() < 3 and table_moves > 0
 
 
 def test_expansion_personalities_show_their_style(expansion_run):
