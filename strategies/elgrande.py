@@ -234,16 +234,15 @@ def term_of_table(copy, r, g, coef, pts):
 @njit(cache=True, inline="always")  # called in every valuation: no call overhead
 def same_standings(x, s, g):
     """Whether place ``g`` would score the same on table ``x`` as on ``s``: the same
-    Caballeros there, the same scoreboard, King and Grandes, and with the expansion its spaces
-    and the limit table (everything ``board.standings`` reads; a test changes every field of
-    the state to check it)."""
+    Caballeros there, the same scoreboard, King and Grandes (everything ``board.standings``
+    reads; a test changes every field of the state to check it)."""
     for q in range(s.n_players):
         if x.cab[q, g] != s.cab[q, g] or (x.grande[q] == g) != (s.grande[q] == g):
             return False
     for m in range(2):
         if (x.mobile[m] == g) != (s.mobile[m] == g):
             return False
-    if s.expansion and not same_expansion_standings(x, s, g):  # right even where not in play
+    if not same_expansion_standings(x, s, g):  # cheap, and right even where not in play
         return False
     return (x.king == g) == (s.king == g)
 
