@@ -49,16 +49,23 @@ def holder_in_galicia(xtable, holder, own):
     return s
 
 
+def all_out_plays(xtable, rules, plans, holder, own, n):
+    """(table, log) after each of ``n`` plays of 'all out of one region' by P0 on
+    ``holder_in_galicia`` (a fresh table and random stream each)."""
+    for i in range(n):
+        s = holder_in_galicia(xtable, holder, own)
+        log = new_log(200)
+        turn.all_out_of_one_region(s, rules, plans, rng(i), log, 0, ALL_OUT_OF_ONE_REGION)
+        yield s, log
+
+
 def test_all_out_takes_the_holders_black_caballeros_along(xtable, r, random_plans):
     """The holder 'may move black Caballeros ... as if they were his own': his 'all of your
     Caballeros out of one region' moves his own out of Galicia, then the black ones there
     (all_out_takes_black = all), each to a place he picks; none stays, none leaves the board.
     (The random player, which may also decline the card's 'may'.)"""
     chosen = 0
-    for i in range(10):
-        s = holder_in_galicia(xtable, 0, 2)
-        log = new_log(200)
-        turn.all_out_of_one_region(s, r, random_plans, rng(i), log, 0, ALL_OUT_OF_ONE_REGION)
+    for s, log in all_out_plays(xtable, r, random_plans, 0, 2, 10):
         moved = logged(log, L.MOVED)
         if not moved:
             continue
@@ -77,10 +84,7 @@ def test_all_out_leaves_the_black_ones_of_another_or_by_none(xtable, rules_with,
     """Only the holder's card takes them ('none', the rules version 2 play, never does)."""
     rr = rules_with(all_out_takes_black=setting)[0]
     chosen = 0
-    for i in range(10):
-        s = holder_in_galicia(xtable, holder, 2)
-        log = new_log(200)
-        turn.all_out_of_one_region(s, rr, random_plans, rng(i), log, 0, ALL_OUT_OF_ONE_REGION)
+    for s, log in all_out_plays(xtable, rr, random_plans, holder, 2, 10):
         assert s.cab[BLACK, GALICIA] == 2 and all(m[0] == 0 for m in logged(log, L.MOVED))
         chosen += s.cab[0, GALICIA] == 0
     assert chosen > 0
@@ -94,10 +98,7 @@ def test_a_region_of_his_black_ones_only_may_be_chosen(xtable, rules_with, rando
     move. The random player chooses Galicia or declines (the card's 'may')."""
     rr = rules_with(all_out_takes_black=setting)[0]
     chosen = 0
-    for i in range(40):
-        s = holder_in_galicia(xtable, 0, 0)
-        log = new_log(200)
-        turn.all_out_of_one_region(s, rr, random_plans, rng(i), log, 0, ALL_OUT_OF_ONE_REGION)
+    for s, log in all_out_plays(xtable, rr, random_plans, 0, 0, 40):
         moved = logged(log, L.MOVED)
         assert s.cab[BLACK, GALICIA] in (0, 2) and len(moved) == 2 - s.cab[BLACK, GALICIA]
         chosen += s.cab[BLACK, GALICIA] == 0
@@ -113,10 +114,7 @@ def test_may_leave_lets_the_holder_keep_black_ones_there(xtable, rules_with, ran
     for setting, expected in (("may_leave", {0, 1, 2}), ("all", {0})):
         rr = rules_with(all_out_takes_black=setting)[0]
         left = set()
-        for i in range(200):
-            s = holder_in_galicia(xtable, 0, 1)
-            turn.all_out_of_one_region(s, rr, random_plans, rng(i), new_log(200), 0,
-                                       ALL_OUT_OF_ONE_REGION)
+        for s, _ in all_out_plays(xtable, rr, random_plans, 0, 1, 200):
             if s.cab[0, GALICIA] == 0:  # the random player chose Galicia (it may decline)
                 left.add(int(s.cab[BLACK, GALICIA]))
         assert left == expected, setting
