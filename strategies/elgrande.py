@@ -535,11 +535,20 @@ def mover_colour(s, p, i):
     return BLACK if s.inquisitor == p else -1
 
 
+@njit(cache=True, inline="always")
+def first_mover(s, only_black):
+    """The first ``i`` of ``mover_colour`` a move may take: the black Caballeros alone (Holy
+    Inquisition's moves), or every colour."""
+    return s.n_players if only_black else 0
+
+
 @njit(cache=True)
-def move_count(s, r, p, own_left, opp_left, source):
-    """How many moves between places ``choose_move`` may choose from."""
+def nth_move(s, r, p, own_left, opp_left, source, only_black, pick):
+    """(owner, from, to, count): the ``pick``-th of the moves between places ``choose_move``
+    may choose from, in its order, and how many there are ((-1, -1, -1, count) when there is
+    no ``pick``-th, as for -1)."""
     k = 0
-    for i in range(s.n_players + 1):
+    for i in range(first_mover(s, only_black), s.n_players + 1):
         q = mover_colour(s, p, i)
         if q < 0:
             continue
@@ -547,31 +556,25 @@ def move_count(s, r, p, own_left, opp_left, source):
             if movable(s, r, p, q, a, own_left, opp_left, source):
                 for b in range(N_PLACES):
                     if b != a and may_enter(s, r, b):
+                        if k == pick:
+                            return q, a, b, k
                         k += 1
-    return k
+    return -1, -1, -1, k
 
 
 @njit(cache=True)
-def choose_move(s, r, p, plans, rng, own_left, opp_left, source, memo):
+def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, memo):
     """The next intrigue move (owner, from, to), or (-1, -1, -1) to stop: each move valued by the
     two places it changes. The Grand Inquisitor's holder moves black Caballeros too, as its
-    own. ``memo``: the standings kept from the card's earlier moves (``new_memo``)."""
+    own (``only_black``: those alone, Holy Inquisition's moves). ``memo``: the standings kept
+    from the card's earlier moves (``new_memo``)."""
     n = s.n_players
     sid = acting(plans, p)
     if sid == RANDOM:
-        pick = below(rng, move_count(s, r, p, own_left, opp_left, source) + 1)
-        for i in range(n + 1):
-            q = mover_colour(s, p, i)
-            if q < 0:
-                continue
-            for a in range(N_PLACES):
-                if movable(s, r, p, q, a, own_left, opp_left, source):
-                    for b in range(N_PLACES):
-                        if b != a and may_enter(s, r, b):
-                            if pick == 0:
-                                return q, a, b
-                            pick -= 1
-        return -1, -1, -1
+        count = nth_move(s, r, p, own_left, opp_left, source, only_black, -1)[3]
+        q, a, b, _ = nth_move(s, r, p, own_left, opp_left, source, only_black,
+                              below(rng, count + 1))
+        return q, a, b
     w = plans[1][p]
     coef = coefficients(s, p, w)
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
@@ -583,7 +586,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, memo):
     best = 1e-9
     pick_q, pick_a, pick_b = -1, -1, -1
     ties = 0
-    for i in range(n + 1):
+    for i in range(first_mover(s, only_black), n + 1):
         q = mover_colour(s, p, i)
         if q < 0:
             continue
@@ -846,48 +849,6 @@ def black_out_on_copy(x, r, p, a):
 
 
 @njit(cache=True)
-def choose_black_move(s, r, p, plans, rng):
-    """(from, to) of a black Caballero the Grand Inquisitor's holder ``p`` moves, or (-1, -1) to
-    stop: each move tried on a copy and valued by the two places it changes."""
-    options = 0
-    for a in range(N_PLACES):
-        if s.cab[BLACK, a] > 0 and may_move_through(s, r, a):
-            for b in range(N_PLACES):
-                if b != a and may_enter(s, r, b):
-                    options += 1
-    if options == 0:
-        return -1, -1
-    sid = acting(plans, p)
-    if sid == RANDOM:
-        pick = below(rng, options + 1)
-        for a in range(N_PLACES):
-            if s.cab[BLACK, a] > 0 and may_move_through(s, r, a):
-                for b in range(N_PLACES):
-                    if b != a and may_enter(s, r, b):
-                        if pick == 0:
-                            return a, b
-                        pick -= 1
-        return -1, -1
-    w = plans[1][p]
-    coef = coefficients(s, p, w)
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
-    best = 1e-9
-    pick_a, pick_b = -1, -1
-    ties = 0
-    for a in range(N_PLACES):
-        if s.cab[BLACK, a] == 0 or not may_move_through(s, r, a):
-            continue
-        for b in range(N_PLACES):
-            if b == a or not may_enter(s, r, b):
-                continue
-            gain = move_gain(s, r, p, w, coef, pts, BLACK, a, b) + _noise(w, rng)
-            replace, ties = _better(gain, best, ties, rng)
-            if replace:
-                best, pick_a, pick_b = gain, a, b
-    return pick_a, pick_b
-
-
-@njit(cache=True)
 def move_gain(s, r, p, w, coef, pts, q, a, b):
     """What moving one of colour ``q``'s Caballeros from ``a`` to ``b`` is worth to ``p``: the
     two places it changes, valued on a copy; an own one's Castillo worth."""
@@ -917,7 +878,7 @@ def table_move_open(s, r, p, q, onto, own_left, opp_left):
 
 
 @njit(cache=True)
-def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, memo):
+def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, only_black, memo):
     """The next movement of an intrigue move where the limit table's Caballeros may move within
     its region (``turn.intrigue``; ``moves_left`` of the card's movements left): (q, a, b, -1),
     ``choose_move``'s move; (q, g, g, 1) one of colour ``q`` beside the table in ``g`` put onto
@@ -926,17 +887,19 @@ def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, memo):
     off the table only when it gains more than the move ``choose_move`` would make (or than
     stopping), valued by the table's region once its free spaces are filled after the turn
     (``table_term_filled``), one taken off with the best one put on in its place (a swap) when
-    a movement is left for it. ``memo``: as for ``choose_move``."""
+    a movement is left for it. ``only_black``, ``memo``: as for ``choose_move``."""
     g = s.table_region
+    first = first_mover(s, only_black)
     shifts = 0
-    for i in range(s.n_players + 1):
+    for i in range(first, s.n_players + 1):
         q = mover_colour(s, p, i)
         if q >= 0:
             for onto in range(2):
                 shifts += 1 if table_move_open(s, r, p, q, onto, own_left, opp_left) else 0
     if shifts > 0 and acting(plans, p) == RANDOM:
-        pick = below(rng, shifts + move_count(s, r, p, own_left, opp_left, -1) + 1)
-        for i in range(s.n_players + 1):
+        moves = nth_move(s, r, p, own_left, opp_left, -1, only_black, -1)[3]
+        pick = below(rng, shifts + moves + 1)
+        for i in range(first, s.n_players + 1):
             q = mover_colour(s, p, i)
             if q >= 0:
                 for onto in range(2):
@@ -945,7 +908,7 @@ def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, memo):
                             return q, g, g, onto
                         pick -= 1
         # not a table movement: choose_move's own uniform draw over the moves and stopping
-    q, a, b = choose_move(s, r, p, plans, rng, own_left, opp_left, -1, memo)
+    q, a, b = choose_move(s, r, p, plans, rng, own_left, opp_left, -1, only_black, memo)
     if shifts == 0 or acting(plans, p) == RANDOM:
         return q, a, b, -1
     w = plans[1][p]
@@ -954,7 +917,7 @@ def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, memo):
     best = move_gain(s, r, p, w, coef, pts, q, a, b) if q >= 0 else 1e-9
     now = table_term_filled(s, r, p, w, coef, pts)
     pick_q, pick_onto = -1, -1
-    for i in range(s.n_players + 1):
+    for i in range(first, s.n_players + 1):
         c = mover_colour(s, p, i)
         if c < 0:
             continue
@@ -967,7 +930,7 @@ def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, memo):
             if onto == 0 and moves_left > 1:  # the swap: another put on in its place
                 own2 = own_left - (1 if c == p or c == BLACK else 0)
                 opp2 = opp_left - (0 if c == p or c == BLACK else 1)
-                for j in range(s.n_players + 1):
+                for j in range(first, s.n_players + 1):
                     d = mover_colour(s, p, j)
                     if d >= 0 and table_move_open(s, r, p, d, 1, own2, opp2):
                         s.on_table[d] += 1

@@ -449,7 +449,7 @@ def test_the_holder_chooses_black_moves_as_his_own(xtable, r, plans):
     s = black_table(xtable, 0)
     def move(own_left, opp_left):
         return players.choose_move(s, r, 0, plans, rng(), own_left, opp_left, -1,
-                                   players.new_memo())
+                                   False, players.new_memo())
 
     q, a, b = move(1, 0)
     assert (q, a) == (BLACK, GALICIA) and b not in (GALICIA, ARAGON)

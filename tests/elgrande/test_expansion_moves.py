@@ -1,7 +1,8 @@
 """The expansion's moves on hand-built tables (mode grand_inquisitor_colonies): the Grand
 Inquisitor's holder's black Caballeros with 'all of your Caballeros out of one region'
 (rules.toml, expansion_inquisitor, all_out_takes_black), and the movements on and off the
-limit table within its region (rules.toml, expansion_table_moves, table_moves_in_region).
+limit table within its region, by the moving cards and by Holy Inquisition's black moves
+(rules.toml, expansion_table_moves, table_moves_in_region).
 """
 
 import pytest
@@ -15,7 +16,7 @@ from simulator.games.elgrande import story as L
 from simulator.games.elgrande import turn
 from simulator.games.elgrande.board import (
     ALL_OUT_OF_ONE_REGION, ARAGON, BLACK, CASTILLO, FRANCIA, GALICIA, GRAND_INQUISITOR_COLONIES,
-    MOVE_ANY_3, MOVE_ANY_OUT_OF_ONE_REGION, MOVE_OWN_2_OPPONENTS_2, SHIP, counted,
+    HOLY_INQUISITION, MOVE_ANY_3, MOVE_ANY_OUT_OF_ONE_REGION, MOVE_OWN_2_OPPONENTS_2, SHIP, counted,
 )
 from strategies import elgrande as players
 from tests.elgrande.conftest import make_plans
@@ -265,3 +266,32 @@ def test_players_make_table_movements_in_seeded_games(strategy):
         assert all(e["from"] != e["to"] and e["place"] not in ("Francia",) for e in moves)
         count += len(moves)
     assert count > 0
+
+
+@pytest.mark.parametrize("setting", ["yes", "no"])
+def test_holy_inquisitions_black_moves_may_be_table_movements(xtable, rules_with, random_plans,
+                                                             setting):
+    """Holy Inquisition's 'move up to 2 of the Grand Inquisitor's (black) Caballeros' are moves
+    as the Move section has them: one on the table in Galicia may be taken off (it stays
+    beside) and one beside put onto the free space, each one of the 2; only black ones move,
+    none leaves the board. By table_moves_in_region = no they go between places only. (The
+    random player, uniform over every legal movement and stopping.)"""
+    rr = rules_with(table_moves_in_region=setting)[0]
+    shifts = 0
+    for i in range(150):
+        s = table_in_galicia(xtable, on=(2, 2, 0), beside=(0, 0, 0))
+        s.cab[BLACK, GALICIA] = 2
+        s.on_table[BLACK] = 1  # five of six spaces taken: one black one beside
+        log = new_log(300)
+        turn.special_action(s, rr, random_plans, rng(i), log, 0, HOLY_INQUISITION, True)
+        assert s.inquisitor == 0
+        table_moves = logged(log, L.TABLE_MOVE)
+        moved = logged(log, L.MOVED)
+        assert all(m[1] == BLACK and m[2] == GALICIA for m in table_moves)
+        assert all(m[0] == BLACK for m in moved)
+        assert len(table_moves) + len(moved) <= 2
+        assert s.cab[BLACK].sum() == 2 and E.table_load(s) <= 6
+        assert 0 <= s.on_table[BLACK] <= s.cab[BLACK, GALICIA]
+        assert list(s.on_table[:3]) == [2, 2, 0]
+        shifts += len(table_moves)
+    assert (shifts > 0) == (setting == "yes")

@@ -113,10 +113,11 @@ def test_no_intrigue_move_touches_the_kings_region(table, r, plans):
     s.cab[:3, CATALUNA] = [0, 1, 0]
     for own_left, opp_left in ((4, 4), (0, 4), (4, 0)):
         q, a, b = players.choose_move(s, r, 0, plans, rng(), own_left, opp_left, -1,
-                                      players.new_memo())
+                                      False, players.new_memo())
         assert a != ARAGON and b != ARAGON
     # out of Aragón only
-    q, a, b = players.choose_move(s, r, 0, plans, rng(), 4, 4, ARAGON, players.new_memo())
+    q, a, b = players.choose_move(s, r, 0, plans, rng(), 4, 4, ARAGON, False,
+                                  players.new_memo())
     assert q == -1
 
 

@@ -176,20 +176,6 @@ def take_inquisitor(s, p, log):
 
 
 @njit(cache=True)
-def holy_inquisition(s, r, plans, rng, log, p):
-    """Take the Grand Inquisitor card; move up to ``holy_inquisition_number`` of his black
-    Caballeros (to regions or the Castillo, never into or out of the King's region). The
-    card's three Caballeros are its placement."""
-    take_inquisitor(s, p, log)
-    for _ in range(s.card_number[HOLY_INQUISITION]):
-        a, b = players.choose_black_move(s, r, p, plans, rng)
-        if a < 0:
-            break
-        E.move(s, BLACK, a, b, p, log)
-        E.take_tokens(s, p, log)
-
-
-@njit(cache=True)
 def black_all_out(s, r, p, g):
     """How many black Caballeros in ``g`` may go along when ``p`` moves 'all of [its]
     Caballeros out of one region': all there, for the Grand Inquisitor's holder, as his own

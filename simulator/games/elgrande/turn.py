@@ -321,6 +321,17 @@ def intrigue(s, r, plans, rng, log, p, card):
     a movement on or off the limit table within its region (``expansion.table_moves_open``;
     not by the 'out of one region' card), counted like a move of that colour."""
     total, own_max, opp_max, one_source = intrigue_limits(s, card)
+    if moves(s, r, plans, rng, log, p, total, own_max, opp_max, one_source, False) == 0:
+        record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
+
+
+@njit(cache=True)
+def moves(s, r, plans, rng, log, p, total, own_max, opp_max, one_source, only_black):
+    """Up to ``total`` moves by ``p``: at most ``own_max`` of its own (a black one counting as
+    its own) and ``opp_max`` of its opponents', all from one region if ``one_source``; only the
+    black Caballeros if ``only_black``. With the expansion a move may be a movement on or off
+    the limit table within its region (``expansion.table_moves_open``; never 'out of one
+    region'). Returns how many Caballeros moved."""
     source = -1
     own = 0
     opp = 0
@@ -329,10 +340,11 @@ def intrigue(s, r, plans, rng, log, p, card):
         if s.expansion == 1 and not one_source and X.table_moves_open(s, r):
             # also on or off the limit table within its region (rules.toml, table moves)
             q, a, b, onto = players.choose_movement(s, r, p, plans, rng, own_max - own,
-                                                    opp_max - opp, total - own - opp, memo)
+                                                    opp_max - opp, total - own - opp,
+                                                    only_black, memo)
         else:
             q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp,
-                                          source, memo)
+                                          source, only_black, memo)
             onto = -1
         if q < 0:
             break
@@ -349,8 +361,7 @@ def intrigue(s, r, plans, rng, log, p, card):
             opp += 1
         if one_source:
             source = a
-    if own + opp == 0:
-        record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
+    return own + opp
 
 
 @njit(cache=True)
@@ -670,7 +681,12 @@ def stacks_6_and_7(s, r, plans, rng, log, p, card, chosen):
     """Holy Inquisition (stack 6); the stack-7 cards, an executed or copied one laying its Gold
     and Wares first (a chosen one laid them when it was chosen: ``play_card``)."""
     if card == HOLY_INQUISITION:
-        X.holy_inquisition(s, r, plans, rng, log, p)
+        # take the Grand Inquisitor card; move up to 2 of his black Caballeros (as any move:
+        # never into or out of the King's region; on or off the limit table). The card's
+        # three Caballeros are its placement.
+        X.take_inquisitor(s, p, log)
+        n = s.card_number[HOLY_INQUISITION]
+        moves(s, r, plans, rng, log, p, n, n, 0, False, True)
         return
     if not chosen:
         X.lay_tokens(s, p, card, log)
