@@ -330,22 +330,25 @@ def stack_sizes(r) -> list[int]:
 
 @njit(cache=True)
 def intrigue_limits(s, card):
-    """(most moves, most of the mover's own, most of opponents', one source region) of a stack-1
-    moving card (or the expansion's Transport and Free Choice)."""
+    """(most moves, most of the mover's own, most of opponents', one source region, black ones
+    only) of a stack-1 moving card, or the expansion's Transport, Free Choice and Holy
+    Inquisition (the Grand Inquisitor's black Caballeros, his holder's own)."""
     n = s.card_number[card]
     if card == MOVE_ANY_OUT_OF_ONE_REGION:
-        return n, ANY, ANY, True
+        return n, ANY, ANY, True, False
     if card == MOVE_ANY_4 or card == MOVE_ANY_3:
-        return n, ANY, ANY, False
+        return n, ANY, ANY, False, False
     if card == MOVE_OWN_4:
-        return n, n, 0, False
+        return n, n, 0, False, False
     if card == MOVE_OWN_2_OPPONENTS_2:
-        return 2 * n, n, n, False
+        return 2 * n, n, n, False, False
     if card == MOVE_OPPONENTS_3:
-        return n, 0, n, False
+        return n, 0, n, False, False
     if card == TRANSPORT or card == FREE_CHOICE:  # the expansion: of your own
-        return n, n, 0, False
-    return 0, 0, 0, False
+        return n, n, 0, False, False
+    if card == HOLY_INQUISITION:
+        return n, n, 0, False, True
+    return 0, 0, 0, False, False
 
 
 # --- what the board says ------------------------------------------------------------------

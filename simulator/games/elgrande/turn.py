@@ -320,18 +320,20 @@ def intrigue(s, r, plans, rng, log, p, card):
     black Caballeros 'as if they were his own': they count as its own moves; and a move may be
     a movement on or off the limit table within its region (``expansion.table_moves_open``;
     not by the 'out of one region' card), counted like a move of that colour."""
-    total, own_max, opp_max, one_source = intrigue_limits(s, card)
-    if moves(s, r, plans, rng, log, p, total, own_max, opp_max, one_source, False) == 0:
+    if moves(s, r, plans, rng, log, p, card) == 0:
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
 
 
 @njit(cache=True)
-def moves(s, r, plans, rng, log, p, total, own_max, opp_max, one_source, only_black):
-    """Up to ``total`` moves by ``p``: at most ``own_max`` of its own (a black one counting as
-    its own) and ``opp_max`` of its opponents', all from one region if ``one_source``; only the
-    black Caballeros if ``only_black``. With the expansion a move may be a movement on or off
-    the limit table within its region (``expansion.table_moves_open``; never 'out of one
-    region'). Returns how many Caballeros moved."""
+def moves(s, r, plans, rng, log, p, card):
+    """The moves of ``card`` by ``p`` (``intrigue_limits``): up to its number, at most so many
+    of its own (a black one counting as its own) and of its opponents', all from one region
+    for 'out of one region', only the black Caballeros for Holy Inquisition. With the
+    expansion a move may be a movement on or off the limit table within its region
+    (``expansion.table_moves_open``; never 'out of one region'). Returns how many Caballeros
+    moved. (The limits come from the card, not as constant arguments: numba would compile this
+    and every chooser below it once for each constant.)"""
+    total, own_max, opp_max, one_source, only_black = intrigue_limits(s, card)
     source = -1
     own = 0
     opp = 0
@@ -685,8 +687,7 @@ def stacks_6_and_7(s, r, plans, rng, log, p, card, chosen):
         # never into or out of the King's region; on or off the limit table). The card's
         # three Caballeros are its placement.
         X.take_inquisitor(s, p, log)
-        n = s.card_number[HOLY_INQUISITION]
-        moves(s, r, plans, rng, log, p, n, n, 0, False, True)
+        moves(s, r, plans, rng, log, p, card)
         return
     if not chosen:
         X.lay_tokens(s, p, card, log)
