@@ -16,7 +16,8 @@ from simulator.games.elgrande import story as L
 from simulator.games.elgrande import turn
 from simulator.games.elgrande.board import (
     ALL_OUT_OF_ONE_REGION, ARAGON, BLACK, CASTILLO, FRANCIA, GALICIA, GRAND_INQUISITOR_COLONIES,
-    HOLY_INQUISITION, MOVE_ANY_3, MOVE_ANY_OUT_OF_ONE_REGION, MOVE_OWN_2_OPPONENTS_2, SHIP, counted,
+    HOLY_INQUISITION, MOVE_ANY_3, MOVE_ANY_OUT_OF_ONE_REGION, MOVE_OWN_2_OPPONENTS_2, SHIP,
+    counted,
 )
 from strategies import elgrande as players
 from tests.elgrande.conftest import make_plans
