@@ -314,12 +314,9 @@ def special_action(s, r, plans, rng, log, p, card, chosen):
 
 @njit(cache=True)
 def intrigue(s, r, plans, rng, log, p, card):
-    """Stack 1 moves: up to the card's number of Caballeros (own, opponents' or any, as the card
-    says), never to or from the King's region; 'out of one region' takes them all from one.
-    With the expansion (Transport and Free Choice too) the Grand Inquisitor's holder moves
-    black Caballeros 'as if they were his own': they count as its own moves; and a move may be
-    a movement on or off the limit table within its region (``expansion.table_moves_open``;
-    not by the 'out of one region' card), counted like a move of that colour."""
+    """Stack 1's moving cards (and the expansion's Transport and Free Choice): the card's moves
+    (``moves``), never to or from the King's region; 'out of one region' takes them all from
+    one; nothing moved is told as no effect."""
     if moves(s, r, plans, rng, log, p, card) == 0:
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
 
