@@ -406,7 +406,7 @@ def worth_trying(card, order):
         card == KING_TO_NEIGHBOUR
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller, as turn.play_turn
 def choose_card(s, r, p, plans, rng):
     """(stack, order, options, chosen) of the action card to take and how to carry it out
     (``turn.ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options
@@ -478,7 +478,8 @@ def card_choice(s, r, p, plans, rng, only):
                 continue
             table[0] = s
             x = table[0]
-            rules.play_card(x, r, model, rng, nl, p, card, order, False)
+            x.trial = 1  # nobody is asked for a Veto (``turn.announce``)
+            rules.play_card(x, r, model, rng, nl, p, card, order)
             v = value_of_copy(table, s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
                 _noise(w, rng)
             replace, ties = _better(v, best, ties, rng)
@@ -761,7 +762,7 @@ def vetoes(s, r, q, plans, rng, p, card):
     coef = coefficients(s, q, w)
     table = E.copy_of(s)
     x = table[0]
-    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card, True)
+    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
     return value(s, r, q, w, coef) - value_of_table(table, r, q, w, coef) >= w[W_VETO_AT]
 
 
@@ -1062,6 +1063,7 @@ def choose_execute(s, r, p, plans, rng):
     w = plans[1][p]
     coef = coefficients(s, p, w)
     model = mirror(plans, p)
+    nl = no_log()
     best = value(s, r, p, w, coef) + 1e-9
     pick = -1
     ties = 0
@@ -1072,7 +1074,8 @@ def choose_execute(s, r, p, plans, rng):
         table = E.copy_of(s)
         x = table[0]
         x.face[stack] = -1
-        rules.special_action(x, r, model, rng, no_log(), p, card, False)
+        rules.lay_card_tokens(x, p, card, nl)
+        rules.special_action(x, r, model, rng, nl, p, card)
         v = value_of_table(table, r, p, w, coef) + _noise(w, rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
@@ -1090,5 +1093,7 @@ def copies(s, r, q, plans, rng, card):
     coef = coefficients(s, q, w)
     table = E.copy_of(s)
     x = table[0]
-    rules.special_action(x, r, mirror(plans, q), rng, no_log(), q, card, False)
+    nl = no_log()
+    rules.lay_card_tokens(x, q, card, nl)
+    rules.special_action(x, r, mirror(plans, q), rng, nl, q, card)
     return value_of_table(table, r, q, w, coef) > value(s, r, q, w, coef) + 1e-9

@@ -15,11 +15,12 @@ from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande import turn
 from simulator.games.elgrande.board import (
-    AFRICA, AMERICA, ARAGON, BLACK, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CASTILLO, CATALUNA,
-    COLONY_STACK, COPYCAT, FRANCIA, FREE_CHOICE, FROM_CAPTAIN, FROM_FRANCIA, FROM_REGIONS, FROM_TOKENS, FROM_VICEROY,
-    GALICIA, GENERAL, GOLD, GRAND_INQUISITOR_COLONIES, GRANADA, HOLY_INQUISITION, KING,
-    LIMIT_TABLE, MOVE_OPPONENTS_3, MOVE_OWN_4, N_SPAIN, PAIS_VASCO, SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN, SEVILLA, SHIP,
-    SPECIAL, TRANSPORT, VALENCIA, WARE, caballeros_of, counted, placement_target,
+    AFRICA, AMERICA, ARAGON, BLACK, CARD_STACK, CASTILLA_LA_NUEVA, CASTILLA_LA_VIEJA, CASTILLO,
+    CATALUNA, COLONY_STACK, COPYCAT, FRANCIA, FREE_CHOICE, FROM_CAPTAIN, FROM_FRANCIA,
+    FROM_REGIONS, FROM_TOKENS, FROM_VICEROY, GALICIA, GENERAL, GOLD, GRANADA,
+    GRAND_INQUISITOR_COLONIES, HELD_COPYCAT, HELD_EXECUTE, HOLY_INQUISITION, KING, LIMIT_TABLE,
+    MOVE_OPPONENTS_3, MOVE_OWN_4, N_SPAIN, PAIS_VASCO, SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN,
+    SEVILLA, SHIP, SPECIAL, TRANSPORT, VALENCIA, WARE, caballeros_of, counted, placement_target,
 )
 from strategies import elgrande as players
 
@@ -322,8 +323,7 @@ def test_grand_inquisitor_example_four_placed(xtable, r, placing_plans, log):
     s = xtable(4, king=SEVILLA)
     s.cab[BLACK, GALICIA] = 2
     s.court[0] = 6
-    turn.play_card(s, r, placing_plans, rng(), log, 0, HOLY_INQUISITION, turn.ACTION_FIRST,
-                   False)
+    turn.play_card(s, r, placing_plans, rng(), log, 0, HOLY_INQUISITION, turn.ACTION_FIRST)
     assert s.inquisitor == 0 and s.inquisitor_changes == 1
     assert len(logged(log, L.PLACED)) == 4 and s.court[0] == 2
     assert logged(log, L.EXTRA_CABALLERO) == [(0, 0, 0, 0, 0, 0)]
@@ -338,7 +338,7 @@ def test_grand_inquisitor_example_fifth_from_the_provinces(xtable, r, placing_pl
     s.inquisitor = 0
     s.court[0] = 4
     provinces = s.provinces[0]
-    turn.play_card(s, r, placing_plans, rng(), log, 0, KING, turn.PLACEMENT_FIRST, False)
+    turn.play_card(s, r, placing_plans, rng(), log, 0, KING, turn.PLACEMENT_FIRST)
     assert len(logged(log, L.PLACED)) == 5 and s.court[0] == 0
     assert s.provinces[0] == provinces - 1
     assert logged(log, L.EXTRA_CABALLERO) == [(0, 1, 0, 0, 0, 0)]
@@ -428,7 +428,7 @@ def test_score_black_regions_takes_the_inquisitor(xtable, r, plans, log):
     s.cab[BLACK, GALICIA] = 2
     s.cab[BLACK, ARAGON] = 1
     s.cab[1, ARAGON] = 2
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_BLACK_REGIONS, True)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_BLACK_REGIONS)
     assert s.inquisitor == 0
     assert s.score[0] == r.galicia_points_1 + r.aragon_points_2 and s.score[1] == r.aragon_points_1
 
@@ -660,21 +660,34 @@ def test_stack_7_lays_its_tokens_when_chosen(xtable, r, plans, log, order):
         s.vetoes[1] = 1
     how = turn.NO_ACTION if order == "declined" else turn.ACTION_FIRST
     supply = int(s.supply[WARE])
-    turn.play_card(s, r, (ids, weights), rng(), log, 0, TRANSPORT, how, True)
+    turn.play_card(s, r, (ids, weights), rng(), log, 0, TRANSPORT, how)
     assert s.lying[WARE] == 1 and s.supply[WARE] == supply - 1
     assert len(logged(log, L.TOKENS_LAID)) == 1
     assert len(logged(log, L.VETOED)) == (1 if order == "vetoed" else 0)
     assert len(logged(log, L.SPECIAL)) == (1 if order == "carried out" else 0)
 
 
-def test_copied_and_executed_stack_7_actions_lay_their_tokens(xtable, r, plans, log):
+def test_copied_and_executed_stack_7_actions_lay_their_tokens(xtable, r, random_plans):
     """Copycat executes the special action 'including the Gold and Ware symbols'; an executed
-    stack-7 card's special action lays them likewise (part of the card's special action)."""
-    s = xtable(3, king=ARAGON)
-    turn.special_action(s, r, plans, rng(), log, 1, TRANSPORT, False)
-    assert s.lying[WARE] == 1
-    turn.special_action(s, r, plans, rng(), log, 1, TRANSPORT, True)  # chosen: laid already
-    assert s.lying[WARE] == 1 and len(logged(log, L.TOKENS_LAID)) == 1
+    stack-7 card's special action lays them likewise (part of the card's special action). A
+    random holder, many times, lays Transport's Ware exactly when it uses its kept card."""
+    used = {HELD_COPYCAT: 0, HELD_EXECUTE: 0}
+    for i in range(20):
+        for held in used:
+            s = xtable(3, king=ARAGON)
+            s.held[1, held] = 1
+            log = new_log(300)
+            if held == HELD_COPYCAT:  # player 0 carried out Transport; player 1 may copy it
+                s.last_special = TRANSPORT
+                turn.copycat(s, r, random_plans, seed_stream(9, i), log, 0)
+            else:  # Transport face up alone; player 1 may execute it
+                s.face[:] = -1
+                s.face[CARD_STACK[TRANSPORT] - 1] = TRANSPORT
+                turn.use_execute(s, r, random_plans, seed_stream(9, i), log, 1)
+            n = len(logged(log, L.HELD_CARD_USED))
+            used[held] += n
+            assert len(logged(log, L.TOKENS_LAID)) == n and s.supply[WARE] == r.wares - n
+    assert used[HELD_COPYCAT] > 0 and used[HELD_EXECUTE] > 0
 
 
 def test_score_outside_spain(xtable, r, plans, log):
@@ -684,7 +697,7 @@ def test_score_outside_spain(xtable, r, plans, log):
     s.cab[1, AMERICA] = 1
     s.court[2] = 1
     E.place(s, 2, FRANCIA, log)
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_OUTSIDE_SPAIN, True)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_OUTSIDE_SPAIN)
     scored = {row[1] for row in logged(log, L.SCORING) if row[0] == SPECIAL}
     assert scored == {FRANCIA, SHIP, AMERICA, AFRICA}
     assert s.score[0] == r.africa_points_1

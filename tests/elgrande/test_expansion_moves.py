@@ -284,7 +284,7 @@ def test_holy_inquisitions_black_moves_may_be_table_movements(xtable, rules_with
         s.cab[BLACK, GALICIA] = 2
         s.on_table[BLACK] = 1  # five of six spaces taken: one black one beside
         log = new_log(300)
-        turn.special_action(s, rr, random_plans, rng(i), log, 0, HOLY_INQUISITION, True)
+        turn.special_action(s, rr, random_plans, rng(i), log, 0, HOLY_INQUISITION)
         assert s.inquisitor == 0
         table_moves = logged(log, L.TABLE_MOVE)
         moved = logged(log, L.MOVED)

@@ -125,7 +125,7 @@ def test_the_kings_card_places_five_and_moves_the_king(table, r, plans, log):
     """Stack 5, the King's card: move the King to any region; its player places up to 5."""
     s = table(3, king=GALICIA)
     s.court[0] = 6
-    turn.play_card(s, r, plans, rng(), log, 0, KING, turn.ACTION_FIRST, False)
+    turn.play_card(s, r, plans, rng(), log, 0, KING, turn.ACTION_FIRST)
     assert s.king != GALICIA and logged(log, L.KING_MOVED)[0][:2] == (GALICIA, s.king)
     assert s.court[0] == 1 and s.placed[0] == 5
     assert s.cab[0, s.king] == 0  # placed around the new King's region, never in it
@@ -189,7 +189,7 @@ def test_special_scoring_of_the_five_point_regions(table, r, plans, log):
     s.cab[0, ARAGON] = 1
     s.cab[1, PAIS_VASCO] = 1
     s.cab[0, GALICIA] = 5  # a 4-point region: not scored
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_5_POINT_REGIONS, True)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_5_POINT_REGIONS)
     assert list(s.score[:2]) == [5, 5]
     assert {e[1] for e in logged(log, L.SCORING)} == {ARAGON, PAIS_VASCO, VALENCIA}
 
@@ -198,7 +198,7 @@ def test_first_places_only_and_a_tie_for_first_scores_nothing(table, r, plans, l
     s = table(2, king=SEVILLA)
     s.cab[:2, ARAGON] = [2, 1]
     s.cab[:2, GRANADA] = [1, 1]
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FIRST_PLACES, True)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FIRST_PLACES)
     assert list(s.score[:2]) == [5, 0]
 
 
@@ -207,7 +207,7 @@ def test_fewest_caballeros_excludes_empty_regions(table, r, plans, log):
     s.cab[:2, ARAGON] = [2, 1]
     s.cab[:2, GRANADA] = [1, 0]
     s.cab[:2, GALICIA] = [0, 1]
-    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FEWEST_CABALLEROS, True)
+    turn.special_action(s, r, plans, rng(), log, 0, SCORE_FEWEST_CABALLEROS)
     assert {e[1] for e in logged(log, L.SCORING)} == {GRANADA, GALICIA}
     assert list(s.score[:2]) == [6, 4]
 
@@ -219,12 +219,24 @@ def test_veto_cancels_an_announced_special_action(table, r, plans, log):
     s.vetoes[1] = 1
     s.cab[:2, GRANADA] = [0, 1]
     # return 1 Caballero of each opponent: P1 would lose first place in Granada (6 points)
-    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_ONE_EACH, True)
+    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_ONE_EACH)
     assert logged(log, L.VETOED) == [(1, 0, OPPONENTS_ONE_EACH, 0, 0, 0)]
     assert s.cab[1, GRANADA] == 1 and s.vetoes[1] == 0 and s.vetoes_used == 1
     s.vetoes[1] = 0  # without a Veto the action is carried out
-    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_ONE_EACH, True)
+    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_ONE_EACH)
     assert s.cab[1, GRANADA] == 0 and s.provinces[1] > 0
+
+
+def test_no_veto_is_asked_on_a_players_trial_copy(table, r, plans, log):
+    """A player trying a card out on a copy of the table (``trial``) does not guess the others'
+    vetoes: the same announcement that a Veto cancels on the table is carried out on the copy."""
+    s = table(2, king=SEVILLA)
+    s.vetoes[1] = 1
+    s.cab[:2, GRANADA] = [0, 1]
+    s.trial = 1
+    turn.announce(s, r, plans, rng(), log, 0, OPPONENTS_ONE_EACH)
+    assert logged(log, L.VETOED) == [] and s.vetoes[1] == 1
+    assert s.cab[1, GRANADA] == 0
 
 
 # --- the general scoring ------------------------------------------------------------------------

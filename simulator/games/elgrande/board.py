@@ -140,6 +140,7 @@ STATE = np.dtype([
     ("played_at", np.int64, (MAX_PLAYERS,)),     # when in this round's card play
     ("order", np.int64, (MAX_PLAYERS,)),     # this round's turn order
     ("acting", np.int64),                    # whose turn it is (-1 between turns)
+    ("trial", np.int64),                     # 1 on a copy a player plays a card out on
     ("deck", np.int64, (N_STACKS, MAX_STACK)),  # stacks 1-4 and 7, the top card last
     ("deck_n", np.int64, (N_STACKS,)),
     ("face", np.int64, (N_STACKS,)),         # the face-up card of each stack (-1: taken / none)
@@ -189,6 +190,7 @@ STATE = np.dtype([
     ("tokens_home", np.int64, (MAX_PLAYERS,)),   # Gold and Wares brought to Spain
 ])
 HELD_EXECUTE, HELD_COPYCAT, HELD_FREE_CHOICE = range(3)
+HELD_CARDS = np.array([EXECUTE_ACTION_CARD, COPYCAT, FREE_CHOICE])  # the card each kind is
 
 new_table, copy_of = table_factory(STATE)
 

@@ -21,7 +21,7 @@ from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
     ALL_OUT_BLACK_MAY_LEAVE, ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS,
     CARD_STACK, CASTILLO, COLONY_STACK, COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE,
-    GENERAL, GRAND_INQUISITOR_COLONIES,
+    GENERAL, GRAND_INQUISITOR_COLONIES, HELD_CARDS,
     HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, INQUISITION_STACK, KING,
     KING_STACK, KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD,
     SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN,
@@ -184,7 +184,11 @@ def set_turn_order(s, log):
 
 # --- A player's turn ----------------------------------------------------------------------------
 
-@njit(cache=True)
+# The steps from a game down to a card's special action (a round, a turn, the card played and
+# announced, the kept cards used) are compiled into their callers (inline) rather than each on
+# its own: numba's LLVM stage optimises every compiled function together with all it calls, so
+# each such step cost a cold compile some 13-15 s (docs/performance.md, El Grande).
+@njit(cache=True, inline="always")
 def play_turn(s, r, plans, rng, log, p):
     """Caballeros to the court by the power card; an action card taken (compulsory); its
     special action (optional) before or after the placement."""
@@ -194,7 +198,7 @@ def play_turn(s, r, plans, rng, log, p):
     take_card(s, r, plans, rng, log, p, stack, order)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
 def begin_turn(s, r, plans, rng, log, p):
     """The turn up to the card's choice: (the expansion's free moves and a kept Execute Action
     Card,) the power card's Caballeros to the court."""
@@ -208,7 +212,7 @@ def begin_turn(s, r, plans, rng, log, p):
     E.to_court(s, p, s.power_caballeros[s.power_played[p]], log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
 def take_card(s, r, plans, rng, log, p, stack, order):
     """The rest of the turn: the card of ``stack`` taken and carried out in ``order``."""
     card = s.face[stack]
@@ -216,7 +220,7 @@ def take_card(s, r, plans, rng, log, p, stack, order):
     s.taken[p] = card
     s.stack_taken[p, stack] += 1
     record(log, L.CARD_TAKEN, p, card, order, stack)
-    play_card(s, r, plans, rng, log, p, card, order, True)
+    play_card(s, r, plans, rng, log, p, card, order)
     if s.expansion:
         if card == EXECUTE_ACTION_CARD:  # 'in this round or any later round'
             use_execute(s, r, plans, rng, log, p)
@@ -225,22 +229,29 @@ def take_card(s, r, plans, rng, log, p, stack, order):
     s.acting = -1
 
 
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+def play_card(s, r, plans, rng, log, p, card, order):
+    """The card's two parts in the order chosen (the players also try them on copies: see
+    ``announce``), a stack-7 card's Gold and Wares laid first (``lay_card_tokens``)."""
+    lay_card_tokens(s, p, card, log)
+    if order == ACTION_FIRST:
+        announce(s, r, plans, rng, log, p, card)
+    place_caballeros(s, r, plans, rng, log, p, s.card_caballeros[card])
+    if order == PLACEMENT_FIRST:
+        announce(s, r, plans, rng, log, p, card)
+    elif order == NO_ACTION:
+        record(log, L.SPECIAL_DECLINED, p, card)
+
+
 @njit(cache=True)
-def play_card(s, r, plans, rng, log, p, card, order, vetoable):
-    """The card's two parts in the order chosen (the players try them on copies, unvetoable).
-    A stack-7 card lays its Gold and Wares first, the moment it is chosen ('whenever a player
-    chooses a card from stack 7, he immediately places the depicted Gold and/or Wares'): also
-    when its special action is then declined or vetoed."""
+def lay_card_tokens(s, p, card, log):
+    """A stack-7 card lays its Gold and Wares first, the moment it is chosen ('whenever a player
+    chooses a card from stack 7, he immediately places the depicted Gold and/or Wares'), also
+    when its special action is then declined or vetoed; an executed or copied one brings them
+    with it."""
     if CARD_STACK[card] == COLONY_STACK + 1:
         X.lay_tokens(s, p, card, log)
         E.take_tokens(s, p, log)
-    if order == ACTION_FIRST:
-        announce(s, r, plans, rng, log, p, card, vetoable)
-    place_caballeros(s, r, plans, rng, log, p, s.card_caballeros[card])
-    if order == PLACEMENT_FIRST:
-        announce(s, r, plans, rng, log, p, card, vetoable)
-    elif order == NO_ACTION:
-        record(log, L.SPECIAL_DECLINED, p, card)
 
 
 @njit(cache=True)
@@ -260,11 +271,12 @@ def place_caballeros(s, r, plans, rng, log, p, n):
         players.forget(memo, g, g)
 
 
-@njit(cache=True)
-def announce(s, r, plans, rng, log, p, card, vetoable):
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+def announce(s, r, plans, rng, log, p, card):
     """A special action is announced; a Veto held by another player may cancel it (asked in
-    seat order from ``p``'s left), else it is carried out."""
-    if vetoable and card != VETO:
+    seat order from ``p``'s left), else it is carried out. On a player's trial copy
+    (``s.trial``) nobody is asked: the player does not guess the others' vetoes."""
+    if s.trial == 0 and card != VETO:
         n = s.n_players
         for i in range(1, n):
             q = (p + i) % n
@@ -277,22 +289,22 @@ def announce(s, r, plans, rng, log, p, card, vetoable):
                     s.vetoes_used += 1
                     record(log, L.VETOED, q, p, card)
                     return
-    special_action(s, r, plans, rng, log, p, card, True)
+    special_action(s, r, plans, rng, log, p, card)
 
 
 # --- The special actions ----------------------------------------------------------------------
 
 @njit(cache=True)
-def special_action(s, r, plans, rng, log, p, card, chosen):
-    """``p`` carries out ``card``'s special action: the card it chose this turn (``chosen``:
-    a stack-7 card's tokens are laid already, ``play_card``), or one it executes or copies
-    (Execute Action Card, Copycat), whose Gold and Wares come with it."""
+def special_action(s, r, plans, rng, log, p, card):
+    """``p`` carries out ``card``'s special action: the card it chose this turn, or one it
+    executes or copies (Execute Action Card, Copycat); a stack-7 card's Gold and Wares are laid
+    before (``lay_card_tokens``)."""
     record(log, L.SPECIAL, p, card)
     s.specials_done[p] += 1
     s.last_special = card
     stack = CARD_STACK[card]
     if stack >= INQUISITION_STACK + 1:
-        stacks_6_and_7(s, r, plans, rng, log, p, card, chosen)
+        stacks_6_and_7(s, r, plans, rng, log, p, card)
     elif card == PLACE_2_ANYWHERE:
         place_anywhere(s, r, plans, rng, log, p, card)
     elif card == ALL_OUT_OF_ONE_REGION:
@@ -676,9 +688,9 @@ def disperse(s, r, plans, rng, log, p, card):
 # --- The expansion's action cards: stacks 6 and 7 ---------------------------------------------
 
 @njit(cache=True)
-def stacks_6_and_7(s, r, plans, rng, log, p, card, chosen):
-    """Holy Inquisition (stack 6); the stack-7 cards, an executed or copied one laying its Gold
-    and Wares first (a chosen one laid them when it was chosen: ``play_card``)."""
+def stacks_6_and_7(s, r, plans, rng, log, p, card):
+    """Holy Inquisition (stack 6); the stack-7 cards (their Gold and Wares laid already:
+    ``lay_card_tokens``)."""
     if card == HOLY_INQUISITION:
         # take the Grand Inquisitor card; move up to 2 of his black Caballeros (as any move:
         # never into or out of the King's region; on or off the limit table). The card's
@@ -686,9 +698,6 @@ def stacks_6_and_7(s, r, plans, rng, log, p, card, chosen):
         X.take_inquisitor(s, p, log)
         moves(s, r, plans, rng, log, p, card)
         return
-    if not chosen:
-        X.lay_tokens(s, p, card, log)
-        E.take_tokens(s, p, log)
     if card == EXECUTE_ACTION_CARD:
         hold(s, p, HELD_EXECUTE, log)
     elif card == COPYCAT:
@@ -712,7 +721,7 @@ def hold(s, p, which, log):
     record(log, L.CARD_HELD, p, which)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
 def use_execute(s, r, plans, rng, log, p):
     """Execute Action Card, kept: its player may carry out the special action of a face-up
     card still there, which may then not be taken (it is discarded); or keep it."""
@@ -725,10 +734,11 @@ def use_execute(s, r, plans, rng, log, p):
     s.face[stack] = -1
     s.held[p, HELD_EXECUTE] -= 1
     record(log, L.HELD_CARD_USED, p, HELD_EXECUTE, card)
-    special_action(s, r, plans, rng, log, p, card, False)
+    lay_card_tokens(s, p, card, log)
+    special_action(s, r, plans, rng, log, p, card)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
 def copycat(s, r, plans, rng, log, p):
     """Directly after ``p``'s turn, a holder of Copycat may carry out the special action ``p``
     carried out (with its Gold and Wares), not its placement."""
@@ -742,7 +752,8 @@ def copycat(s, r, plans, rng, log, p):
             s.held[q, HELD_COPYCAT] -= 1
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
             s.acting = q
-            special_action(s, r, plans, rng, log, q, card, False)
+            lay_card_tokens(s, q, card, log)
+            special_action(s, r, plans, rng, log, q, card)
             X.fill_table(s, r, plans, rng, log, X.table_filler(s, q))  # after every turn's change
             s.acting = -1
             return
@@ -756,7 +767,9 @@ def free_choice(s, r, plans, rng, log):
         while s.held[q, HELD_FREE_CHOICE] > 0:
             s.held[q, HELD_FREE_CHOICE] -= 1
             record(log, L.HELD_CARD_USED, q, HELD_FREE_CHOICE, -1)
-            intrigue(s, r, plans, rng, log, q, FREE_CHOICE)
+            # the card from a table, not the constant: numba would compile intrigue and the
+            # move choosers below it once more for a constant argument
+            intrigue(s, r, plans, rng, log, q, HELD_CARDS[HELD_FREE_CHOICE])
 
 
 # --- The end of the round, the general scoring ------------------------------------------------
@@ -801,7 +814,7 @@ def general_scoring(s, r, plans, rng, log):
         E.score_place(s, r, g, GENERAL, False, log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
 def play_round(s, r, plans, rng, log):
     s.round_no += 1
     record(log, L.ROUND, s.round_no)
@@ -811,7 +824,7 @@ def play_round(s, r, plans, rng, log):
     play_turns(s, r, plans, rng, log, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
 def play_turns(s, r, plans, rng, log, first):
     """The turns in the turn order from the ``first``-th on (0; a search's rollout goes on
     after its own turn), each followed by Copycat (expansion); the end of the round; a general
@@ -825,14 +838,14 @@ def play_turns(s, r, plans, rng, log, first):
         general_scoring(s, r, plans, rng, log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
 def play_on(s, r, plans, rng, log, last_round):
     """The rounds up to ``last_round`` (how a game goes on, and a search's rollout)."""
     while s.round_no < last_round:
         play_round(s, r, plans, rng, log)
 
 
-@njit(cache=True)
+@njit(cache=True)  # not inlined: inside the batch kernel's parallel loop it played other games
 def play_game(r, n_players, plans, rng, log, mode):
     """Set up and play the rounds; the highest score after the last general scoring wins."""
     table = new_game(r, n_players, plans, rng, log, mode)
