@@ -184,10 +184,12 @@ def set_turn_order(s, log):
 
 # --- A player's turn ----------------------------------------------------------------------------
 
-# The steps from a game down to a card's special action (a round, a turn, the card played and
-# announced, the kept cards used) are compiled into their callers (inline) rather than each on
-# its own: numba's LLVM stage optimises every compiled function together with all it calls, so
-# each such step cost a cold compile some 13-15 s (docs/performance.md, El Grande).
+# The thin steps from a round down to a card's special action (a round, a turn and its start,
+# the card played and announced, a kept Execute Action Card used) are compiled into their
+# callers (inline) rather than each on its own: numba's LLVM stage optimises every compiled
+# function together with all it calls, so each such step cost a cold compile some 13-15 s
+# (docs/performance.md, El Grande). Not those the search's rollouts call (``search.searched``,
+# a numba overload): compiled into it, its cached code called a null address once loaded.
 @njit(cache=True, inline="always")
 def play_turn(s, r, plans, rng, log, p):
     """Caballeros to the court by the power card; an action card taken (compulsory); its
@@ -212,7 +214,7 @@ def begin_turn(s, r, plans, rng, log, p):
     E.to_court(s, p, s.power_caballeros[s.power_played[p]], log)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
 def take_card(s, r, plans, rng, log, p, stack, order):
     """The rest of the turn: the card of ``stack`` taken and carried out in ``order``."""
     card = s.face[stack]
@@ -738,7 +740,7 @@ def use_execute(s, r, plans, rng, log, p):
     special_action(s, r, plans, rng, log, p, card)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
 def copycat(s, r, plans, rng, log, p):
     """Directly after ``p``'s turn, a holder of Copycat may carry out the special action ``p``
     carried out (with its Gold and Wares), not its placement."""
@@ -824,7 +826,7 @@ def play_round(s, r, plans, rng, log):
     play_turns(s, r, plans, rng, log, 0)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
 def play_turns(s, r, plans, rng, log, first):
     """The turns in the turn order from the ``first``-th on (0; a search's rollout goes on
     after its own turn), each followed by Copycat (expansion); the end of the round; a general
@@ -838,7 +840,7 @@ def play_turns(s, r, plans, rng, log, first):
         general_scoring(s, r, plans, rng, log)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
 def play_on(s, r, plans, rng, log, last_round):
     """The rounds up to ``last_round`` (how a game goes on, and a search's rollout)."""
     while s.round_no < last_round:
