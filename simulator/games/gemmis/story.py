@@ -199,11 +199,4 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
 
 def tell(log) -> list[dict]:
     """The game's events in order, each a dict with ``kind``, ``text`` and its fields."""
-    events = []
-    for row in trace.entries(log):
-        code, a, b, c, d, e, f = (int(x) for x in row)
-        text, fields = _describe(code, a, b, c, d, e, f)
-        events.append({"kind": LOG_KINDS[code], "text": text, **fields})
-    if trace.is_full(log):
-        events.append({"kind": "log_full", "text": "(the log is full: the rest of the game is not shown)"})
-    return events
+    return trace.tell(log, _describe, LOG_KINDS)
