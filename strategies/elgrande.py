@@ -22,7 +22,7 @@ rollout policy would, with its own weights.
 import numpy as np
 from numba import njit
 
-from simulator.core.rng import below, flagged, uniform
+from simulator.core.rng import below, flagged, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.trace import no_log
 from simulator.games.elgrande import effects as E
@@ -137,13 +137,6 @@ def mirror(plans, p):
     for q in range(MAX_PLAYERS):
         weights[q, :] = w
     return (ids, weights)
-
-
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
-def _noise(w, rng):
-    if w[W_NOISE] == 0.0:
-        return 0.0
-    return w[W_NOISE] * (uniform(rng) - 0.5)
 
 
 @njit(cache=True, inline="always")  # called in every valuation: no call overhead
@@ -378,7 +371,7 @@ def choose_power(s, r, p, plans, rng, allowed):
         i += 1
         gain = min(s.power_caballeros[v], s.provinces[p])
         x = w[W_POWER_ORDER] * v / N_POWER + w[W_POWER_COURT] * gain \
-            - w[W_POWER_SAVE] * (v - mean) / N_POWER + _noise(w, rng)
+            - w[W_POWER_SAVE] * (v - mean) / N_POWER + jitter(w[W_NOISE], rng)
         replace, ties = _better(x, best, ties, rng)
         if replace:
             best, pick_v, pick_i = x, v, i
@@ -481,7 +474,7 @@ def card_choice(s, r, p, plans, rng, only):
             x.trial = 1  # nobody is asked for a Veto (``turn.announce``)
             rules.play_card(x, r, model, rng, nl, p, card, order)
             v = value_of_copy(table, s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
-                _noise(w, rng)
+                jitter(w[W_NOISE], rng)
             replace, ties = _better(v, best, ties, rng)
             if replace:
                 best, best_stack, best_order, chosen = v, stack, order, i
@@ -512,7 +505,7 @@ def choose_placement(s, r, p, plans, rng, memo):
             continue
         gain = w[W_STANDING] * (remembered(memo, s, r, p, g, 1, coef, pts) -
                                 remembered(memo, s, r, p, g, 0, coef, pts))
-        gain += (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT] + _noise(w, rng)
+        gain += (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT] + jitter(w[W_NOISE], rng)
         replace, ties = _better(gain, best, ties, rng)
         if replace:
             best, pick = gain, g
@@ -613,7 +606,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, mem
             for b in range(N_PLACES):
                 if b == a or into[b] < -1e17:
                     continue
-                gain = out[a] + into[b] + _noise(w, rng)
+                gain = out[a] + into[b] + jitter(w[W_NOISE], rng)
                 replace, ties = _better(gain, best, ties, rng)
                 if replace:
                     best, pick_q, pick_a, pick_b = gain, q, a, b
@@ -688,7 +681,7 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
         table[0] = s
         x = table[0]
         apply_option(x, r, p, purpose, g, extra)
-        v = value_of_copy(table, s, r, p, w, coef, terms) + _noise(w, rng)
+        v = value_of_copy(table, s, r, p, w, coef, terms) + jitter(w[W_NOISE], rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, g
@@ -714,7 +707,7 @@ def choose_scoreboard(s, r, p, plans, rng, options):
         table[0] = s
         x = table[0]
         E.move_scoreboard(x, o // N_REGIONS, o % N_REGIONS, nl)
-        v = value_of_copy(table, s, r, p, w, coef, terms) + _noise(w, rng)
+        v = value_of_copy(table, s, r, p, w, coef, terms) + jitter(w[W_NOISE], rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, o
@@ -938,7 +931,7 @@ def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, only_bl
                         after = max(after, table_term_filled(s, r, p, w, coef, pts))
                         s.on_table[d] -= 1
             s.on_table[c] -= step
-            gain = w[W_STANDING] * (after - now) + _noise(w, rng)
+            gain = w[W_STANDING] * (after - now) + jitter(w[W_NOISE], rng)
             if gain > best + 1e-9:
                 best, pick_q, pick_onto = gain, c, onto
     if pick_q >= 0:
@@ -1007,7 +1000,7 @@ def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
     if s.court[p] > n:  # else the extra one would only be one of the card's
         for g in range(N_PLACES):
             if allowed[g]:
-                v = placement_gain(s, r, p, w, coef, pts, g) + _noise(w, rng)
+                v = placement_gain(s, r, p, w, coef, pts, g) + jitter(w[W_NOISE], rng)
                 replace, ties = _better(v, best, ties, rng)
                 if replace:
                     best, pick = v, g
@@ -1017,7 +1010,7 @@ def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
             for g in range(N_PLACES):
                 if placement_target(s, g):
                     v = max(v, placement_gain(s, r, p, w, coef, pts, g) + w[W_COURT])
-        v += _noise(w, rng)
+        v += jitter(w[W_NOISE], rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, L.COURT
@@ -1040,7 +1033,7 @@ def choose_table_colour(s, r, p, plans, rng, beside):
         if beside[c] == 0:
             continue
         s.on_table[c] += 1
-        v = place_term(s, r, s.table_region, coef, pts) + _noise(w, rng)
+        v = place_term(s, r, s.table_region, coef, pts) + jitter(w[W_NOISE], rng)
         s.on_table[c] -= 1
         replace, ties = _better(v, best, ties, rng)
         if replace:
@@ -1076,7 +1069,7 @@ def choose_execute(s, r, p, plans, rng):
         x.face[stack] = -1
         rules.lay_card_tokens(x, p, card, nl)
         rules.special_action(x, r, model, rng, nl, p, card)
-        v = value_of_table(table, r, p, w, coef) + _noise(w, rng)
+        v = value_of_table(table, r, p, w, coef) + jitter(w[W_NOISE], rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
             best, pick = v, stack

@@ -21,7 +21,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from simulator.core.rng import below, uniform
+from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
     CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS, NO_MASKS,
@@ -96,13 +96,6 @@ def acting(plans, p):
     (jokers, refills, small gems, the Alguazil) as its rollout policy would."""
     sid = plans[0][p]
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
-
-
-@njit(cache=True)
-def _noise(amount, rng):
-    if amount == 0.0:
-        return 0.0
-    return amount * (uniform(rng) - 0.5)
 
 
 @njit(cache=True, inline="always")
@@ -326,7 +319,7 @@ def switch_values(s, r, p, w, options, n, values, rng):
                         best = max(best, street_reply_points(s, r, q, q_masks, q_options[j, 1],
                                                              s.zone[p, a]))
                 value -= w[W_DENIAL] * best
-        values[i] = value + _noise(v.noise, rng)
+        values[i] = value + jitter(v.noise, rng)
 
 
 @njit(cache=True)
@@ -390,7 +383,7 @@ def choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours,
         best = zone_worth(s, v, masks, 0)
         ties = 1
     for i in range(n):
-        value = option_value(s, r, v, masks, option_masks[i]) + _noise(v.noise, rng)
+        value = option_value(s, r, v, masks, option_masks[i]) + jitter(v.noise, rng)
         rank, ties = _rank(value, best, ties)
         if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, pick = value, i
@@ -437,7 +430,7 @@ def choose_fill(s, r, p, plans, rng):
         place, cell = pairs[i, 0], pairs[i, 1]
         after = put_in_masks(s, masks, landing_cell(s, r, p, cell), s.street[place])
         value = best_outcome(s, r, v, after, least)
-        rank, ties = _rank(value + _noise(v.noise, rng), best, ties)
+        rank, ties = _rank(value + jitter(v.noise, rng), best, ties)
         if rank > 0 or (rank == 0 and below(rng, ties) == 0):
             best, best_index = value, i
     return pairs[best_index, 0], pairs[best_index, 1], n, best_index
@@ -472,8 +465,8 @@ def choose_direction(s, r, p, plans, rng):
     if sid == RANDOM or w[W_DENIAL] == 0.0:
         return below(rng, 2)
     values = direction_values(s, r, p, w)
-    values[0] += _noise(w[W_NOISE], rng)
-    values[1] += _noise(w[W_NOISE], rng)
+    values[0] += jitter(w[W_NOISE], rng)
+    values[1] += jitter(w[W_NOISE], rng)
     return pick_best(values, 2, rng)
 
 

@@ -17,7 +17,7 @@ from numba import njit
 from numba.extending import overload
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from simulator.core.rng import below, uniform
+from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
@@ -110,13 +110,6 @@ def acting(plans, p):
     (copying, Warehouses, re-rolls, contests) as its rollout policy would."""
     sid = plans[0][p]
     return int(plans[1][p, W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
-
-
-@njit(cache=True)
-def _noise(w, rng):
-    if w[W_NOISE] == 0.0:
-        return 0.0
-    return w[W_NOISE] * (uniform(rng) - 0.5)
 
 
 # --- what things are worth ---------------------------------------------------------------------
@@ -476,9 +469,9 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
             if kind != card_kind or a != card:
                 card_kind, card = kind, a
                 worth, cost = card_value(s, r, p, w, kind, a, now)
-            v = build_value(s, r, p, w, kind, b, worth, cost, now) + _noise(w, rng)
+            v = build_value(s, r, p, w, kind, b, worth, cost, now) + jitter(w[W_NOISE], rng)
         else:
-            v = option_value(s, r, p, w, kind, a, b, now) + _noise(w, rng)
+            v = option_value(s, r, p, w, kind, a, b, now) + jitter(w[W_NOISE], rng)
         values[i] = v
         if kind == OPT_DIE:
             rank = v + w[W_DIE_FIRST]
@@ -502,7 +495,7 @@ def choose_copy(s, r, q, p, plans, rng, got):
     w = weights_of(plans, q)
     if sid == RANDOM:
         return below(rng, 2) == 0
-    return bundle_value(w, got) * w[W_COPY] > gnome_cost(s, r, q, w) + _noise(w, rng)
+    return bundle_value(w, got) * w[W_COPY] > gnome_cost(s, r, q, w) + jitter(w[W_NOISE], rng)
 
 
 @njit(cache=True)

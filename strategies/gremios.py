@@ -11,7 +11,7 @@ see only what a player at the table sees, except that ``random`` and ``greedy`` 
 import numpy as np
 from numba import njit
 
-from simulator.core.rng import below, uniform
+from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
@@ -99,13 +99,6 @@ def acting(plans, p):
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
-@njit(cache=True)
-def _noise(w, rng):
-    if w[W_NOISE] == 0.0:
-        return 0.0
-    return w[W_NOISE] * (uniform(rng) - 0.5)
-
-
 # --- setup ------------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -124,7 +117,8 @@ def choose_role(s, r, p, plans, rng, dealt, n_dealt):
     for i in range(n_dealt):
         style = ROLE_STYLE[dealt[i]]
         value = style[0] * (w[W_GUILD] + w[W_INCOME] / 5.0) + style[1] * w[W_EXPEDITION] * 2.0 + \
-            style[2] * (w[W_INN] + w[W_SAVE_FOR_INN]) + style[3] * (w[W_LAND] + 1.0) + _noise(w, rng)
+            style[2] * (w[W_INN] + w[W_SAVE_FOR_INN]) + style[3] * (w[W_LAND] + 1.0) + \
+            jitter(w[W_NOISE], rng)
         if value > best_value:
             best, best_value = i, value
     return best
@@ -417,7 +411,7 @@ def choose_action(s, r, p, plans, rng, actions, n):
         if sid == GREEDY:
             value = greedy_value(s, r, p, w, action, arg)
         else:
-            value = action_value(s, r, p, w, action, arg, horizon) + _noise(w, rng)
+            value = action_value(s, r, p, w, action, arg, horizon) + jitter(w[W_NOISE], rng)
             spends = action != EXCHANGE_WEALTH and action != CRAFTSMAN_SELL and action != BUILD_INN \
                 and action != REPAIR_INN
             if spends and w[W_SAVE_FOR_INN] > 0 and s.coins[p] >= inn_price - 3 and s.inn_deck_n > 0:

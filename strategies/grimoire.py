@@ -16,7 +16,7 @@ and makes its smaller choices as its rollout policy would (``acting``).
 import numpy as np
 from numba import njit
 
-from simulator.core.rng import below, uniform
+from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.grimoire.board import (
     ACCELERATION, BY_CASTER, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION,
@@ -119,13 +119,6 @@ def acting(plans, p):
     the companion it gives up or takes) as its rollout policy would, with its own weights."""
     sid = plans[0][p]
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
-
-
-@njit(cache=True)
-def _noise(w, rng):
-    if w[W_NOISE] == 0.0:
-        return 0.0
-    return w[W_NOISE] * (uniform(rng) - 0.5)
 
 
 # --- what a card is worth --------------------------------------------------------------------------
@@ -302,7 +295,7 @@ def card_choice(s, r, p, plans, rng):
         else:
             v = unknown
         if not greedy:
-            v += _noise(w, rng)
+            v += jitter(w[W_NOISE], rng)
         if v > best_value:
             best, best_value = i, v
     return best
@@ -779,7 +772,7 @@ def spell_values(s, r, p, w, greedy, rng, memo, worth):
             position = last - position
         v -= w[W_EARLY] * (values[0] - card_at(values, m, position))
         v -= w[W_DUPLICATE] * dup
-        worth[level] = v + _noise(w, rng)
+        worth[level] = v + jitter(w[W_NOISE], rng)
 
 
 @njit(cache=True)

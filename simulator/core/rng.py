@@ -84,6 +84,15 @@ def uniform(state):
     return np.float64(next_u64(state) >> np.uint64(11)) / 9007199254740992.0
 
 
+@njit(cache=True, inline="always")  # in every valuation of every player: no call overhead
+def jitter(amount, state):
+    """A random amount in [-amount/2, amount/2): the players' noise, so that equal players do
+    not mirror each other (no draw when ``amount`` is 0)."""
+    if amount == 0.0:
+        return 0.0
+    return amount * (uniform(state) - 0.5)
+
+
 @njit(cache=True)
 def roll_die(state):
     return below(state, 6) + 1
