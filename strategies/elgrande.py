@@ -1067,8 +1067,7 @@ def choose_execute(s, r, p, plans, rng):
         table = E.copy_of(s)
         x = table[0]
         x.face[stack] = -1
-        rules.lay_card_tokens(x, p, card, nl)
-        rules.special_action(x, r, model, rng, nl, p, card)
+        rules.carry_out_kept(x, r, model, rng, nl, p, card)
         v = value_of_table(table, r, p, w, coef) + jitter(w[W_NOISE], rng)
         replace, ties = _better(v, best, ties, rng)
         if replace:
@@ -1087,6 +1086,5 @@ def copies(s, r, q, plans, rng, card):
     table = E.copy_of(s)
     x = table[0]
     nl = no_log()
-    rules.lay_card_tokens(x, q, card, nl)
-    rules.special_action(x, r, mirror(plans, q), rng, nl, q, card)
+    rules.carry_out_kept(x, r, mirror(plans, q), rng, nl, q, card)
     return value_of_table(table, r, q, w, coef) > value(s, r, q, w, coef) + 1e-9

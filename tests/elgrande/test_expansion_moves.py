@@ -276,9 +276,10 @@ def test_holy_inquisitions_black_moves_may_be_table_movements(xtable, rules_with
     as the Move section has them: one on the table in Galicia may be taken off (it stays
     beside) and one beside put onto the free space, each one of the 2; only black ones move,
     none leaves the board. By table_moves_in_region = no they go between places only. (The
-    random player, uniform over every legal movement and stopping.)"""
+    random player, uniform over every legal movement and stopping.) Nothing moved is told as
+    no effect, as for the other moving cards."""
     rr = rules_with(table_moves_in_region=setting)[0]
-    shifts = 0
+    shifts = idle = 0
     for i in range(150):
         s = table_in_galicia(xtable, on=(2, 2, 0), beside=(0, 0, 0))
         s.cab[BLACK, GALICIA] = 2
@@ -295,4 +296,8 @@ def test_holy_inquisitions_black_moves_may_be_table_movements(xtable, rules_with
         assert 0 <= s.on_table[BLACK] <= s.cab[BLACK, GALICIA]
         assert list(s.on_table[:3]) == [2, 2, 0]
         shifts += len(table_moves)
-    assert (shifts > 0) == (setting == "yes")
+        nothing = len(table_moves) + len(moved) == 0
+        assert logged(log, L.NO_EFFECT) == (
+            [(0, HOLY_INQUISITION, L.NO_CABALLERO, 0, 0, 0)] if nothing else [])
+        idle += nothing
+    assert (shifts > 0) == (setting == "yes") and idle > 0

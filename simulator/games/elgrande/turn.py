@@ -328,9 +328,9 @@ def special_action(s, r, plans, rng, log, p, card):
 
 @njit(cache=True)
 def intrigue(s, r, plans, rng, log, p, card):
-    """Stack 1's moving cards (and the expansion's Transport and Free Choice): the card's moves
-    (``moves``), never to or from the King's region; 'out of one region' takes them all from
-    one; nothing moved is told as no effect."""
+    """Stack 1's moving cards (and the expansion's Transport, Free Choice and Holy Inquisition's
+    black Caballeros): the card's moves (``moves``), never to or from the King's region; 'out of
+    one region' takes them all from one; nothing moved is told as no effect."""
     if moves(s, r, plans, rng, log, p, card) == 0:
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
 
@@ -698,7 +698,7 @@ def stacks_6_and_7(s, r, plans, rng, log, p, card):
         # never into or out of the King's region; on or off the limit table). The card's
         # three Caballeros are its placement.
         X.take_inquisitor(s, p, log)
-        moves(s, r, plans, rng, log, p, card)
+        intrigue(s, r, plans, rng, log, p, card)
         return
     if card == EXECUTE_ACTION_CARD:
         hold(s, p, HELD_EXECUTE, log)
@@ -736,8 +736,7 @@ def use_execute(s, r, plans, rng, log, p):
     s.face[stack] = -1
     s.held[p, HELD_EXECUTE] -= 1
     record(log, L.HELD_CARD_USED, p, HELD_EXECUTE, card)
-    lay_card_tokens(s, p, card, log)
-    special_action(s, r, plans, rng, log, p, card)
+    carry_out_kept(s, r, plans, rng, log, p, card)
 
 
 @njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
@@ -754,11 +753,19 @@ def copycat(s, r, plans, rng, log, p):
             s.held[q, HELD_COPYCAT] -= 1
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
             s.acting = q
-            lay_card_tokens(s, q, card, log)
-            special_action(s, r, plans, rng, log, q, card)
+            carry_out_kept(s, r, plans, rng, log, q, card)
             X.fill_table(s, r, plans, rng, log, X.table_filler(s, q))  # after every turn's change
             s.acting = -1
             return
+
+
+@njit(cache=True, inline="always")  # compiled into its callers: not one more compiled level
+def carry_out_kept(s, r, plans, rng, log, p, card):
+    """The special action of a card ``p`` executes or copies (Execute Action Card, Copycat), not
+    its placement, with its Gold and Wares laid first, as when the card is chosen
+    (``lay_card_tokens``). The players try it on copies the same way."""
+    lay_card_tokens(s, p, card, log)
+    special_action(s, r, plans, rng, log, p, card)
 
 
 @njit(cache=True)
