@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 from scipy import stats
 
-from simulator.core.rng import below, flagged, roll_2d6, seed_stream, shuffle
+from simulator.core.rng import below, flagged, jitter, roll_2d6, seed_stream, shuffle
 
 
 @njit(cache=True)
@@ -90,3 +90,15 @@ def test_the_compiled_code_cache_counts_every_game_module_and_no_command_line():
     for path in jitcache.compiled_sources():
         text = path.read_text()
         assert ".spec import" not in text and "import spec" not in text, path
+
+
+def test_jitter_spans_the_amount_and_draws_nothing_when_it_is_zero():
+    """The players' noise: uniform in [-amount/2, amount/2); with none, nothing is drawn, so
+    the rest of the game's random stream is as it would be without the call."""
+    rng = seed_stream(4, 0)
+    draws = np.array([jitter(3.0, rng) for _ in range(30_000)])
+    assert draws.min() >= -1.5 and draws.max() < 1.5
+    assert stats.kstest(draws, stats.uniform(loc=-1.5, scale=3.0).cdf).pvalue > 1e-4
+    quiet, plain = seed_stream(4, 1), seed_stream(4, 1)
+    assert jitter(0.0, quiet) == 0.0
+    assert below(quiet, 1_000_000) == below(plain, 1_000_000)
