@@ -114,16 +114,19 @@ def kernel_calls(setup):
 
 
 def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, log_rows: int,
-                        new_outputs: Callable | None = None, before_search: Callable | None = None):
+                        before_search: Callable | None = None):
     """A game's ``play`` and ``replay`` over its compiled kernel, the same for every game.
 
     ``kernel.play_games(rules, seed, first_game, n_games, *fields, seats, games, marker)`` and
     ``kernel.replay_game(rules, seed, game_index, *fields, log, marker)``, where ``fields`` are
     the setup's ``setup_fields`` in the kernel's order. ``tell(log, rules)`` turns a replay's log
-    into its story; ``new_outputs(n_games, n_players)`` makes the output arrays (by default the
-    kernel's); ``before_search(rules, setup)`` prepares a mix holding a search player.
+    into its story; the output arrays hold ``kernel.N_SEAT_COLUMNS`` columns a seat and
+    ``kernel.N_GAME_COLUMNS`` a game; ``before_search(rules, setup)`` prepares a mix holding a
+    search player.
     """
-    make_outputs = new_outputs or kernel.new_outputs
+    def make_outputs(n_games, n_players):
+        return (np.zeros((n_games * n_players, kernel.N_SEAT_COLUMNS), dtype=np.int64),
+                np.zeros((n_games, kernel.N_GAME_COLUMNS), dtype=np.int64))
 
     def fields(setup):
         return tuple(getattr(setup, name) for name in setup_fields)

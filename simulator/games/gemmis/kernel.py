@@ -142,8 +142,3 @@ def play_games(rules, run_seed, first_game, n_games, mode, seatings, mix_ids, mi
                                      mix_weights, searching)
         table = play_game(rules[0], mode, plans, rng, no_log())
         finish(table, rules[0], mix_slot, seats, i * N_PLAYERS, games[i])
-
-
-def new_outputs(n_games: int):
-    return (np.zeros((n_games * N_PLAYERS, N_SEAT_COLUMNS), dtype=np.int64),
-            np.zeros((n_games, N_GAME_COLUMNS), dtype=np.int64))

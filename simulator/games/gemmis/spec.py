@@ -57,8 +57,7 @@ def check_setup(rules, setup):
 
 play, replay = kernel_entry_points(
     kernel, ("mode", "seatings", "mix_ids", "mix_weights"),
-    tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS,
-    new_outputs=lambda n_games, n_players: kernel.new_outputs(n_games))
+    tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS)
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:

@@ -166,8 +166,3 @@ def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_id
         r = rules[0]
         table = play_game(r, n_players, plans, rng, no_log())
         finish(table, r, n_players, mix_slot, seats, i * n_players, games[i])
-
-
-def new_outputs(n_games: int, n_players: int):
-    return (np.zeros((n_games * n_players, N_SEAT_COLUMNS), dtype=np.int64),
-            np.zeros((n_games, N_GAME_COLUMNS), dtype=np.int64))

@@ -115,8 +115,3 @@ def record_game(table, r, n_players, mix_slot, seat_rows, game_row):
               founded, best)  # GAME_COLUMNS, in order
     for k in range(N_GAME_COLUMNS):
         game_row[k] = values[k]
-
-
-def new_outputs(n_games: int, n_players: int):
-    return (np.zeros((n_games * n_players, N_SEAT_COLUMNS), dtype=np.int64),
-            np.zeros((n_games, N_GAME_COLUMNS), dtype=np.int64))
