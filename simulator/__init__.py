@@ -2,4 +2,4 @@
 
 from simulator import jitcache
 
-jitcache.use_fresh_cache()
+jitcache.use_unit_caches()

@@ -1,69 +1,202 @@
-"""numba's on-disk cache, kept in a folder named after the engine's source code.
+"""numba's on-disk cache: one folder for each game and one for the core, each named after the
+sources its code is compiled from.
 
-numba keys a cached function on its own file's timestamp, so an edit to a helper in another
-module can leave a caller's stale machine code in use. Naming the cache folder after a hash of
-the compiled sources (``compiled_sources``) makes any edit of compiled code start from a clean
-cache, and lets several checkouts or installed versions share one machine without mixing their
-code. This runs before
-any kernel is defined; an explicit NUMBA_CACHE_DIR from the user wins.
+numba checks a cached function against its own file only, so an edit to a helper in another
+module could leave a caller's stale machine code in use. Each compiled unit therefore keeps its
+cache in a folder named after a hash of what its code is compiled from: for a game, its kernel
+and every project module the kernel imports, directly or not (its rules, players and search, the
+core modules they use); for the core, its compiled modules. Editing one game recompiles that
+game alone; editing a core module, every game that imports it; editing words that no compiled
+module imports (a game's ``story.py`` and ``spec.py``, the command line, the reports) recompiles
+nothing. Inside a folder a function's cache lies under its module's path relative to the project,
+so checkouts with the same sources share their compiled code.
+
+``use_unit_caches`` runs before any kernel is defined (``simulator/__init__.py``). The folders
+lie under ``NUMBA_CACHE_DIR`` when it is set, else under ``$XDG_CACHE_HOME/playtest``; folders
+unused for a week are removed.
 """
 
+from __future__ import annotations
+
+import ast
 import functools
 import hashlib
 import os
-import sys
+import shutil
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT / "simulator" / "games"
+CORE = ROOT / "simulator" / "core"
 KEEP_OLD_CACHES_DAYS = 7
+# numba's settings that change the machine code it writes (the hash covers them too).
+CODEGEN_SETTINGS = ("NUMBA_OPT", "NUMBA_LOOP_VECTORIZE", "NUMBA_SLP_VECTORIZE", "NUMBA_CPU_NAME",
+                    "NUMBA_CPU_FEATURES", "NUMBA_BOUNDSCHECK", "NUMBA_FASTMATH")
 
 
-@functools.cache
-def source_hash() -> str:
-    """Hash of the compiled sources as loaded by this process (computed once): every game and
-    strategy module (kernels, and the constants they compile in, such as log codes) and the core
-    modules that use numba. The command line, the API and the reports do not count: editing them
-    does not throw the compiled code away."""
-    digest = hashlib.sha256()
-    for path in compiled_sources():
-        digest.update(str(path.relative_to(ROOT)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+def module_path(name: str) -> Path | None:
+    """The project file of module ``name`` (``simulator.core.rng``), or None if not ours."""
+    if not name.startswith(("simulator.", "strategies")):
+        return None
+    base = ROOT.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported_modules(path: Path) -> set[Path]:
+    """The project modules ``path`` imports by name (``from a.b import c`` counts ``a.b.c``
+    when that is a module, else ``a.b``). Package ``__init__`` files run on the way hold no
+    compiled code and are not counted."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+            names = [n if module_path(n) else node.module for n in names]
+        else:
+            continue
+        for name in names:
+            target = module_path(name)
+            if target is not None and target != path:
+                found.add(target)
+    return found
+
+
+def import_closure(start: list[Path]) -> list[Path]:
+    """``start`` and every project module they import, directly or not, in a stable order."""
+    seen, todo = set(), list(start)
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo.extend(imported_modules(path))
+    return sorted(seen)
+
+
+def defines_compiled_code(path: Path) -> bool:
+    text = path.read_text()
+    return any(mark in text for mark in ("@compiled", "@overload(", "@intrinsic"))
+
+
+def core_sources() -> list[Path]:
+    """The core's compiled modules and what they import."""
+    return import_closure([p for p in sorted(CORE.glob("*.py")) if defines_compiled_code(p)])
+
+
+def game_sources(game: str) -> list[Path]:
+    """What a game's compiled code is made from: its kernel and everything it imports."""
+    return import_closure([GAMES / game / "kernel.py"])
 
 
 def compiled_sources() -> list[Path]:
-    # A game's spec.py only describes the game to the command line (columns, notes, report
-    # hints); no kernel imports it, so editing it keeps the compiled code.
-    files = sorted(p for p in (ROOT / "simulator" / "games").rglob("*.py") if p.name != "spec.py") + \
-        sorted((ROOT / "strategies").rglob("*.py"))
-    for path in sorted((ROOT / "simulator" / "core").rglob("*.py")):
-        text = path.read_bytes()
-        if b"\nfrom numba" in text or b"\nimport numba" in text:
-            files.append(path)
-    return files
+    """Every module some game's compiled code is made from (the core's among them)."""
+    from simulator.core.game import GAME_NAMES
+    return sorted(set(core_sources()).union(*(game_sources(g) for g in GAME_NAMES)))
+
+
+def unit_of(path: Path) -> str | None:
+    """The compiled unit a project file belongs to: its game, "core", or None (not compiled
+    by the engine)."""
+    path = Path(path).resolve()
+    if path.parent == ROOT / "strategies" and path.stem != "__init__":
+        return path.stem
+    if path.parent.parent == GAMES:
+        return path.parent.name
+    if path.parent == CORE:
+        return "core"
+    return None
+
+
+@functools.cache
+def unit_hash(unit: str) -> str:
+    """Hash of the sources unit ``unit``'s code is compiled from, and numba's code settings."""
+    digest = hashlib.sha256()
+    for path in core_sources() if unit == "core" else game_sources(unit):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    for name in CODEGEN_SETTINGS:
+        digest.update(f"{name}={os.environ.get(name, '')}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def source_hash(game: str) -> str:
+    """What a run's compiled code is: the game's unit and the core's (recorded in each run)."""
+    return f"{unit_hash(game)}-{unit_hash('core')}"
 
 
 def cache_root() -> Path:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "playtest"
 
 
-def use_fresh_cache() -> None:
-    if "NUMBA_CACHE_DIR" in os.environ:
-        return
-    root = cache_root()
-    folder = root / f"numba-{source_hash()}"
+@functools.cache
+def unit_folder(unit: str) -> Path:
+    """The folder of ``unit``'s compiled code (made, and marked as used now)."""
+    folder = cache_root() / f"{unit}-{unit_hash(unit)}"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.utime(folder)
+    return folder
+
+
+def remove_unused_caches() -> None:
+    cutoff = time.time() - KEEP_OLD_CACHES_DAYS * 86400
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        os.utime(folder)
-        cutoff = time.time() - KEEP_OLD_CACHES_DAYS * 86400
-        for old in root.glob("numba-*"):
-            if old != folder and old.stat().st_mtime < cutoff:
-                import shutil
+        for old in cache_root().iterdir():
+            if old.is_dir() and unit_of_folder(old) and old.stat().st_mtime < cutoff:
                 shutil.rmtree(old, ignore_errors=True)
     except OSError:
-        return  # no writable cache: numba falls back to its default place
-    os.environ["NUMBA_CACHE_DIR"] = str(folder)
-    if "numba" in sys.modules:  # imported before us: point its config at the folder too
-        sys.modules["numba"].config.CACHE_DIR = str(folder)
+        pass
+
+
+def unit_of_folder(folder: Path) -> bool:
+    """Whether ``folder`` is one of ours (``<unit>-<16 hex digits>``, or the old ``numba-…``)."""
+    unit, _, digest = folder.name.rpartition("-")
+    return bool(unit) and len(digest) == 16 and all(c in "0123456789abcdef" for c in digest)
+
+
+def unit_locator():
+    """numba's cache locator for the engine's functions (a class; numba imports it by name)."""
+    from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
+
+    class UnitCacheLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+        """A function's cache in its unit's folder, under its module's path in the project."""
+
+        def __init__(self, py_func, py_file):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            relative = Path(py_file).resolve().parent.relative_to(ROOT)
+            self._cache_path = str(unit_folder(unit_of(py_file)) / relative)
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if unit_of(py_file) is None:
+                return None  # not the engine's: numba's own places
+            try:
+                return super().from_function(py_func, py_file)
+            except OSError:
+                return None  # no writable cache here: numba's own places
+
+    return UnitCacheLocator
+
+
+UnitCacheLocator = None  # set by use_unit_caches
+
+
+def use_unit_caches() -> None:
+    """Point numba's cache at the unit folders (before any compiled function is defined)."""
+    global UnitCacheLocator
+    from numba.core import config
+
+    UnitCacheLocator = unit_locator()
+    numba_defaults = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator",
+                      "IPythonCacheLocator", "ZipCacheLocator")
+    config.CACHE_LOCATOR_CLASSES = ",".join((f"{__name__}.UnitCacheLocator",) + numba_defaults)
+    remove_unused_caches()

@@ -180,7 +180,7 @@ def tune(o: TuneOptions, out: str | Path, resume: bool = False, progress: bool |
         "held_out": result,
         "provenance": {"rules_version": game.rules().rules_version,
                        "package_version": batch.package_version(), "git_commit": batch.git_commit(),
-                       "source_hash": batch.jitcache.source_hash(),
+                       "source_hash": batch.jitcache.source_hash(game.name),
                        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")},
     }
     dataset.atomic_write_bytes(out, (json.dumps(record, indent=2) + "\n").encode())

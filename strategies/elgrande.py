@@ -20,8 +20,8 @@ rollout policy would, with its own weights.
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import below, flagged, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.trace import no_log
@@ -119,7 +119,7 @@ assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 # extra = the opponent losing one; P_SECRET_RETURN, P_SETUP: extra = how many.
 
 
-@njit(cache=True)
+@compiled
 def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     as its rollout policy would."""
@@ -127,7 +127,7 @@ def acting(plans, p):
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
-@njit(cache=True)
+@compiled
 def mirror(plans, p):
     """Heuristic plans with every seat played as ``p`` (a search player as its rollout policy):
     a player's model of the table when it tries an option out (it knows no other seat's plan)."""
@@ -139,7 +139,7 @@ def mirror(plans, p):
     return (ids, weights)
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def _better(value, best, ties, rng):
     """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance)."""
     if value > best + 1e-9:
@@ -152,7 +152,7 @@ def _better(value, best, ties, rng):
 
 # --- what a table is worth --------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def coefficients(s, p, w):
     """How much each player's points count for ``p``: 1 its own; the others less ``rival``
     shared among them, the leading rival less ``leader`` more."""
@@ -170,7 +170,7 @@ def coefficients(s, p, w):
     return coef
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def place_term(s, r, g, coef, pts):
     """The weighted points of place ``g`` if it were scored now."""
     standings(s, r, g, False, pts)
@@ -180,7 +180,7 @@ def place_term(s, r, g, coef, pts):
     return t
 
 
-@njit(cache=True)
+@compiled
 def place_terms(s, r, coef):
     """``place_term`` of every place."""
     pts = np.empty(MAX_PLAYERS, dtype=np.int64)
@@ -190,7 +190,7 @@ def place_terms(s, r, coef):
     return terms
 
 
-@njit(cache=True)
+@compiled
 def worth(s, p, w, coef, terms):
     """The table's worth to ``p`` from its places' ``terms``: scores, standings, the Castillo
     and the court."""
@@ -206,25 +206,25 @@ def worth(s, p, w, coef, terms):
     return v
 
 
-@njit(cache=True)
+@compiled
 def value(s, r, p, w, coef):
     """The table's worth to ``p``: scores, standings, the Castillo and the court."""
     return worth(s, p, w, coef, place_terms(s, r, coef))
 
 
-@njit(cache=True)
+@compiled
 def value_of_table(copy, r, p, w, coef):
     """``value`` of the state in the table ``copy`` (see ``value_of_copy``)."""
     return value(copy[0], r, p, w, coef)
 
 
-@njit(cache=True)
+@compiled
 def term_of_table(copy, r, g, coef, pts):
     """``place_term`` of ``g`` in the state in the table ``copy`` (see ``value_of_copy``)."""
     return place_term(copy[0], r, g, coef, pts)
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def same_standings(x, s, g):
     """Whether place ``g`` would score the same on table ``x`` as on ``s``: the same
     Caballeros there, the same scoreboard, King and Grandes (everything ``board.standings``
@@ -240,7 +240,7 @@ def same_standings(x, s, g):
     return (x.king == g) == (s.king == g)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def same_expansion_standings(x, s, g):
     """The expansion's part of ``same_standings``: the black Caballeros and their holder, the
     limit table, and the spaces that score (Francia's, the Captain, the Viceroy)."""
@@ -257,7 +257,7 @@ def same_expansion_standings(x, s, g):
     return True
 
 
-@njit(cache=True)
+@compiled
 def value_of_copy(copy, s, r, p, w, coef, terms):
     """``value`` of the state in ``copy``, a table holding a changed copy of ``s`` whose place
     terms are ``terms``: only the places the change touched are valued again (the same number,
@@ -274,7 +274,7 @@ def value_of_copy(copy, s, r, p, w, coef, terms):
     return worth(x, p, w, coef, mine)
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def term_with(s, r, q, g, change, coef, pts):
     """``place_term`` of ``g`` with ``change`` more Caballeros of ``q`` there."""
     if s.expansion:
@@ -285,7 +285,7 @@ def term_with(s, r, q, g, change, coef, pts):
     return t
 
 
-@njit(cache=True)
+@compiled
 def new_memo():
     """What a player keeps between the decisions of one card (its placements, or its moves):
     each place's points by player now, and with one Caballero of a colour fewer or more, as
@@ -296,7 +296,7 @@ def new_memo():
     return points, known
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def remembered(memo, s, r, q, g, change, coef, pts):
     """``place_term`` of ``g`` (``change`` 0), or ``term_with`` ``change`` (-1 or 1) more of
     colour ``q`` there: from ``memo`` when it holds the points, else worked out and kept."""
@@ -316,7 +316,7 @@ def remembered(memo, s, r, q, g, change, coef, pts):
     return t
 
 
-@njit(cache=True)
+@compiled
 def forget(memo, a, b):
     """A Caballero left place ``a`` for ``b`` (or was placed in ``a`` == ``b``): their points are
     worked out again. Nothing else a move does (the tokens its player then takes) changes a
@@ -328,7 +328,7 @@ def forget(memo, a, b):
 
 # --- power cards --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def choose_power(s, r, p, plans, rng, allowed):
     """(value, its index among the allowed) of the power card to play."""
     k = 0
@@ -380,7 +380,7 @@ def choose_power(s, r, p, plans, rng, allowed):
 
 # --- the action card ----------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def worth_trying(card, order):
     """Whether a heuristic player tries ``card`` in ``order`` (a saving of time, not a rule):
     the placement first only where it can change what the action does (moves, the King,
@@ -399,7 +399,7 @@ def worth_trying(card, order):
         card == KING_TO_NEIGHBOUR
 
 
-@njit(cache=True, inline="always")  # compiled into its caller, as turn.play_turn
+@compiled(inline="always")  # compiled into its caller, as turn.play_turn
 def choose_card(s, r, p, plans, rng):
     """(stack, order, options, chosen) of the action card to take and how to carry it out
     (``turn.ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options
@@ -416,7 +416,7 @@ def choose_card(s, r, p, plans, rng):
     return card_choice(s, r, p, plans, rng, -1)
 
 
-@njit(cache=True)
+@compiled
 def card_orders(s, r, p, plans, rng, cards, n):
     """The order ``p`` would carry out each face-up card of ``cards[:n]`` in (into
     ``cards[:n, 1]``); returns the row of the card it would take."""
@@ -431,7 +431,7 @@ def card_orders(s, r, p, plans, rng, cards, n):
     return taken
 
 
-@njit(cache=True)
+@compiled
 def card_choice(s, r, p, plans, rng, only):
     """``choose_card`` for a heuristic: each face-up card (only the card of stack ``only``, if
     not -1) played out on a copy of the table in each order."""
@@ -483,7 +483,7 @@ def card_choice(s, r, p, plans, rng, only):
 
 # --- placements and moves -----------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def choose_placement(s, r, p, plans, rng, memo):
     """The next place a Caballero goes from the court (a region bordering the King's or the
     Castillo), or -1 to keep the rest in the court. ``memo``: the standings kept from the
@@ -512,14 +512,14 @@ def choose_placement(s, r, p, plans, rng, memo):
     return pick
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def movable(s, r, p, q, a, own_left, opp_left, source):
     if s.cab[q, a] == 0 or not may_move_through(s, r, a) or (source >= 0 and a != source):
         return False
     return own_left > 0 if q == p or q == BLACK else opp_left > 0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def mover_colour(s, p, i):
     """The ``i``-th colour ``p`` may move with an intrigue move (``i`` < n_players + 1): the
     players', then the black Caballeros, which only the Grand Inquisitor's holder moves, as its
@@ -529,14 +529,14 @@ def mover_colour(s, p, i):
     return BLACK if s.inquisitor == p else -1
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def first_mover(s, only_black):
     """The first ``i`` of ``mover_colour`` a move may take: the black Caballeros alone (Holy
     Inquisition's moves), or every colour."""
     return s.n_players if only_black else 0
 
 
-@njit(cache=True)
+@compiled
 def nth_move(s, r, p, own_left, opp_left, source, only_black, pick):
     """(owner, from, to, count): the ``pick``-th of the moves between places ``choose_move``
     may choose from, in its order, and how many there are ((-1, -1, -1, count) when there is
@@ -556,7 +556,7 @@ def nth_move(s, r, p, own_left, opp_left, source, only_black, pick):
     return -1, -1, -1, k
 
 
-@njit(cache=True)
+@compiled
 def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, memo):
     """The next intrigue move (owner, from, to), or (-1, -1, -1) to stop: each move valued by the
     two places it changes. The Grand Inquisitor's holder moves black Caballeros too, as its
@@ -615,7 +615,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, mem
 
 # --- a place chosen for a purpose ------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def apply_option(x, r, p, purpose, g, extra):
     """What choosing place ``g`` for ``purpose`` does to the table ``x`` (a copy), as far as
     the chooser can tell: the Caballeros an 'all out' or a dispersal sends elsewhere are
@@ -661,7 +661,7 @@ def apply_option(x, r, p, purpose, g, extra):
         apply_expansion_option(x, r, p, purpose, g, extra)
 
 
-@njit(cache=True)
+@compiled
 def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
     """Which allowed place (``allowed[:N_PLACES + 1]``, the last one the court) ``p`` chooses
     for ``purpose``, or -1 (only when it ``may_decline``): the option leaving the table worth
@@ -688,7 +688,7 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
     return pick
 
 
-@njit(cache=True)
+@compiled
 def choose_scoreboard(s, r, p, plans, rng, options):
     """Which mobile scoreboard goes to which region: ``m * N_REGIONS + region``."""
     if acting(plans, p) == RANDOM:
@@ -714,7 +714,7 @@ def choose_scoreboard(s, r, p, plans, rng, options):
     return pick
 
 
-@njit(cache=True)
+@compiled
 def choose_alternative(s, r, p, plans, rng):
     """'All out of one region' (0) or 'place 2 anywhere' (1): both tried on copies."""
     if acting(plans, p) == RANDOM:
@@ -734,7 +734,7 @@ def choose_alternative(s, r, p, plans, rng):
     return 0 if values[0] > values[1] else 1
 
 
-@njit(cache=True)
+@compiled
 def choose_take_back(s, r, p, plans, rng, usable):
     """The power card taken back: the highest (random: any)."""
     if acting(plans, p) == RANDOM:
@@ -745,7 +745,7 @@ def choose_take_back(s, r, p, plans, rng, usable):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def vetoes(s, r, q, plans, rng, p, card):
     """Whether ``q`` spends a Veto on ``p``'s announced special action: when carrying it out
     (as ``q`` would, on a copy) costs ``q`` at least veto_at points."""
@@ -766,7 +766,7 @@ def vetoes(s, r, q, plans, rng, p, card):
 # secret region, a free move, where the limit table goes), his black Caballeros' moves, which
 # colour fills a limit-table space, Execute Action Card and Copycat.
 
-@njit(cache=True)
+@compiled
 def expansion_value(s, p, w):
     """What the table's expansion holds for ``p`` beyond the standings: each token its
     Caballeros (and black ones, for the Grand Inquisitor's holder) carry, by ``cargo`` times
@@ -788,7 +788,7 @@ def expansion_value(s, p, w):
     return v
 
 
-@njit(cache=True)
+@compiled
 def expansion_term_with(s, r, q, g, change, coef, pts):
     """``term_with`` where Caballeros take spaces and the limit table: one more (or fewer) of
     colour ``q`` in ``g`` as the rules would place (or take) it, on a copy."""
@@ -801,7 +801,7 @@ def expansion_term_with(s, r, q, g, change, coef, pts):
     return term_of_table(table, r, g, coef, pts)
 
 
-@njit(cache=True)
+@compiled
 def apply_expansion_option(x, r, p, purpose, g, extra):
     """``apply_option`` for the expansion's purposes."""
     nl = no_log()
@@ -821,7 +821,7 @@ def apply_expansion_option(x, r, p, purpose, g, extra):
                 x.on_table[q] += 1
 
 
-@njit(cache=True)
+@compiled
 def black_out_on_copy(x, r, p, a):
     """'All out of one region' tried on the copy ``x`` (``apply_option``): the holder ``p``'s
     black Caballeros in ``a`` go, each to the place where it adds most to his own points (his
@@ -842,7 +842,7 @@ def black_out_on_copy(x, r, p, a):
         E.move(x, BLACK, a, to, p, no_log())
 
 
-@njit(cache=True)
+@compiled
 def move_gain(s, r, p, w, coef, pts, q, a, b):
     """What moving one of colour ``q``'s Caballeros from ``a`` to ``b`` is worth to ``p``: the
     two places it changes, valued on a copy; an own one's Castillo worth."""
@@ -857,7 +857,7 @@ def move_gain(s, r, p, w, coef, pts, q, a, b):
     return gain
 
 
-@njit(cache=True)
+@compiled
 def table_move_open(s, r, p, q, onto, own_left, opp_left):
     """Whether ``p``'s card may move one of colour ``q``'s Caballeros onto the limit table from
     beside it (``onto``) or off it, within its region (rules.toml, expansion_table_moves): a
@@ -871,7 +871,7 @@ def table_move_open(s, r, p, q, onto, own_left, opp_left):
     return s.on_table[q] > 0
 
 
-@njit(cache=True)
+@compiled
 def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, only_black, memo):
     """The next movement of an intrigue move where the limit table's Caballeros may move within
     its region (``turn.intrigue``; ``moves_left`` of the card's movements left): (q, a, b, -1),
@@ -939,7 +939,7 @@ def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, only_bl
     return q, a, b, -1
 
 
-@njit(cache=True)
+@compiled
 def table_term_filled(s, r, p, w, coef, pts):
     """``place_term`` of the limit table's region for ``p`` once its free spaces are filled
     after the turn (``expansion.fill_table``) by the filler, each space by the colour beside it
@@ -973,7 +973,7 @@ def table_term_filled(s, r, p, w, coef, pts):
     return t
 
 
-@njit(cache=True)
+@compiled
 def placement_gain(s, r, p, w, coef, pts, g):
     """What one more of ``p``'s Caballeros placed from the court into ``g`` is worth to it
     (``choose_placement``'s valuation)."""
@@ -981,7 +981,7 @@ def placement_gain(s, r, p, w, coef, pts, g):
     return gain + (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT]
 
 
-@njit(cache=True)
+@compiled
 def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
     """The Grand Inquisitor's extra Caballero: the region (``allowed[:N_PLACES]``) its holder
     ``p`` places one more in, ``L.COURT`` to take one more from the provinces into the court
@@ -1017,7 +1017,7 @@ def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
     return pick
 
 
-@njit(cache=True)
+@compiled
 def choose_table_colour(s, r, p, plans, rng, beside):
     """Which colour beside the limit table (``beside[c] > 0``) ``p`` puts on a free space: the
     one whose counting leaves the region worth most to ``p``."""
@@ -1041,7 +1041,7 @@ def choose_table_colour(s, r, p, plans, rng, beside):
     return pick_c
 
 
-@njit(cache=True)
+@compiled
 def choose_execute(s, r, p, plans, rng):
     """Execute Action Card: the stack of the face-up card whose special action ``p`` carries out
     now, or -1 to keep the card: each tried on a copy against keeping it."""
@@ -1075,7 +1075,7 @@ def choose_execute(s, r, p, plans, rng):
     return pick
 
 
-@njit(cache=True)
+@compiled
 def copies(s, r, q, plans, rng, card):
     """Whether ``q`` spends Copycat on ``card``'s special action: when carrying it out (on a
     copy) leaves the table worth more to it."""

@@ -19,8 +19,8 @@ array argument is reference-counted on every pass (and a compiled call with one,
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis.board import (
@@ -90,7 +90,7 @@ DEFAULT_WEIGHTS = np.array([
 ])
 
 
-@njit(cache=True)
+@compiled
 def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     (jokers, refills, small gems, the Alguazil) as its rollout policy would."""
@@ -98,7 +98,7 @@ def acting(plans, p):
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _rank(value, best, ties):
     """``value`` against the best so far, and the ties so far: (1, 1) above it; (0, ties + 1)
     equal to it (within rounding), when each of the tied is taken with equal chance (the caller
@@ -112,7 +112,7 @@ def _rank(value, best, ties):
 
 # --- what a zone is worth ----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def near_windows(m):
     """Starts of the windows of three cells of a row holding exactly two of ``m``'s gems (in
     every lane of a word: ``board.zone_masks``)."""
@@ -122,13 +122,13 @@ def near_windows(m):
     return (a & b & ~c) | (a & ~b & c) | (~a & b & c)
 
 
-@njit(cache=True)
+@compiled
 def progress(s, r):
     """How far the game is towards the market's close: 0 at the start, 1 at the closing score."""
     return min(1.0, max(s.points[0], s.points[1]) / max(1, r.closing_score))
 
 
-@njit(cache=True)
+@compiled
 def values_weight(s, r, w):
     """What a printed point left in the zone is worth: later points in family mode; in advanced
     mode less and less as the close nears, until it is the penalty it will cost."""
@@ -145,14 +145,14 @@ Valuation = namedtuple("Valuation", ("points", "near_runs", "both_rows", "kept_j
                                      "small_combination", "min_size", "values", "noise"))
 
 
-@njit(cache=True)
+@compiled
 def valuation(s, r, w):
     """The personality ``w``'s valuation weights at this moment of the game."""
     return Valuation(w[W_POINTS], w[W_NEAR_RUNS], w[W_BOTH_ROWS], w[W_KEPT_JOKER],
                      w[W_SMALL_COMBINATION], w[W_MIN_SIZE], values_weight(s, r, w), w[W_NOISE])
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def zone_worth(s, v, masks, gone):
     """What a zone keeps for later (less the cells ``gone``, a combination about to be
     triggered): near runs, near runs in both rows, jokers, printed values."""
@@ -168,7 +168,7 @@ def zone_worth(s, v, masks, gone):
     return worth + v.values * mask_values(masks, FULL & ~gone)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def option_value(s, r, v, masks, mask):
     """Triggering combination ``mask`` now: its points (less the cost of its being small) and
     what the zone keeps."""
@@ -178,7 +178,7 @@ def option_value(s, r, v, masks, mask):
         zone_worth(s, v, masks, mask)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def best_outcome(s, r, v, masks, least):
     """The value for this personality of the best of a zone's combinations of at least
     ``least`` gems, or of keeping the zone as it is where that is allowed. Without jokers the
@@ -191,7 +191,7 @@ def best_outcome(s, r, v, masks, least):
     return zone_worth(s, v, masks, 0)
 
 
-@njit(cache=True)
+@compiled
 def best_outcome_with_jokers(s, r, v, masks, least):
     natural = natural_combination(masks)
     if natural != 0 and popcount(natural) >= least:  # mandatory
@@ -209,7 +209,7 @@ def best_outcome_with_jokers(s, r, v, masks, least):
 
 # --- the opponent's street ----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def replies_for(s, r, q, masks):
     """Make the state's reply fields (``board.STATE``) those of ``q``'s zone (``masks``): what
     ``q``'s switches could score depends only on their zone and, for a switch with the street,
@@ -236,7 +236,7 @@ def replies_for(s, r, q, masks):
     s.reply_zone_points = best
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def street_reply_points(s, r, q, masks, cell, chip):
     """The most points ``q`` (``replies_for`` made) scores switching the gem of their inner
     ``cell`` with the street gem ``chip``."""
@@ -249,7 +249,7 @@ def street_reply_points(s, r, q, masks, cell, chip):
     return points
 
 
-@njit(cache=True)
+@compiled
 def street_switch_points(s, r, q, masks, street):
     """The most points ``q``'s switches with ``street`` (unknown places EMPTY) could score."""
     options = s.replies
@@ -260,7 +260,7 @@ def street_switch_points(s, r, q, masks, street):
     return best
 
 
-@njit(cache=True)
+@compiled
 def best_switch_points(s, r, q, street):
     """The most points ``q``'s best switch could score now with ``street`` (unknown places
     EMPTY): what the market leaves them."""
@@ -271,7 +271,7 @@ def best_switch_points(s, r, q, street):
 
 # --- 1. the switch ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def switch_values(s, r, p, w, options, n, values, rng):
     """What each of ``p``'s switches is worth to the personality ``w``: the best combination it
     gets (or the zone it leaves), less the opponent's best switch on the street it leaves.
@@ -322,7 +322,7 @@ def switch_values(s, r, p, w, options, n, values, rng):
         values[i] = value + jitter(v.noise, rng)
 
 
-@njit(cache=True)
+@compiled
 def pick_best(values, n, rng):
     best = -1e18
     pick = 0
@@ -334,7 +334,7 @@ def pick_best(values, n, rng):
     return pick
 
 
-@njit(cache=True)
+@compiled
 def choose_switch(s, r, p, plans, rng, options, n):
     """Index (into ``options[:n]``) of the switch to make: the turn's main decision."""
     sid = plans[0][p]
@@ -347,7 +347,7 @@ def choose_switch(s, r, p, plans, rng, options, n):
     return pick_best(values, n, rng)
 
 
-@njit(cache=True)
+@compiled
 def choose_extra_switch(s, r, p, plans, rng, options, n):
     """Spend a small gem for one more switch (its index), or keep it (-1): worth it when the best
     switch gains at least small_gem_at points over the zone as it stands."""
@@ -367,7 +367,7 @@ def choose_extra_switch(s, r, p, plans, rng, options, n):
 
 # --- 2-3. the combination and its jokers ------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours, n, mandatory):
     """Which of the ``n`` combinations the zone can make to trigger (the jokers' colours that
     make it), or -1 to declare the jokers not to join (only when none is ``mandatory``)."""
@@ -392,7 +392,7 @@ def choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours,
 
 # --- 4. filling the zone from the street -------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def choose_fill(s, r, p, plans, rng):
     """The next gem taken from the street and the empty place it goes to (``board.fill_allowed``
     says which pairs zone_refill allows): (place, cell, options, index of the pair among them),
@@ -438,7 +438,7 @@ def choose_fill(s, r, p, plans, rng):
 
 # --- 5. the street's direction -------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def direction_values(s, r, p, w):
     """(towards place 0, towards place 8): minus the denial cost of the opponent's best switch on
     the street each direction leaves (its new gems unknown)."""
@@ -454,7 +454,7 @@ def direction_values(s, r, p, w):
     return values
 
 
-@njit(cache=True)
+@compiled
 def choose_direction(s, r, p, plans, rng):
     if plans[0][p] == LOOKAHEAD:
         options = np.zeros((2, 3), dtype=np.int64)
@@ -472,7 +472,7 @@ def choose_direction(s, r, p, plans, rng):
 
 # --- the Alguazil ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def street_gain_of_reversal(s, r, q, direction):
     """How many more points ``q``'s best next switch scores if the street moves the other way."""
     masks = zone_masks(s, q)
@@ -485,7 +485,7 @@ def street_gain_of_reversal(s, r, q, direction):
     return max(in_zone, street_switch_points(s, r, q, masks, moved)) - as_chosen
 
 
-@njit(cache=True)
+@compiled
 def interrupts(s, r, q, plans, rng, masks, mask):
     """Interrupt the combination the player with the turn is going to trigger."""
     if acting(plans, q) == RANDOM:
@@ -493,7 +493,7 @@ def interrupts(s, r, q, plans, rng, masks, mask):
     return combination_points(r, masks, mask) >= plans[1][q][W_INTERRUPT_AT]
 
 
-@njit(cache=True)
+@compiled
 def cleans_street(s, r, u, plans, rng):
     """Clean the full street: at the start of the opponent's turn, when the best switch it offers
     them scores at least clean_at points."""
@@ -505,7 +505,7 @@ def cleans_street(s, r, u, plans, rng):
         plans[1][u][W_CLEAN_AT]
 
 
-@njit(cache=True)
+@compiled
 def changes_direction(s, r, q, plans, rng, direction):
     """Change the direction the opponent chose, when the other way gains ``q`` reverse_at points
     on their next switch."""
@@ -514,7 +514,7 @@ def changes_direction(s, r, q, plans, rng, direction):
     return street_gain_of_reversal(s, r, q, direction) >= plans[1][q][W_REVERSE_AT]
 
 
-@njit(cache=True)
+@compiled
 def cancels(s, r, u, plans, rng, skill, mask, direction):
     """Cancel the opponent's Alguazil: when what its skill takes from ``u`` is worth cancel_at
     points (an interrupted combination's points; the switch a cleaning takes away; the points a

@@ -13,10 +13,10 @@ own strategy.
 """
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
+from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gnomeland.board import (
@@ -104,7 +104,7 @@ def _weights_of(plans, p):
     return lambda plans, p: to_fixed_tuple(plans[1][p], N_WEIGHTS)
 
 
-@njit(cache=True)
+@compiled
 def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     (copying, Warehouses, re-rolls, contests) as its rollout policy would."""
@@ -114,12 +114,12 @@ def acting(plans, p):
 
 # --- what things are worth ---------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def bundle_value(w, b):
     return b[0] * w[W_COIN] + b[1] * w[W_MANA] + b[2] * w[W_WEAPON]
 
 
-@njit(cache=True)
+@compiled
 def merc_values(s, r, p, w):
     """Worth of a Mercenary card of each kind: more while the board's missions that ``p`` may
     still complete name more of that kind than ``p`` holds."""
@@ -136,7 +136,7 @@ def merc_values(s, r, p, w):
             w[W_MERC] + (short if soldiers > s.mercs[p, SOLDIER] else 0.0))
 
 
-@njit(cache=True)
+@compiled
 def building_value(s, w, t, side):
     """Worth of one die on a Normal Building of type ``t`` (its best alternative)."""
     a = bundle_value(w, s.n_yield[t, side, 0])
@@ -145,7 +145,7 @@ def building_value(s, w, t, side):
     return max(a, max(b, m))
 
 
-@njit(cache=True)
+@compiled
 def slot_values(s, p, w):
     """Worth of one die on each of ``p``'s Normal Building slots (1-2, 3-4, 5-6)."""
     return (building_value(s, w, s.normal[p, 0], s.normal_side[p, 0]),
@@ -153,7 +153,7 @@ def slot_values(s, p, w):
             building_value(s, w, s.normal[p, 2], s.normal_side[p, 2]))
 
 
-@njit(cache=True)
+@compiled
 def average_die(slots):
     """A die's worth on average, from each slot's (``slot_values``)."""
     total = 0.0
@@ -162,7 +162,7 @@ def average_die(slots):
     return total / 6.0
 
 
-@njit(cache=True)
+@compiled
 def pending(s):
     """The active player's unspent dice: on each Normal Building slot (1-2, 3-4, 5-6)."""
     n0, n1, n2 = 0, 0, 0
@@ -178,12 +178,12 @@ def pending(s):
     return n0, n1, n2
 
 
-@njit(cache=True)
+@compiled
 def rounds_after(s, r):
     return max(0, r.rounds - s.round_no)
 
 
-@njit(cache=True)
+@compiled
 def keep_value(w, h0, h1, h2, limit):
     """What the Warehouses would keep of a hand (h0, h1, h2): the ``limit`` most valuable units."""
     total = 0.0
@@ -209,13 +209,13 @@ def keep_value(w, h0, h1, h2, limit):
     return total
 
 
-@njit(cache=True)
+@compiled
 def cards_short(have, cost, y):
     """Mercenary cards (worth ``y`` each) discarded to cover what ``have`` lacks of ``cost``."""
     return (cost - have + y - 1) // y if cost > have else 0
 
 
-@njit(cache=True)
+@compiled
 def cost_value(s, r, p, w, now, c0, c1, c2):
     """What paying (coin ``c0``, mana ``c1``, weapons ``c2``) costs ``p``: its worth while dice
     remain to be spent; after that, what the Warehouses would have kept of it; and the
@@ -230,7 +230,7 @@ def cost_value(s, r, p, w, now, c0, c1, c2):
     return kept - keep_value(w, h0 - p0, h1 - p1, h2 - p2, limit) + mercs
 
 
-@njit(cache=True)
+@compiled
 def gnome_cost(s, r, p, w):
     """A gnome spent: worth ``gnome`` while the Tavern turns left could use it, little beyond."""
     uses = rounds_after(s, r) + (0 if s.current == p and s.tavern_done else 1)
@@ -239,7 +239,7 @@ def gnome_cost(s, r, p, w):
     return w[W_GNOME]
 
 
-@njit(cache=True)
+@compiled
 def effect_value(s, r, p, w, t, side, avg):
     """Worth per turn of a Special Building's ability."""
     e = special_effect(t, side)
@@ -263,14 +263,14 @@ def effect_value(s, r, p, w, t, side, avg):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def special_points(r, t, side):
     if t < FIRST_SPECIAL_CARD:
         return 0
     return r.vp_base_special if side == BASE else r.vp_advanced_special
 
 
-@njit(cache=True)
+@compiled
 def replaced_special_loss(s, r, p, w, slot, future, avg):
     t = s.special[p, slot]
     if t < 0:
@@ -289,7 +289,7 @@ def replaced_special_loss(s, r, p, w, slot, future, avg):
     return special_points(r, t, side) * w[W_VP] + effect_value(s, r, p, w, t, side, avg) * future * w[W_ENGINE]
 
 
-@njit(cache=True)
+@compiled
 def contest_worth(s, r, p, w):
     """Expected points of a gnome on a Brawl or Magic Challenge: about half the rivals beaten,
     plus the gnome's +1."""
@@ -297,7 +297,7 @@ def contest_worth(s, r, p, w):
     return w[W_CONTEST] * pts * (s.n_players - 1) * 0.6
 
 
-@njit(cache=True)
+@compiled
 def decision_constants(s, r, p, w):
     """What every action of one decision is valued against, computed once per decision: a die's
     worth on average on ``p``'s board, the dice still to spend, the dice each building will
@@ -313,7 +313,7 @@ def decision_constants(s, r, p, w):
             on_slots, merc_values(s, r, p, w), slots)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def option_value(s, r, p, w, kind, a, b, now):
     """Worth of one legal action but building a card (``card_value``, ``build_value``) to a
     heuristic player, in victory points (``now``: the decision's constants,
@@ -404,7 +404,7 @@ def option_value(s, r, p, w, kind, a, b, now):
     return 0.0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def card_value(s, r, p, w, kind, a, now):
     """What building card ``a`` (``kind``: OPT_BUILD_NORMAL or OPT_BUILD_SPECIAL) brings on any
     slot and what it costs: a Normal card's worth of a die on it; a Special card's points and
@@ -419,7 +419,7 @@ def card_value(s, r, p, w, kind, a, now):
     return worth, cost_value(s, r, p, w, now, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def build_value(s, r, p, w, kind, slot, worth, cost, now):
     """Worth of building a card on ``slot`` (its ``worth`` and ``cost``: ``card_value``),
     covering what stands there."""
@@ -435,7 +435,7 @@ def build_value(s, r, p, w, kind, slot, worth, cost, now):
     return v - cost
 
 
-@njit(cache=True)
+@compiled
 def is_improver(kind, b):
     """Actions worth taking only before the dice are spent: more dice, changed dice."""
     if kind == OPT_DIE_CHANGE or kind == OPT_REROLL or kind == OPT_PALACE:
@@ -445,7 +445,7 @@ def is_improver(kind, b):
     return kind == OPT_SPELL and b == ABUNDANCE
 
 
-@njit(cache=True)
+@compiled
 def choose_option(s, r, p, plans, rng, opts, n, values):
     """The action ``p`` takes now: an index into ``opts[:n]``; ``values[:n]`` is filled with the
     worth of each (for the replay; none for the search player)."""
@@ -488,7 +488,7 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
     return best
 
 
-@njit(cache=True)
+@compiled
 def choose_copy(s, r, q, p, plans, rng, got):
     """Whether ``q`` spends a gnome to copy the resources ``got`` that ``p`` just received."""
     sid = acting(plans, q)
@@ -498,7 +498,7 @@ def choose_copy(s, r, q, p, plans, rng, got):
     return bundle_value(w, got) * w[W_COPY] > gnome_cost(s, r, q, w) + jitter(w[W_NOISE], rng)
 
 
-@njit(cache=True)
+@compiled
 def choose_rerolls(s, r, p, plans, rng):
     """Favour of the Gods: a bit mask of the unspent dice to re-roll."""
     sid = acting(plans, p)
@@ -517,7 +517,7 @@ def choose_rerolls(s, r, p, plans, rng):
     return mask
 
 
-@njit(cache=True)
+@compiled
 def choose_keep(s, r, p, plans, rng, limit):
     """What to keep in the Warehouses: at most ``limit`` resources of the hand."""
     sid = acting(plans, p)
@@ -547,7 +547,7 @@ def choose_keep(s, r, p, plans, rng, limit):
     return k0, k1, k2
 
 
-@njit(cache=True)
+@compiled
 def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals, free, price, max_hires):
     """Mercenaries of kind ``k`` that ``q`` spends in a contest: how many of those it holds, and
     how many it hires for the occasion (at most ``max_hires``, ``price`` Coins each, paid from the

@@ -9,8 +9,8 @@ see only what a player at the table sees, except that ``random`` and ``greedy`` 
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gremios.board import (
@@ -91,7 +91,7 @@ ROLE_STYLE = np.array([
 ])
 
 
-@njit(cache=True)
+@compiled
 def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     (its role, the Stowaway's stake, expropriated plots) as its rollout policy would."""
@@ -101,7 +101,7 @@ def acting(plans, p):
 
 # --- setup ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def choose_role(s, r, p, plans, rng, dealt, n_dealt):
     """Index of the role kept among the ``n_dealt`` dealt."""
     if plans[0][p] == LOOKAHEAD:
@@ -126,7 +126,7 @@ def choose_role(s, r, p, plans, rng, dealt, n_dealt):
 
 # --- event phase --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def event_effect(s, r, p, card):
     """Rough coins-and-points effect of an event card on player ``p`` (in coins)."""
     vp = 3.0
@@ -179,7 +179,7 @@ def event_effect(s, r, p, card):
     return -loss
 
 
-@njit(cache=True)
+@compiled
 def choose_event(s, r, p, plans, rng, first, second):
     """The Governor's pick of the two revealed events: the one better for them than for rivals."""
     if plans[0][p] == LOOKAHEAD:
@@ -202,7 +202,7 @@ def choose_event(s, r, p, plans, rng, first, second):
     return best
 
 
-@njit(cache=True)
+@compiled
 def stowaway_sneaks(s, r, p, plans, rng):
     """Whether the Stowaway takes the free stake offered as the Expedition event is revealed.
 
@@ -226,7 +226,7 @@ def stowaway_sneaks(s, r, p, plans, rng):
     return treasure > 0.0
 
 
-@njit(cache=True)
+@compiled
 def cultivated_plots_to_lose(s, r, p, plans, rng, lost):
     """Of ``lost`` plots expropriated, how many are cultivated ones (the rest uncultivated)."""
     if acting(plans, p) == RANDOM:
@@ -236,7 +236,7 @@ def cultivated_plots_to_lose(s, r, p, plans, rng, lost):
 
 # --- investment phase ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def event_cards(r):
     """Action and temporary event cards in the deck (44 by default)."""
     total = 0
@@ -245,7 +245,7 @@ def event_cards(r):
     return max(1, total)
 
 
-@njit(cache=True)
+@compiled
 def expected_treasure_points(r):
     """Victory points of an unseen treasure card on average, from the deck's make-up."""
     n = r.wealth_low_cards + r.wealth_high_cards + r.common_treasure_cards + r.rare_treasure_cards
@@ -253,7 +253,7 @@ def expected_treasure_points(r):
     return points / n if n > 0 else 0.0
 
 
-@njit(cache=True)
+@compiled
 def treasure_worth(r, w):
     """Expected worth of an unseen treasure card, in coins."""
     n = r.wealth_low_cards + r.wealth_high_cards + r.common_treasure_cards + r.rare_treasure_cards
@@ -263,7 +263,7 @@ def treasure_worth(r, w):
     return coins / n + expected_treasure_points(r) * w[W_VICTORY_POINT]
 
 
-@njit(cache=True)
+@compiled
 def emblem_swing(s, r, p, w, delta):
     """Points value of the emblem changing hands if ``p``'s treasure count changes by ``delta``."""
     mine = treasure_count(s, p) + delta
@@ -281,7 +281,7 @@ def emblem_swing(s, r, p, w, delta):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def visible_points(s, r, p, q):
     """Player ``q``'s points as ``p`` sees them: rivals' treasures are hidden, so counted at
     their average worth."""
@@ -291,7 +291,7 @@ def visible_points(s, r, p, q):
         treasure_count(s, q) * expected_treasure_points(r)
 
 
-@njit(cache=True)
+@compiled
 def turns_left_factor(s, r, p):
     """Income matters less as the game nears its end: 1 early, towards 0 near the target."""
     leader = 0.0
@@ -300,7 +300,7 @@ def turns_left_factor(s, r, p):
     return max(0.1, 1.0 - leader / r.victory_points_to_win)
 
 
-@njit(cache=True)
+@compiled
 def action_value(s, r, p, w, action, arg, horizon):
     """What an action is worth to this personality, in coins, net of its price.
 
@@ -369,7 +369,7 @@ def action_value(s, r, p, w, action, arg, horizon):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def greedy_value(s, r, p, w, action, arg):
     """Immediate victory points (at the weight's price, 1000 by default) plus immediate coins."""
     vp = w[W_VICTORY_POINT]
@@ -392,7 +392,7 @@ def greedy_value(s, r, p, w, action, arg):
     return -1.0  # everything else costs coins and gains no points now
 
 
-@njit(cache=True)
+@compiled
 def choose_action(s, r, p, plans, rng, actions, n):
     """Index (into ``actions[:n]``) of the action to take; index 0 ends the turn."""
     sid = plans[0][p]

@@ -14,8 +14,8 @@ and makes its smaller choices as its rollout policy would (``acting``).
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.grimoire.board import (
@@ -112,7 +112,7 @@ DEFAULT_WEIGHTS = np.hstack([
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 
-@njit(cache=True)
+@compiled
 def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player makes what it does not search
     (Luck's discard, Blessed Shoes and the extra card they bring, a target among tied rivals,
@@ -123,7 +123,7 @@ def acting(plans, p):
 
 # --- what a card is worth --------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def marginal_vp(s, r, p, kind, delta):
     """How ``p``'s final score of quest cards changes with ``delta`` (+1 or -1) cards of
     ``kind``, the Rogue and the royals included. Reads only ``p``'s own Territory (a rival's
@@ -156,7 +156,7 @@ def marginal_vp(s, r, p, kind, delta):
     return float(delta * r.sage_vp)
 
 
-@njit(cache=True)
+@compiled
 def rounds_left(s, r):
     """A rough count of rounds still to play, from the end triggers and the cards left."""
     n = s.n_players
@@ -168,7 +168,7 @@ def rounds_left(s, r):
     return max(1.0, min(float(closest), by_cards))
 
 
-@njit(cache=True)
+@compiled
 def leading(s, r, p):
     """How far ``p`` is ahead of the best rival as ``p`` sees the table (negative: behind)."""
     mine = visible_score(s, r, p, p)
@@ -179,13 +179,13 @@ def leading(s, r, p):
     return mine - best
 
 
-@njit(cache=True)
+@compiled
 def race_weight(s, r, p, w):
     """Closing on the end trigger is worth ``race`` while leading, and costs half that behind."""
     return w[W_RACE] if leading(s, r, p) >= 0.0 else -w[W_RACE_BEHIND] * w[W_RACE]
 
 
-@njit(cache=True)
+@compiled
 def card_bonuses(s, r, p, w, race):
     """What a heuristic player adds to a card's VP for its type: the collecting bias and the
     progress towards the end trigger (``race`` from ``race_weight``): (treasure, companion)."""
@@ -194,7 +194,7 @@ def card_bonuses(s, r, p, w, race):
     return treasure, companion
 
 
-@njit(cache=True)
+@compiled
 def card_value(s, r, p, w, kind, bonuses, turns_left):
     """Worth of one more card of ``kind`` to a heuristic player, in victory points; ``bonuses``
     from ``card_bonuses`` and ``turns_left`` from ``rounds_left``."""
@@ -209,7 +209,7 @@ def card_value(s, r, p, w, kind, bonuses, turns_left):
     return value
 
 
-@njit(cache=True)
+@compiled
 def greedy_card_value(s, r, p, kind):
     value = marginal_vp(s, r, p, kind, 1)
     if kind == THIEF:
@@ -217,7 +217,7 @@ def greedy_card_value(s, r, p, kind):
     return value
 
 
-@njit(cache=True)
+@compiled
 def average_card_value(s, r, p, w, greedy, bonuses, turns_left, counts):
     """Worth to ``p`` of a card drawn at random from cards of these ``counts`` (by kind); 0 if
     there are none. ``w`` is not read by the greedy valuation."""
@@ -232,13 +232,13 @@ def average_card_value(s, r, p, w, greedy, bonuses, turns_left, counts):
     return total / n if n > 0 else 0.0
 
 
-@njit(cache=True)
+@compiled
 def unknown_card_value(s, r, p, w, greedy, bonuses, turns_left):
     """Worth of an unseen quest card on average, from the deck's make-up."""
     return average_card_value(s, r, p, w, greedy, bonuses, turns_left, quest_card_counts(r))
 
 
-@njit(cache=True)
+@compiled
 def discard_card_value(s, r, p, w, greedy, bonuses, turns_left):
     """Worth of a card drawn at random from the Discard Area, which lies face up, so its make-up
     is public; 0 when it is empty."""
@@ -250,7 +250,7 @@ def discard_card_value(s, r, p, w, greedy, bonuses, turns_left):
 
 # --- the Quest Phase -------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def choose_card(s, r, p, plans, rng):
     """The zone slot ``p`` takes on their quest turn (the zone holds at least one card)."""
     if plans[0][p] == LOOKAHEAD:
@@ -262,13 +262,13 @@ def choose_card(s, r, p, plans, rng):
     return card_choice(s, r, p, plans, rng)
 
 
-@njit(cache=True)
+@compiled
 def choose_extra_card(s, r, p, plans, rng):
     """The zone slot ``p`` takes with Blessed Shoes (a search player as its rollout policy)."""
     return card_choice(s, r, p, plans, rng)
 
 
-@njit(cache=True)
+@compiled
 def card_choice(s, r, p, plans, rng):
     """A heuristic player's card: the one worth most (blind cards at the deck's average)."""
     sid = acting(plans, p)
@@ -301,7 +301,7 @@ def card_choice(s, r, p, plans, rng):
     return best
 
 
-@njit(cache=True)
+@compiled
 def luck_discard(s, r, p, plans, rng):
     """Luck: the face-down slot to discard, or -1 to keep the card(s)."""
     sid = acting(plans, p)
@@ -329,7 +329,7 @@ def luck_discard(s, r, p, plans, rng):
     return worst
 
 
-@njit(cache=True)
+@compiled
 def use_shoes(s, r, p, plans, rng):
     """Blessed Shoes: one more card now is worth more than keeping them; ``random`` flips a coin."""
     if acting(plans, p) == RANDOM:
@@ -337,7 +337,7 @@ def use_shoes(s, r, p, plans, rng):
     return True
 
 
-@njit(cache=True)
+@compiled
 def target_preference(s, r, viewer, level, q):
     """How much a caster, as ``viewer`` sees the table, would rather hit ``q`` among tied rivals:
     the most VP tokens for Polymorph (it takes half of them), the table's leader otherwise."""
@@ -346,7 +346,7 @@ def target_preference(s, r, viewer, level, q):
     return visible_score(s, r, viewer, q)
 
 
-@njit(cache=True)
+@compiled
 def choose_target(s, r, p, plans, rng, level, candidates, n):
     """Index into ``candidates[:n]`` (tied rivals) of the one ``p``'s spell targets."""
     if acting(plans, p) == RANDOM:
@@ -360,7 +360,7 @@ def choose_target(s, r, p, plans, rng, level, candidates, n):
     return best
 
 
-@njit(cache=True)
+@compiled
 def companion_to_give(s, r, giver, receiver, plans, rng):
     """The companion kind ``giver`` hands over: the one they lose least by."""
     if acting(plans, giver) == RANDOM:
@@ -375,7 +375,7 @@ def companion_to_give(s, r, giver, receiver, plans, rng):
     return best
 
 
-@njit(cache=True)
+@compiled
 def companion_to_take(s, r, taker, victim, plans, rng):
     """The companion kind ``taker`` takes from ``victim``: most gained plus most taken away."""
     if acting(plans, taker) == RANDOM:
@@ -392,7 +392,7 @@ def companion_to_take(s, r, taker, victim, plans, rng):
     return best
 
 
-@njit(cache=True)
+@compiled
 def _random_companion(s, p, rng):
     k = below(rng, companion_count(s, p))
     for kind in range(FIRST_COMPANION, N_QUEST_KINDS):
@@ -404,7 +404,7 @@ def _random_companion(s, p, rng):
 
 # --- the Book Phase -----------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def target_measure_seen(s, r, viewer, level, q):
     """What a targeting spell compares for ``q``, as ``viewer`` can work it out (-1: anyone at
     the table): companions, or Polymorph's total VP by polymorph_target. The visible total and
@@ -419,7 +419,7 @@ def target_measure_seen(s, r, viewer, level, q):
     return visible_score(s, r, viewer, q)
 
 
-@njit(cache=True)
+@compiled
 def target_measures(s, r, viewer, level):
     """``target_measure_seen`` of every player, by seat."""
     measures = np.zeros(MAX_PLAYERS, dtype=np.float64)
@@ -428,7 +428,7 @@ def target_measures(s, r, viewer, level):
     return measures
 
 
-@njit(cache=True)
+@compiled
 def likely_target(s, r, viewer, caster, level):
     """The player ``caster``'s targeting spell would hit, as ``viewer`` works it out (nobody's
     Defensive Spell of this round is known yet): among the rivals with the most, the one the
@@ -450,7 +450,7 @@ def likely_target(s, r, viewer, caster, level):
     return best
 
 
-@njit(cache=True)
+@compiled
 def best_companions_gain(s, r, taker, victim, count, attack):
     """What ``taker`` gains (and ``victim`` loses, times ``attack``) taking ``count`` companions
     chosen greedily one at a time (approximation: each kind taken once)."""
@@ -471,7 +471,7 @@ def best_companions_gain(s, r, taker, victim, count, attack):
     return total
 
 
-@njit(cache=True)
+@compiled
 def draw_value(s, n_cards, then_deck, discard_card, unknown):
     """Worth of ``n_cards`` drawn at random from the discards (``discard_card`` each on average)
     and, once they run out, from the quest deck (``unknown`` each) if ``then_deck``."""
@@ -482,7 +482,7 @@ def draw_value(s, n_cards, then_deck, discard_card, unknown):
     return value
 
 
-@njit(cache=True)
+@compiled
 def immediate_gain(s, r, p, viewer, level, unknown, discard_card, attack):
     """VP ``p``'s spell of ``level`` brings this turn (on average), as ``viewer`` (``p``, or -1
     for anyone at the table) works it out; ``unknown`` is the worth of a blind quest card,
@@ -521,7 +521,7 @@ def immediate_gain(s, r, p, viewer, level, unknown, discard_card, attack):
     return 0.0
 
 
-@njit(cache=True)
+@compiled
 def likely_spell(s, r, q, memo):
     """The spell worth most to ``q`` this turn as anyone at the table can work it out (blind
     cards at the deck's average; ties go to the higher spell), kept in ``memo``: row 0 the
@@ -542,7 +542,7 @@ def likely_spell(s, r, q, memo):
     memo[1, q] = best_value
 
 
-@njit(cache=True)
+@compiled
 def predicted_picks(s, r, p, w, probs, memo):
     """``probs[level]``: the chance that at least one rival picks ``level`` this round, as ``p``
     guesses from the table: a rival takes the spell worth most to them now (``likely_spell``),
@@ -561,7 +561,7 @@ def predicted_picks(s, r, p, w, probs, memo):
         probs[level] = 1.0 - none[level]
 
 
-@njit(cache=True)
+@compiled
 def pick_chance(s, r, w, q, level, memo):
     """The chance that ``q`` picks ``level`` this round, guessed as in ``predicted_picks``."""
     likely_spell(s, r, q, memo)
@@ -571,7 +571,7 @@ def pick_chance(s, r, w, q, level, memo):
     return 1.0 - doubt
 
 
-@njit(cache=True)
+@compiled
 def companions_loss(s, r, p, count, most_valuable):
     """VP ``p`` loses when ``count`` companions are taken, one kind after another: the most
     valuable ones if the caster chooses, the least valuable if ``p`` does."""
@@ -592,7 +592,7 @@ def companions_loss(s, r, p, count, most_valuable):
     return total
 
 
-@njit(cache=True)
+@compiled
 def loss_to_spell(s, r, p, level):
     """VP ``p`` loses as the target of a rival's Charm, Domination or Polymorph."""
     if level == POLYMORPH:
@@ -602,7 +602,7 @@ def loss_to_spell(s, r, p, level):
     return companions_loss(s, r, p, r.domination_companions, r.domination_chooser == CASTER_CHOOSES)
 
 
-@njit(cache=True)
+@compiled
 def hit_chance(s, r, w, caster, level, q, measures):
     """The chance that ``caster``'s targeting spell of ``level`` hits ``q``, by ``q``'s rank
     among the caster's rivals in what the spell compares (``measures``, as ``q`` sees them): the
@@ -625,7 +625,7 @@ def hit_chance(s, r, w, caster, level, q, measures):
     return w[W_HIT_NEXT] if higher == 1 else w[W_HIT_OTHER]
 
 
-@njit(cache=True)
+@compiled
 def threat(s, r, p, w, memo):
     """VP ``p`` expects to lose this round to rivals' Charm, Domination and Polymorph: for each
     rival, the chance they cast it (``pick_chance``) and that it hits ``p`` (``hit_chance``),
@@ -650,7 +650,7 @@ def threat(s, r, p, w, memo):
     return danger
 
 
-@njit(cache=True)
+@compiled
 def unique_rivals(s, r, p, memo):
     """How many rivals ``p`` expects to choose a spell nobody else chooses (group A): those whose
     likeliest spell (``likely_spell``) is no other rival's likeliest. Rivals sharing a spell go
@@ -671,7 +671,7 @@ def unique_rivals(s, r, p, memo):
     return n
 
 
-@njit(cache=True)
+@compiled
 def forbidden_gains(s, r, p, memo):
     """What rivals would likely gain this round with Forbidden Spells (that a Silence stops)."""
     total = 0.0
@@ -684,7 +684,7 @@ def forbidden_gains(s, r, p, memo):
     return total
 
 
-@njit(cache=True)
+@compiled
 def zone_values(s, r, p, w, bonuses, turns_left, unknown, values):
     """The worth to ``p`` of the cards in the zone, best first (blind cards at ``unknown``);
     returns how many. Going k-th in the Quest Phase leaves roughly the k-th best."""
@@ -702,7 +702,7 @@ def zone_values(s, r, p, w, bonuses, turns_left, unknown, values):
     return m
 
 
-@njit(cache=True)
+@compiled
 def card_at(values, m, position):
     """The worth of the card left for the player at ``position`` (0 = first), interpolated."""
     if m == 0:
@@ -715,7 +715,7 @@ def card_at(values, m, position):
     return values[k] * (1.0 - f) + values[k + 1] * f
 
 
-@njit(cache=True)
+@compiled
 def spell_values(s, r, p, w, greedy, rng, memo, worth):
     """``worth[level]``: what each spell from 1 to the marker is worth to the heuristic player
     ``p`` this round (see ``choose_spell``)."""
@@ -775,7 +775,7 @@ def spell_values(s, r, p, w, greedy, rng, memo, worth):
         worth[level] = v + jitter(w[W_NOISE], rng)
 
 
-@njit(cache=True)
+@compiled
 def choose_spell(s, r, p, plans, rng, memo):
     """The spell (its level, from 1 to the marker) ``p`` chooses in secret: ``random`` any,
     ``lookahead`` by its search, the others the one worth most (the lowest of equals). ``memo`` is the Book Phase's record

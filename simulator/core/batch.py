@@ -72,7 +72,7 @@ def provenance(config: RunConfig) -> dict:
         "seed": config.seed,
         "package_version": package_version(),
         "git_commit": git_commit(),
-        "source_hash": jitcache.source_hash(),
+        "source_hash": jitcache.source_hash(config.game.name),
         "numba_version": numba.__version__,
     }
 

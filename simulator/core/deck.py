@@ -3,12 +3,12 @@ last, with its count kept beside it in the state (a record field, so these funct
 new counts for the caller to store).
 """
 
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 
 
-@njit(cache=True)
+@compiled
 def take_top(pile, n):
     """The top card of a pile of ``n`` cards and the count left: (card, n - 1), or (-1, 0) when
     the pile is empty."""
@@ -17,7 +17,7 @@ def take_top(pile, n):
     return pile[n - 1], n - 1
 
 
-@njit(cache=True)
+@compiled
 def draw(rng, pile, n, discards, n_discards):
     """The top card of a draw pile that, once empty, is refilled from its discards, shuffled:
     (card or -1 when both are empty, the pile's count, the discards' count, how many cards were

@@ -9,15 +9,17 @@ once against this contract.
 from __future__ import annotations
 
 import importlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import numba
 import numpy as np
 
 from simulator.core.errors import UsageError
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
-from simulator.core.trace import new_log
+from simulator.core.trace import empty_log, new_log
 
 GAME_NAMES = ("gremios", "grimoire", "gemmis", "gnomeland", "elgrande")
 
@@ -113,16 +115,34 @@ def kernel_calls(setup):
     return [(None, False)]
 
 
+BLOCKS_PER_THREAD = 4  # a thread that draws short games takes another block
+
+
+def in_blocks(n_games: int, play_block: Callable) -> None:
+    """``play_block(start, count)`` over ``0 .. n_games - 1`` in contiguous blocks, on numba's
+    thread count of threads at once (the kernels release the GIL). A game's rows depend only
+    on its index, so the split changes nothing in them."""
+    threads = numba.get_num_threads()
+    n_blocks = min(n_games, threads * BLOCKS_PER_THREAD) if threads > 1 else 1
+    if n_blocks <= 1:
+        play_block(0, n_games)
+        return
+    bounds = [n_games * k // n_blocks for k in range(n_blocks + 1)]
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="playtest-block") as pool:
+        for done in [pool.submit(play_block, a, b - a) for a, b in zip(bounds, bounds[1:])]:
+            done.result()
+
+
 def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, log_rows: int,
                         before_search: Callable | None = None):
     """A game's ``play`` and ``replay`` over its compiled kernel, the same for every game.
 
-    ``kernel.play_games(rules, seed, first_game, n_games, *fields, seats, games, marker)`` and
-    ``kernel.replay_game(rules, seed, game_index, *fields, log, marker)``, where ``fields`` are
-    the setup's ``setup_fields`` in the kernel's order. ``tell(log, rules)`` turns a replay's log
-    into its story; the output arrays hold ``kernel.N_SEAT_COLUMNS`` columns a seat and
-    ``kernel.N_GAME_COLUMNS`` a game; ``before_search(rules, setup)`` prepares a mix holding a
-    search player.
+    ``kernel.play_games(rules, seed, first_game, n_games, *fields, seats, games, log, marker)``
+    plays a block of games, where ``fields`` are the setup's ``setup_fields`` in the kernel's
+    order; a replay is a block of one game with a log (one compiled loop for both).
+    ``tell(log, rules)`` turns a replay's log into its story; the output arrays hold
+    ``kernel.N_SEAT_COLUMNS`` columns a seat and ``kernel.N_GAME_COLUMNS`` a game;
+    ``before_search(rules, setup)`` prepares a mix holding a search player.
     """
     def make_outputs(n_games, n_players):
         return (np.zeros((n_games * n_players, kernel.N_SEAT_COLUMNS), dtype=np.int64),
@@ -131,21 +151,31 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
     def fields(setup):
         return tuple(getattr(setup, name) for name in setup_fields)
 
+    def play_block(rules, run_seed, first_game, n_games, setup, seats, games, log, marker):
+        kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, *fields(setup), seats,
+                          games, log, marker)
+
     def play(rules, run_seed, first_game, n_games, setup):
-        seats, games = make_outputs(n_games, setup.n_players)
+        n_players = setup.n_players
+        seats, games = make_outputs(n_games, n_players)
         if setup.has_search and before_search is not None:
             before_search(rules, setup)
         for marker, warm_up in kernel_calls(setup):
-            kernel.play_games(rules, np.uint64(run_seed), first_game, 0 if warm_up else n_games,
-                              *fields(setup), seats, games, marker)
+            if warm_up:
+                play_block(rules, run_seed, first_game, 0, setup, seats, games, empty_log(), marker)
+                continue
+            in_blocks(n_games, lambda start, count: play_block(
+                rules, run_seed, first_game + start, count, setup,
+                seats[start * n_players:(start + count) * n_players], games[start:start + count],
+                empty_log(), marker))
         return seats, games
 
     def replay(rules, run_seed, game_index, setup):
         if setup.has_search:
             play(rules, run_seed, 0, 0, setup)  # the heuristic game loop compiled first (kernel_calls)
         log = new_log(log_rows)
-        kernel.replay_game(rules, np.uint64(run_seed), game_index, *fields(setup), log,
-                           search_marker(setup))
+        seats, games = make_outputs(1, setup.n_players)
+        play_block(rules, run_seed, game_index, 1, setup, seats, games, log, search_marker(setup))
         return tell(log, rules)
 
     return play, replay

@@ -1,9 +1,9 @@
 """Final standings: rank by score with a game's tie-break, shared ranks for true ties."""
 
-from numba import njit
+from simulator.core.jit import compiled
 
 
-@njit(cache=True)
+@compiled
 def rank_players(score, tiebreak, n, rank):
     """Fill ``rank[:n]``: 1 + the number of players strictly ahead (score, then tie-break).
 

@@ -7,7 +7,8 @@ The state is a local ``uint64[4]`` array; every constant is a ``np.uint64`` beca
 """
 
 import numpy as np
-from numba import njit
+
+from simulator.core.jit import compiled
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -27,7 +28,7 @@ _S53 = np.uint64(53)
 _S64 = np.uint64(64)
 
 
-@njit(cache=True)
+@compiled
 def _splitmix64(x):
     """One splitmix64 step: returns (new counter, output)."""
     x = x + _GOLDEN
@@ -37,12 +38,12 @@ def _splitmix64(x):
     return x, z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@compiled
 def _rotl(x, k):
     return (x << k) | (x >> (_S64 - k))
 
 
-@njit(cache=True)
+@compiled
 def seed_stream(run_seed, game_index):
     """The random state of game ``game_index`` of the run seeded ``run_seed``."""
     _, mixed_seed = _splitmix64(np.uint64(run_seed))
@@ -53,7 +54,7 @@ def seed_stream(run_seed, game_index):
     return state
 
 
-@njit(cache=True)
+@compiled
 def next_u64(state):
     result = _rotl(state[1] * _S5, _S7) * _S9
     t = state[1] << _S17
@@ -66,7 +67,7 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True)
+@compiled
 def below(state, n):
     """A uniform integer in [0, n), without modulo bias (Lemire's rejection on 32 bits)."""
     bound = np.uint64(n)
@@ -78,13 +79,13 @@ def below(state, n):
             return np.int64(m >> _S32)
 
 
-@njit(cache=True)
+@compiled
 def uniform(state):
     """A float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) / 9007199254740992.0
 
 
-@njit(cache=True, inline="always")  # in every valuation of every player: no call overhead
+@compiled(inline="always")  # in every valuation of every player: no call overhead
 def jitter(amount, state):
     """A random amount in [-amount/2, amount/2): the players' noise, so that equal players do
     not mirror each other (no draw when ``amount`` is 0)."""
@@ -93,18 +94,18 @@ def jitter(amount, state):
     return amount * (uniform(state) - 0.5)
 
 
-@njit(cache=True)
+@compiled
 def roll_die(state):
     return below(state, 6) + 1
 
 
-@njit(cache=True)
+@compiled
 def roll_2d6(state):
     """Two dice, as every Gremios roll is; returns (first die, second die)."""
     return roll_die(state), roll_die(state)
 
 
-@njit(cache=True)
+@compiled
 def shuffle(state, cards, n):
     """Fisher-Yates shuffle of the first ``n`` entries of ``cards`` in place."""
     for i in range(n - 1, 0, -1):
@@ -112,7 +113,7 @@ def shuffle(state, cards, n):
         cards[i], cards[j] = cards[j], cards[i]
 
 
-@njit(cache=True)
+@compiled
 def flagged(state, flags, n, declines):
     """A uniform choice among the entries of ``flags[:n]`` that are set, by one draw: the index
     of the chosen one, or -1 for one of ``declines`` more equal chances to choose none."""

@@ -26,9 +26,10 @@ The mechanism every game's search player (``lookahead``) shares:
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
+from simulator.core.jit import compiled
 from simulator.core.rng import next_u64, seed_stream, shuffle
 
 SEARCH_WEIGHTS = ("rollouts", "rollout_turns", "rollout_policy", "search_confidence")
@@ -60,7 +61,7 @@ def _attach_marker(ids, weights, marker):
     return lambda ids, weights, marker: (ids, weights, marker)
 
 
-@njit(cache=True)
+@compiled
 def budget(w):
     """(rollouts per option, turns per rollout or 0 for the whole game, policy strategy id,
     standard errors by which an option must beat the policy's own choice)."""
@@ -68,7 +69,7 @@ def budget(w):
     return max(1, int(w[k - 4])), max(0, int(w[k - 3])), int(w[k - 2]), w[k - 1]
 
 
-@njit(cache=True)
+@compiled
 def policy_plans(plans, p, max_players):
     """Heuristic plans for a rollout: every seat plays ``p``'s rollout policy with ``p``'s
     weights (the searcher models its rivals as players like itself)."""
@@ -81,25 +82,25 @@ def policy_plans(plans, p, max_players):
     return (ids, weights)
 
 
-@njit(cache=True)
+@compiled
 def decision_seed(rng):
     """One draw from the game's stream: the seed of this decision's rollouts."""
     return next_u64(rng)
 
 
-@njit(cache=True)
+@compiled
 def rollout_stream(seed, j):
     """The random stream of rollout ``j`` (the same for every option of the decision)."""
     return seed_stream(seed, np.uint64(j))
 
 
-@njit(cache=True)
+@compiled
 def new_tally(n_options, rollouts):
     """Each rollout's result per option: the searcher's win share and score margin."""
     return np.zeros((n_options, rollouts, 2), dtype=np.float64)
 
 
-@njit(cache=True)
+@compiled
 def outcome(scores, n_players, p):
     """(win share, score margin) of ``p`` for final (or current) ``scores``."""
     best = scores[p]
@@ -117,7 +118,7 @@ def outcome(scores, n_players, p):
     return 1.0 / winners, float(scores[p] - rival)
 
 
-@njit(cache=True)
+@compiled
 def add_outcome(tally, option, j, share, margin):
     tally[option, j, 0] = share
     tally[option, j, 1] = margin
@@ -126,7 +127,7 @@ def add_outcome(tally, option, j, share, margin):
 MARGIN_TIE_BREAK = 1e-4  # a point of margin is worth this much win share: a tie-break only
 
 
-@njit(cache=True)
+@compiled
 def best_option(tally, n_options, anchor, confidence):
     """The option to take: ``anchor`` (the rollout policy's own choice) unless another option
     beats it on the same rollouts, its mean paired advantage (win share, then score margin as a
@@ -159,7 +160,7 @@ def best_option(tally, n_options, anchor, confidence):
     return best
 
 
-@njit(cache=True)
+@compiled
 def shuffle_unseen(rng, pool, n):
     """Shuffle the ``n`` cards a player cannot place, ``pool[:n]``, into a random order for
     dealing back into the hidden places. Sorted first: the result depends only on which cards

@@ -24,9 +24,9 @@ import itertools
 import math
 
 import numpy as np
-from numba import njit
 
 from simulator.core.errors import UsageError
+from simulator.core.jit import compiled
 from simulator.core.search import attach_marker
 
 MAX_ARRANGEMENTS = 1_000_000  # 5 seats from a mix of 14 strategies is 240,240
@@ -76,7 +76,7 @@ def describe_design(k: int, n: int) -> dict:
     }
 
 
-@njit(cache=True)
+@compiled
 def seat_plans(game_index, n_players, max_players, seatings, mix_ids, mix_weights, searching):
     """The strategies of game ``game_index``'s seats, from its row of the design.
 
@@ -96,7 +96,7 @@ def seat_plans(game_index, n_players, max_players, seatings, mix_ids, mix_weight
     return attach_marker(ids, weights, searching), mix_slot
 
 
-@njit(cache=True)
+@compiled
 def seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles):
     """Each seat's fixed role(s) in one game (-1: dealt): its mix entry's if the entry always
     holds a role (``slot_roles``), else the seat's own (``fixed_roles``, from ``--roles``)."""

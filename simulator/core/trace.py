@@ -6,7 +6,8 @@ array, so recording costs one length check and the same code plays both.
 """
 
 import numpy as np
-from numba import njit
+
+from simulator.core.jit import compiled
 
 LOG_WIDTH = 7
 
@@ -15,13 +16,19 @@ def new_log(capacity: int) -> np.ndarray:
     return np.zeros((capacity + 1, LOG_WIDTH), dtype=np.int64)
 
 
-@njit(cache=True)
-def no_log():
-    """The empty log of a batch run (a global array would be read-only inside kernels)."""
+def empty_log() -> np.ndarray:
+    """The log of a batch run: nothing is recorded."""
     return np.zeros((0, LOG_WIDTH), dtype=np.int64)
 
 
-@njit(cache=True)
+@compiled
+def no_log():
+    """An empty log inside compiled code, for a search's rollouts (a global array would be
+    read-only inside kernels)."""
+    return np.zeros((0, LOG_WIDTH), dtype=np.int64)
+
+
+@compiled(inline="always")  # a few lines at every call: no compiled function of its own
 def record(log, code, a=0, b=0, c=0, d=0, e=0, f=0):
     if log.shape[0] == 0:
         return

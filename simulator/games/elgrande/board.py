@@ -13,8 +13,8 @@ are revealed. Every other field may be read by any player (see rules.toml, hidde
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.tables import table_factory
 
 MAX_PLAYERS = 5
@@ -195,7 +195,7 @@ HELD_CARDS = np.array([EXECUTE_ACTION_CARD, COPYCAT, FREE_CHOICE])  # the card e
 new_table, copy_of = table_factory(STATE)
 
 
-@njit(cache=True)
+@compiled
 def load_tables(s, r):
     """Copy the rule numbers into the state's tables: one place maps parameter names to
     indices."""
@@ -330,7 +330,7 @@ def stack_sizes(r) -> list[int]:
     return sizes
 
 
-@njit(cache=True)
+@compiled
 def intrigue_limits(s, card):
     """(most moves, most of the mover's own, most of opponents', one source region, black ones
     only) of a stack-1 moving card, or the expansion's Transport, Free Choice and Holy
@@ -355,7 +355,7 @@ def intrigue_limits(s, card):
 
 # --- what the board says ------------------------------------------------------------------
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def scoreboard(s, g):
     """The 1st/2nd/3rd points of place ``g`` now: a mobile scoreboard there replaces them."""
     for m in range(2):
@@ -364,26 +364,26 @@ def scoreboard(s, g):
     return s.points[g]
 
 
-@njit(cache=True)
+@compiled
 def first_value(s, g):
     return scoreboard(s, g)[0]
 
 
-@njit(cache=True)
+@compiled
 def owner(s, c):
     """The player a Caballero of colour ``c`` counts for: its own; a black one, the Grand
     Inquisitor's holder (-1: nobody holds him)."""
     return s.inquisitor if c == BLACK else c
 
 
-@njit(cache=True)
+@compiled
 def holds_space(s, c, g):
     """1 if a Caballero of colour ``c`` in ``g`` holds the Captain's or the Viceroy's space:
     it never counts toward majority, so it is never one of the limit table's either."""
     return 1 if (g == SHIP and s.captain == c) or (g == AMERICA and s.viceroy == c) else 0
 
 
-@njit(cache=True)
+@compiled
 def colour_counted(s, c, g):
     """Colour ``c``'s Caballeros that count in ``g``: only those on the limit table where it
     stands; never the Captain or the Viceroy."""
@@ -392,7 +392,7 @@ def colour_counted(s, c, g):
     return s.cab[c, g] - holds_space(s, c, g)
 
 
-@njit(cache=True)
+@compiled
 def counted(s, p, g):
     """``p``'s Caballeros counted when ``g`` is scored (with the expansion: the black ones too,
     for the Grand Inquisitor's holder)."""
@@ -404,7 +404,7 @@ def counted(s, p, g):
     return k
 
 
-@njit(cache=True)
+@compiled
 def sole_most(s, g):
     """The player who alone has the most Caballeros in ``g`` (-1: nobody, or a tie)."""
     best = 0
@@ -418,7 +418,7 @@ def sole_most(s, g):
     return who
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def placings(s, g, places):
     """Each player's place in ``g`` by the tie rule (0 = first, 3 and more: no points; -1: no
     Caballero there). Tied players slide back one place and the next takes the place after."""
@@ -445,7 +445,7 @@ def placings(s, g, places):
         places[p] = -1 if places[p] == 0 else -2 - places[p]
 
 
-@njit(cache=True)
+@compiled
 def seat_bonus(s, r, g, i):
     """(player, points, source) of the ``i``-th space of ``g`` that scores with it: Francia's
     ambassador (0) and envoy (1), the Ship's Captain, América's Viceroy; (-1, 0, 0) if none."""
@@ -461,7 +461,7 @@ def seat_bonus(s, r, g, i):
     return -1, 0, 0
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def standings(s, r, g, first_only, out):
     """The points each player would score if ``g`` were scored now (``out[:n]``): its places by
     the tie rule (or only a sole first, ``first_only``), the King's bonus in the King's region,
@@ -494,7 +494,7 @@ def standings(s, r, g, first_only, out):
         out[top] += r.grande_bonus
 
 
-@njit(cache=True)
+@compiled
 def bonus_parts(s, r, g, p, first_only):
     """(King's bonus, Grande bonus) ``p`` gets when ``g`` is scored."""
     if g == CASTILLO or (first_only and r.first_places_bonuses == NO) or sole_most(s, g) != p:
@@ -502,7 +502,7 @@ def bonus_parts(s, r, g, p, first_only):
     return (r.king_bonus if g == s.king else 0), (r.grande_bonus if s.grande[p] == g else 0)
 
 
-@njit(cache=True)
+@compiled
 def total_caballeros(s, g):
     """Every Caballero standing in ``g``, the black ones too."""
     t = s.cab[BLACK, g]
@@ -511,13 +511,13 @@ def total_caballeros(s, g):
     return t
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def in_play(s, g):
     """A region of this game's board, or the Castillo."""
     return g < s.n_regions or g == CASTILLO
 
 
-@njit(cache=True)
+@compiled
 def francia_free(s):
     """Free spaces in Francia (no more than three Caballeros stand there)."""
     k = 0
@@ -526,7 +526,7 @@ def francia_free(s):
     return k
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def may_move_through(s, r, g):
     """Whether a Caballero may be moved into or out of place ``g`` by a card: never the King's
     region; the Castillo by intrigue_castillo."""
@@ -535,7 +535,7 @@ def may_move_through(s, r, g):
     return g != s.king and g < s.n_regions
 
 
-@njit(cache=True)
+@compiled
 def may_enter(s, r, g):
     """Whether a Caballero may be moved into ``g``: as ``may_move_through``, Francia only onto a
     free space, the Castillo not once a general scoring has emptied it (Free Choice)."""
@@ -544,13 +544,13 @@ def may_enter(s, r, g):
     return may_move_through(s, r, g) and (g != FRANCIA or francia_free(s) > 0)
 
 
-@njit(cache=True)
+@compiled
 def may_place_anywhere(s, r, g):
     """A place an 'anywhere' placement may use: América and África are reached only by moves."""
     return may_enter(s, r, g) and g != AMERICA and g != AFRICA
 
 
-@njit(cache=True, inline="always")  # called in every valuation: no call overhead
+@compiled(inline="always")  # called in every valuation: no call overhead
 def placement_target(s, g):
     """A region bordering the King's region, or the Castillo; with the expansion, the Ship when
     the King is on the coast, Francia when a space is free; never América or África."""
@@ -565,13 +565,13 @@ def placement_target(s, g):
     return BORDERS[s.king, g] == 1
 
 
-@njit(cache=True)
+@compiled
 def king_may_enter(s, g):
     """The King stays on the mainland; Francia is the one region outside Spain he may enter."""
     return g < N_SPAIN or (g == FRANCIA and s.expansion == 1)
 
 
-@njit(cache=True)
+@compiled
 def caballeros_of(s, p):
     """Every Caballero of ``p``: provinces, court, regions and Castillo (conserved)."""
     t = s.provinces[p] + s.court[p]
@@ -580,12 +580,12 @@ def caballeros_of(s, p):
     return t
 
 
-@njit(cache=True)
+@compiled
 def general_scoring_after(r, round_no):
     return round_no % r.scoring_every == 0 or round_no == r.rounds
 
 
-@njit(cache=True)
+@compiled
 def scoring_index(r, round_no):
     """Which general scoring (0, 1, 2...) follows ``round_no`` (capped at the last column)."""
     return min(2, (round_no - 1) // r.scoring_every)

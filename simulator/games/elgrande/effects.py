@@ -7,8 +7,8 @@ would leave.
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.trace import record
 from simulator.games.elgrande import story as L
 from simulator.games.elgrande.board import (
@@ -19,7 +19,7 @@ from simulator.games.elgrande.board import (
 )
 
 
-@njit(cache=True)
+@compiled
 def to_court(s, p, k, log):
     """Up to ``k`` of ``p``'s Caballeros from the provinces to the court; returns how many."""
     k = min(k, s.provinces[p])
@@ -29,7 +29,7 @@ def to_court(s, p, k, log):
     return k
 
 
-@njit(cache=True)
+@compiled
 def place_from_provinces(s, p, g, k, log):
     """``k`` of ``p``'s Caballeros straight from the provinces into ``g`` (the expansion's setup)."""
     for _ in range(k):
@@ -39,7 +39,7 @@ def place_from_provinces(s, p, g, k, log):
         record(log, L.PLACED, p, g, s.cab[p, g], s.court[p])
 
 
-@njit(cache=True)
+@compiled
 def place(s, p, g, log):
     """One of ``p``'s Caballeros from the court into place ``g``."""
     s.court[p] -= 1
@@ -48,7 +48,7 @@ def place(s, p, g, log):
     record(log, L.PLACED, p, g, s.cab[p, g], s.court[p])
 
 
-@njit(cache=True)
+@compiled
 def move(s, q, a, b, by, log):
     """One of colour ``q``'s Caballeros from place ``a`` to place ``b`` (``L.COURT``: to the
     court), with the token it holds (expansion)."""
@@ -66,7 +66,7 @@ def move(s, q, a, b, by, log):
         lose_token(s, q, token, b, log)
 
 
-@njit(cache=True)
+@compiled
 def move_on_table(s, c, onto, by, log):
     """A movement within the limit table's region (rules.toml, expansion_table_moves): one of
     colour ``c``'s Caballeros beside the table put onto a free space (``onto``), or one taken
@@ -77,7 +77,7 @@ def move_on_table(s, c, onto, by, log):
     record(log, L.TABLE_MOVE, by, c, s.table_region, 1 if onto else 0, s.on_table[c])
 
 
-@njit(cache=True)
+@compiled
 def send_home(s, q, g, log):
     """One of ``q``'s Caballeros from place ``g`` (or ``L.COURT``) back to the provinces."""
     if g == L.COURT:
@@ -96,7 +96,7 @@ def send_home(s, q, g, log):
 
 # --- the expansion's places: who stands where in a region ---------------------------------------
 
-@njit(cache=True)
+@compiled
 def depart(s, c, a, b):
     """One Caballero of colour ``c`` leaves ``a`` for ``b``: returns the token it takes along
     (-1: none). Which one leaves (rules.toml, leaving): one holding a token when the move goes
@@ -131,7 +131,7 @@ def depart(s, c, a, b):
     return token
 
 
-@njit(cache=True)
+@compiled
 def arrive(s, c, b, token, log):
     """One Caballero of colour ``c`` (holding ``token``, -1: none) comes into place ``b``:
     onto Francia's best free space, the Captain's or Viceroy's space when free (never with a
@@ -163,7 +163,7 @@ def arrive(s, c, b, token, log):
         s.carry[c, b, token] += 1
 
 
-@njit(cache=True)
+@compiled
 def table_load(s):
     """Caballeros on the limit table's spaces."""
     t = 0
@@ -172,7 +172,7 @@ def table_load(s):
     return t
 
 
-@njit(cache=True)
+@compiled
 def bring_home(s, c, g, token, log):
     """A token brought to Spain goes back to the supply and scores for the Caballero's player."""
     s.supply[token] += 1
@@ -185,7 +185,7 @@ def bring_home(s, c, g, token, log):
     record(log, L.TOKEN_HOME, c, token, g, points, s.score[p] if p >= 0 else 0)
 
 
-@njit(cache=True)
+@compiled
 def lose_token(s, c, token, to, log):
     """A token whose Caballero goes to the court, the provinces or the Castillo is lost to the
     supply, for no points."""
@@ -193,7 +193,7 @@ def lose_token(s, c, token, to, log):
     record(log, L.TOKEN_LOST, c, token, to)
 
 
-@njit(cache=True)
+@compiled
 def take_tokens(s, p, log):
     """``p`` takes what it can (a free action, not an action): each Caballero of its own, and
     black ones for the Grand Inquisitor's holder, holding nothing and on no space, takes one
@@ -211,7 +211,7 @@ def take_tokens(s, p, log):
                 record(log, L.TOKEN_TAKEN, c, token, g, k, s.lying[token])
 
 
-@njit(cache=True)
+@compiled
 def gain(s, p, points, source, kind, round_no, r):
     s.score[p] += points
     s.vp[p, source] += points
@@ -219,7 +219,7 @@ def gain(s, p, points, source, kind, round_no, r):
         s.vp_scoring[p, scoring_index(r, round_no)] += points
 
 
-@njit(cache=True)
+@compiled
 def score_place(s, r, g, kind, first_only, log):
     """Score place ``g``: each player's place by the tie rule (or a sole first only), then the
     King's and the Grandes' bonuses. Returns the points scored in all."""
@@ -266,7 +266,7 @@ def score_place(s, r, g, kind, first_only, log):
     return total
 
 
-@njit(cache=True)
+@compiled
 def special_scoring_done(s, p, card, scored, log):
     """A special scoring of ``scored`` regions counts once a game-count; none: a rule that fired
     without effect."""
@@ -276,26 +276,26 @@ def special_scoring_done(s, p, card, scored, log):
         s.special_scorings += 1
 
 
-@njit(cache=True)
+@compiled
 def move_king(s, g, log):
     record(log, L.KING_MOVED, s.king, g)
     s.king = g
     s.king_moves += 1
 
 
-@njit(cache=True)
+@compiled
 def move_grande(s, p, g, log):
     record(log, L.GRANDE_MOVED, p, s.grande[p], g)
     s.grande[p] = g
 
 
-@njit(cache=True)
+@compiled
 def move_scoreboard(s, m, g, log):
     record(log, L.SCOREBOARD_MOVED, m, s.mobile[m], g)
     s.mobile[m] = g
 
 
-@njit(cache=True)
+@compiled
 def empty_castillo(s, p, g, log):
     """``p``'s Caballeros in the Castillo go to region ``g`` (to the court if it is the King's)."""
     k = s.cab[p, CASTILLO]
@@ -308,7 +308,7 @@ def empty_castillo(s, p, g, log):
         s.cab[p, g] += k
 
 
-@njit(cache=True)
+@compiled
 def standing_points(s, r, g, first_only):
     """``standings`` as a fresh array (for tests and the players)."""
     out = np.zeros(MAX_PLAYERS, dtype=np.int64)

@@ -10,8 +10,8 @@ rulebook itself advises against combining the two.
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
@@ -28,7 +28,7 @@ from strategies import elgrande as players
 
 # --- Additional components and setup ------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def setup(s, r, plans, rng, log, regions):
     """Setup steps 2-8 (the board's ship side, step 1, is the map itself): the Grand
     Inquisitor beside the board; Holy Inquisition alone as stack 6; stack 7 shuffled; two more
@@ -65,7 +65,7 @@ def setup(s, r, plans, rng, log, regions):
     record(log, L.TOKENS_LAID, GOLD, r.gold_at_start, AMERICA, s.lying[GOLD], s.supply[GOLD])
 
 
-@njit(cache=True)
+@compiled
 def setup_picks(s, r, plans, rng, log, picks):
     """Every player chooses a region of Spain on the secret disc (not the King's), all before any
     is revealed: the base game's secret choice (``turn.secret_picks``' way)."""
@@ -81,7 +81,7 @@ def setup_picks(s, r, plans, rng, log, picks):
 
 # --- Game sequence: the new regions -------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def free_moves(s, r, plans, rng, log, p):
     """At the beginning of ``p``'s turn: each of its Caballeros on the Ship since an earlier
     round may go to América, África or a coastal region of Spain; each in América or África
@@ -94,7 +94,7 @@ def free_moves(s, r, plans, rng, log, p):
     E.take_tokens(s, p, log)
 
 
-@njit(cache=True)
+@compiled
 def free_moves_of(s, r, plans, rng, log, p, c, purpose):
     """``p``'s free moves of colour ``c`` (its own, or the black ones it holds)."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
@@ -118,7 +118,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
             E.move(s, c, a, SHIP, p, log)
 
 
-@njit(cache=True)
+@compiled
 def free_destinations(s, a, allowed):
     """Where a free move from ``a`` may go (``allowed``): from the Ship to América, África or a
     coastal region (not the King's; Francia, on the coastal list and reached 'from the Ship' by
@@ -132,14 +132,14 @@ def free_destinations(s, a, allowed):
         allowed[SHIP] = 1
 
 
-@njit(cache=True)
+@compiled
 def free_movers(s, c, g):
     """Colour ``c``'s Caballeros in ``g`` that came in an earlier round: those a free move may
     take."""
     return s.cab[c, g] - s.arrived[c, g]
 
 
-@njit(cache=True)
+@compiled
 def end_of_round(s):
     """Every Caballero now on the Ship or in the colonies is there 'from a previous round'."""
     s.arrived[:, :] = 0
@@ -147,7 +147,7 @@ def end_of_round(s):
 
 # --- Gold and Wares --------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def lay_tokens(s, p, card, log):
     """A stack-7 card's Gold and Wares are laid (Gold in América, Wares in África) from the
     supply, as far as it lasts."""
@@ -166,7 +166,7 @@ def lay_tokens(s, p, card, log):
 
 # --- The Grand Inquisitor ----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def take_inquisitor(s, p, log):
     """The Grand Inquisitor card goes in front of ``p`` (until another takes it)."""
     record(log, L.INQUISITOR_TAKEN, p, s.inquisitor)
@@ -175,7 +175,7 @@ def take_inquisitor(s, p, log):
     s.inquisitor = p
 
 
-@njit(cache=True)
+@compiled
 def black_all_out(s, r, p, g):
     """How many black Caballeros in ``g`` may go along when ``p`` moves 'all of [its]
     Caballeros out of one region': all there, for the Grand Inquisitor's holder, as his own
@@ -185,14 +185,14 @@ def black_all_out(s, r, p, g):
     return s.cab[BLACK, g]
 
 
-@njit(cache=True)
+@compiled
 def table_moves_open(s, r):
     """Whether a card's moves may also move Caballeros on and off the limit table within its
     region now (``table_moves_in_region``): a table stands outside the King's region."""
     return r.table_moves_in_region == YES and s.table_region >= 0 and s.table_region != s.king
 
 
-@njit(cache=True)
+@compiled
 def black_from_castillo(s, g, log):
     """At a general scoring the black Caballeros in the Castillo go, like their holder's own, to
     the region ``g`` on the holder's disc. Assumption: when the disc names the King's region they
@@ -207,7 +207,7 @@ def black_from_castillo(s, g, log):
         E.empty_castillo(s, BLACK, g, log)
 
 
-@njit(cache=True)
+@compiled
 def inquisitor_extra(s, r, plans, rng, log, p, n):
     """Once in each round he holds the Grand Inquisitor, at a placement of ``n`` (his turn's),
     the holder ``p`` may 'take 1 additional Caballero from the Province into [his] Court or
@@ -244,7 +244,7 @@ def inquisitor_extra(s, r, plans, rng, log, p, n):
         E.place(s, p, g, log)
 
 
-@njit(cache=True)
+@compiled
 def extra_targets(s, r, allowed):
     """Where the Grand Inquisitor's extra Caballero may be placed (``allowed``; returns how
     many): 'a region neighboring the King's region', Francia among them while it has a free
@@ -263,7 +263,7 @@ def extra_targets(s, r, allowed):
 
 # --- The limit table ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def fill_table(s, r, plans, rng, log, chooser):
     """Free spaces of the limit table are filled from the Caballeros beside it, one at a time,
     ``chooser`` picking whose (``table_filler``)."""
@@ -284,14 +284,14 @@ def fill_table(s, r, plans, rng, log, chooser):
         record(log, L.TABLE_FILLED, c, chooser, g, s.on_table[c])
 
 
-@njit(cache=True)
+@compiled
 def table_filler(s, by):
     """Who fills the table's free spaces after a turn or a general scoring: the Grand
     Inquisitor's holder; with nobody holding him, ``by`` (the player whose turn it was)."""
     return s.inquisitor if s.inquisitor >= 0 else by
 
 
-@njit(cache=True)
+@compiled
 def move_table(s, r, plans, rng, log, p, card):
     """The Limit Table card: the Caballeros on the table go into its region; the empty table
     goes to another region (never the King's or Francia; it never leaves the King's region),
@@ -308,7 +308,7 @@ def move_table(s, r, plans, rng, log, p, card):
     fill_table(s, r, plans, rng, log, p)
 
 
-@njit(cache=True)
+@compiled
 def table_destinations(s, allowed):
     """Where the Limit Table card may set the table (``allowed``): any other region but the
     King's and Francia."""
@@ -317,7 +317,7 @@ def table_destinations(s, allowed):
         allowed[g] = 1 if g != s.king and g != FRANCIA and g != s.table_region else 0
 
 
-@njit(cache=True)
+@compiled
 def put_table(s, g, log):
     """The limit table emptied into its region and set, empty, in ``g``."""
     record(log, L.TABLE_PLACED, s.table_region, g, s.table_size, 0)
@@ -327,7 +327,7 @@ def put_table(s, g, log):
 
 # --- Action cards: stack 7 ---------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def score_outside_spain(s, r, log):
     """All four regions outside Spain scored (the order cannot matter: a scoring moves
     nothing)."""
@@ -336,7 +336,7 @@ def score_outside_spain(s, r, log):
     s.special_scorings += 1
 
 
-@njit(cache=True)
+@compiled
 def score_black_regions(s, r, log, p, card):
     """The card's player takes the Grand Inquisitor card (rules.toml: always, it is 'may');
     every region holding a black Caballero is scored, the black ones counting as its."""

@@ -1,18 +1,17 @@
-"""El Grande batch kernel: many games in parallel, one stats row per seat and one per game.
+"""El Grande batch kernel: a block of games, one stats row per seat and one per game.
 
 Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
 row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay``
-with a log.
+whatever chunk, thread or backend plays it. A replay is a block of one game with a log
+(``simulator/core/game.py`` runs the blocks, several threads at once).
 """
 
 import numpy as np
-from numba import njit, prange
 
+from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
-from simulator.core.trace import no_log
 from simulator.games.elgrande.board import (
     BASE_SOURCES, BASE_STACKS, MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES,
 )
@@ -36,17 +35,7 @@ N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
-@njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, mode, seatings, mix_ids, mix_weights,
-                log, searching):
-    """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
-    rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
-                          searching)
-    return play_game(rules[0], n_players, plans, rng, log, mode)
-
-
-@njit(cache=True)
+@compiled
 def write_seat(row, s, p, mix_slot, rank):
     """One seats row, in SEAT_COLUMNS order."""
     row[0] = mix_slot
@@ -78,7 +67,7 @@ def write_seat(row, s, p, mix_slot, rank):
     row[k + 6] = 1 if p == 0 else 0
 
 
-@njit(cache=True)
+@compiled
 def finish(table, n_players, mix_slot, seats, first_row, games_row):
     """Ranking (equal scores share the win), then the rows. Takes the one-element ``table``,
     not its record (see ``simulator/core/tables.py``)."""
@@ -105,14 +94,15 @@ def finish(table, n_players, mix_slot, seats, first_row, games_row):
     games_row[10] = s.tokens_home[:n_players].sum()
 
 
-@njit(cache=True, parallel=True)
+@compiled(nogil=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, mode, seatings, mix_ids,
-               mix_weights, seats, games, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
-    for i in prange(n_games):
+               mix_weights, seats, games, log, searching):
+    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
+    (and ``log``: empty in a batch, a replay's log for its one game)."""
+    for i in range(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
-        table = play_game(rules[0], n_players, plans, rng, no_log(), mode)
+        table = play_game(rules[0], n_players, plans, rng, log, mode)
         finish(table, n_players, mix_slot, seats, i * n_players, games[i])

@@ -29,9 +29,9 @@ Card, Copycat) is made as its rollout policy makes it.
 """
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 
+from simulator.core.jit import compiled
 from simulator.core.search import (
     add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
     policy_plans, rollout_stream, searching_plans, shuffle_unseen,
@@ -42,7 +42,7 @@ from simulator.games.elgrande.board import (
 )
 
 
-@njit(cache=True)
+@compiled
 def redeal_hidden(s, rng):
     """Re-deal, in the state ``s``, what no player can see: the order of each face-down stack."""
     pool = np.empty(MAX_STACK, dtype=np.int64)
@@ -53,7 +53,7 @@ def redeal_hidden(s, rng):
         s.deck[stack, :n] = pool[:n]
 
 
-@njit(cache=True)
+@compiled
 def score_rollout(tally, option, j, table, r, p):
     """The rollout's result for ``p``: by the final scores, or mid-game by the scores with what
     the board would pay now."""
@@ -70,14 +70,14 @@ def score_rollout(tally, option, j, table, r, p):
     add_outcome(tally, option, j, share, margin)
 
 
-@njit(cache=True)
+@compiled
 def last_round(s, r, rounds):
     """The round a rollout ends with: ``rounds`` rounds counting the current one, or the game's
     last (0)."""
     return r.rounds if rounds == 0 else min(r.rounds, s.round_no + rounds - 1)
 
 
-@njit(cache=True)
+@compiled
 def turn_position(s, p):
     """Where ``p`` stands in this round's turn order."""
     for i in range(s.n_players):

@@ -11,8 +11,8 @@ seats' strategies that every decision is asked of. Every board change goes throu
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
@@ -43,7 +43,7 @@ ACTION_FIRST, PLACEMENT_FIRST, NO_ACTION = range(3)
 
 # --- Setting up ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def new_game(r, n_players, plans, rng, log, mode):
     """Setup: the region cards pick the King's region, then each player's home region (no one
     starts in the King's region); each player's Grande and Caballeros home, court and provinces;
@@ -94,7 +94,7 @@ def new_game(r, n_players, plans, rng, log, mode):
 
 # --- A round: the action cards, the power cards, the turn order ----------------------------------
 
-@njit(cache=True)
+@compiled
 def turn_up_cards(s, log):
     """The top card of each of stacks 1-4 (and 7) is turned up; the King's card (and the Holy
     Inquisition, alone in stack 6: rules.toml, holy_inquisition_returns) is always there."""
@@ -116,7 +116,7 @@ def turn_up_cards(s, log):
         record(log, L.CARD_UP, INQUISITION_STACK, HOLY_INQUISITION)
 
 
-@njit(cache=True)
+@compiled
 def play_power_cards(s, r, plans, rng, log, first):
     """Each player in turn, from the starter, plays a power card not used before; a value
     already played this round is refused (power_card_clash: unless it is all the player has).
@@ -130,7 +130,7 @@ def play_power_cards(s, r, plans, rng, log, first):
         play_power_card(s, log, p, i, v, clash)
 
 
-@njit(cache=True)
+@compiled
 def power_cards_allowed(s, p, allowed):
     """(how many, whether by a clash): the values ``p`` may play now (``allowed[v]``)."""
     k = 0
@@ -148,7 +148,7 @@ def power_cards_allowed(s, p, allowed):
     return k, clash
 
 
-@njit(cache=True)
+@compiled
 def play_power_card(s, log, p, i, v, clash):
     """``p``, the ``i``-th to play, plays the value ``v``."""
     record(log, L.POWER_CLASH if clash else L.POWER_CARD, p, v)
@@ -158,7 +158,7 @@ def play_power_card(s, log, p, i, v, clash):
     s.power_round[p, v] = s.round_no
 
 
-@njit(cache=True)
+@compiled
 def set_turn_order(s, log):
     """Highest power card first (a clash: who played it first goes first); the player of the
     lowest card starts the next round's card play."""
@@ -190,7 +190,7 @@ def set_turn_order(s, log):
 # function together with all it calls, so each such step cost a cold compile some 13-15 s
 # (docs/performance.md, El Grande). Not those the search's rollouts call (``search.searched``,
 # a numba overload): compiled into it, its cached code called a null address once loaded.
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def play_turn(s, r, plans, rng, log, p):
     """Caballeros to the court by the power card; an action card taken (compulsory); its
     special action (optional) before or after the placement."""
@@ -200,7 +200,7 @@ def play_turn(s, r, plans, rng, log, p):
     take_card(s, r, plans, rng, log, p, stack, order)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@compiled(inline="always")  # compiled into its caller: see play_turn
 def begin_turn(s, r, plans, rng, log, p):
     """The turn up to the card's choice: (the expansion's free moves and a kept Execute Action
     Card,) the power card's Caballeros to the court."""
@@ -214,7 +214,7 @@ def begin_turn(s, r, plans, rng, log, p):
     E.to_court(s, p, s.power_caballeros[s.power_played[p]], log)
 
 
-@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
+@compiled  # not inlined: the search's rollouts call it (see play_turn)
 def take_card(s, r, plans, rng, log, p, stack, order):
     """The rest of the turn: the card of ``stack`` taken and carried out in ``order``."""
     card = s.face[stack]
@@ -231,7 +231,7 @@ def take_card(s, r, plans, rng, log, p, stack, order):
     s.acting = -1
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@compiled(inline="always")  # compiled into its caller: see play_turn
 def play_card(s, r, plans, rng, log, p, card, order):
     """The card's two parts in the order chosen (the players also try them on copies: see
     ``announce``), a stack-7 card's Gold and Wares laid first (``lay_card_tokens``)."""
@@ -245,7 +245,7 @@ def play_card(s, r, plans, rng, log, p, card, order):
         record(log, L.SPECIAL_DECLINED, p, card)
 
 
-@njit(cache=True)
+@compiled
 def lay_card_tokens(s, p, card, log):
     """A stack-7 card lays its Gold and Wares first, the moment it is chosen ('whenever a player
     chooses a card from stack 7, he immediately places the depicted Gold and/or Wares'), also
@@ -256,7 +256,7 @@ def lay_card_tokens(s, p, card, log):
         E.take_tokens(s, p, log)
 
 
-@njit(cache=True)
+@compiled
 def place_caballeros(s, r, plans, rng, log, p, n):
     """Up to ``n`` Caballeros from the court into regions bordering the King's region and/or
     the Castillo; first the Grand Inquisitor's holder's extra one, if it so chooses
@@ -273,7 +273,7 @@ def place_caballeros(s, r, plans, rng, log, p, n):
         players.forget(memo, g, g)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@compiled(inline="always")  # compiled into its caller: see play_turn
 def announce(s, r, plans, rng, log, p, card):
     """A special action is announced; a Veto held by another player may cancel it (asked in
     seat order from ``p``'s left), else it is carried out. On a player's trial copy
@@ -296,7 +296,7 @@ def announce(s, r, plans, rng, log, p, card):
 
 # --- The special actions ----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def special_action(s, r, plans, rng, log, p, card):
     """``p`` carries out ``card``'s special action: the card it chose this turn, or one it
     executes or copies (Execute Action Card, Copycat); a stack-7 card's Gold and Wares are laid
@@ -326,7 +326,7 @@ def special_action(s, r, plans, rng, log, p, card):
         stack_4_and_king(s, r, plans, rng, log, p, card)
 
 
-@njit(cache=True)
+@compiled
 def intrigue(s, r, plans, rng, log, p, card):
     """Stack 1's moving cards (and the expansion's Transport, Free Choice and Holy Inquisition's
     black Caballeros): the card's moves (``moves``), never to or from the King's region; 'out of
@@ -335,7 +335,7 @@ def intrigue(s, r, plans, rng, log, p, card):
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
 
 
-@njit(cache=True)
+@compiled
 def moves(s, r, plans, rng, log, p, card):
     """The moves of ``card`` by ``p`` (``intrigue_limits``): up to its number, at most so many
     of its own (a black one counting as its own) and of its opponents', all from one region
@@ -377,7 +377,7 @@ def moves(s, r, plans, rng, log, p, card):
     return own + opp
 
 
-@njit(cache=True)
+@compiled
 def place_anywhere(s, r, plans, rng, log, p, card):
     """Place the card's number of extra Caballeros from the court anywhere (any region but the
     King's; the Castillo by intrigue_castillo)."""
@@ -398,7 +398,7 @@ def place_anywhere(s, r, plans, rng, log, p, card):
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
 
 
-@njit(cache=True)
+@compiled
 def all_out_of_one_region(s, r, plans, rng, log, p, card):
     """All of ``p``'s Caballeros out of one region (each to a place its owner picks); the Grand
     Inquisitor's holder's black ones there (the expansion) go too, after his own, each to
@@ -433,7 +433,7 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
         E.move(s, BLACK, a, b, p, log)
 
 
-@njit(cache=True)
+@compiled
 def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
     """Every player from ``players_from`` on chooses a region secretly (``picks``; -1: none
     qualifies), all before any is revealed; then they are revealed."""
@@ -458,7 +458,7 @@ def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
             record(log, L.SECRET_CHOICE, q, picks[q], secret_kind(purpose))
 
 
-@njit(cache=True)
+@compiled
 def secret_kind(purpose):
     if purpose == players.P_DISC:
         return L.SECRET_DISC
@@ -471,7 +471,7 @@ def secret_kind(purpose):
     return L.SECRET_DESTINATION
 
 
-@njit(cache=True)
+@compiled
 def stack_2(s, r, plans, rng, log, p, card):
     """Stack 2: the Veto, the returns to the provinces, the scoring of one chosen region."""
     n = s.n_players
@@ -536,7 +536,7 @@ def stack_2(s, r, plans, rng, log, p, card):
         score_chosen(s, r, plans, rng, log, p)
 
 
-@njit(cache=True)
+@compiled
 def score_chosen(s, r, plans, rng, log, p):
     """Score one region the card's player chooses (any region, the King's too)."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
@@ -546,7 +546,7 @@ def score_chosen(s, r, plans, rng, log, p):
     s.special_scorings += 1
 
 
-@njit(cache=True)
+@compiled
 def stack_3(s, r, plans, rng, log, p, card):
     """Stack 3: the special scorings."""
     if card == SCORE_CASTILLO:
@@ -585,7 +585,7 @@ def stack_3(s, r, plans, rng, log, p, card):
     E.special_scoring_done(s, p, card, scored, log)
 
 
-@njit(cache=True)
+@compiled
 def stack_4_and_king(s, r, plans, rng, log, p, card):
     """Stack 4 and the King's card: scoreboards, Grande, power card, King, dispersal, court,
     the secret unique regions."""
@@ -654,7 +654,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         E.special_scoring_done(s, p, card, scored, log)
 
 
-@njit(cache=True)
+@compiled
 def disperse(s, r, plans, rng, log, p, card):
     """The card's player chooses a region; every opponent secretly chooses where all of theirs
     there go (any other region but the King's); then they move."""
@@ -689,7 +689,7 @@ def disperse(s, r, plans, rng, log, p, card):
 
 # --- The expansion's action cards: stacks 6 and 7 ---------------------------------------------
 
-@njit(cache=True)
+@compiled
 def stacks_6_and_7(s, r, plans, rng, log, p, card):
     """Holy Inquisition (stack 6); the stack-7 cards (their Gold and Wares laid already:
     ``lay_card_tokens``)."""
@@ -716,14 +716,14 @@ def stacks_6_and_7(s, r, plans, rng, log, p, card):
         intrigue(s, r, plans, rng, log, p, card)
 
 
-@njit(cache=True)
+@compiled
 def hold(s, p, which, log):
     """Execute Action Card, Copycat and Free Choice are kept in front of their player."""
     s.held[p, which] += 1
     record(log, L.CARD_HELD, p, which)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@compiled(inline="always")  # compiled into its caller: see play_turn
 def use_execute(s, r, plans, rng, log, p):
     """Execute Action Card, kept: its player may carry out the special action of a face-up
     card still there, which may then not be taken (it is discarded); or keep it."""
@@ -739,7 +739,7 @@ def use_execute(s, r, plans, rng, log, p):
     carry_out_kept(s, r, plans, rng, log, p, card)
 
 
-@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
+@compiled  # not inlined: the search's rollouts call it (see play_turn)
 def copycat(s, r, plans, rng, log, p):
     """Directly after ``p``'s turn, a holder of Copycat may carry out the special action ``p``
     carried out (with its Gold and Wares), not its placement."""
@@ -759,7 +759,7 @@ def copycat(s, r, plans, rng, log, p):
             return
 
 
-@njit(cache=True, inline="always")  # compiled into its callers: not one more compiled level
+@compiled(inline="always")  # compiled into its callers: not one more compiled level
 def carry_out_kept(s, r, plans, rng, log, p, card):
     """The special action of a card ``p`` executes or copies (Execute Action Card, Copycat), not
     its placement, with its Gold and Wares laid first, as when the card is chosen
@@ -768,7 +768,7 @@ def carry_out_kept(s, r, plans, rng, log, p, card):
     special_action(s, r, plans, rng, log, p, card)
 
 
-@njit(cache=True)
+@compiled
 def free_choice(s, r, plans, rng, log):
     """Free Choice, kept: after the Castillo's Caballeros have gone by the discs and before the
     regions are scored, its holder may move 2 of its Caballeros."""
@@ -783,7 +783,7 @@ def free_choice(s, r, plans, rng, log):
 
 # --- The end of the round, the general scoring ------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def end_of_round(s, r, log):
     """Unused face-up cards are discarded (the King's card comes back); Vetoes not used go
     with them (veto_lasts)."""
@@ -801,7 +801,7 @@ def end_of_round(s, r, log):
     s.power_played[:] = 0
 
 
-@njit(cache=True)
+@compiled
 def general_scoring(s, r, plans, rng, log):
     """Every player's secret region choice on the disc; the Castillo scored; its Caballeros
     moved to the chosen regions (to the court if it is the King's); every region scored."""
@@ -823,7 +823,7 @@ def general_scoring(s, r, plans, rng, log):
         E.score_place(s, r, g, GENERAL, False, log)
 
 
-@njit(cache=True, inline="always")  # compiled into its caller: see play_turn
+@compiled(inline="always")  # compiled into its caller: see play_turn
 def play_round(s, r, plans, rng, log):
     s.round_no += 1
     record(log, L.ROUND, s.round_no)
@@ -833,7 +833,7 @@ def play_round(s, r, plans, rng, log):
     play_turns(s, r, plans, rng, log, 0)
 
 
-@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
+@compiled  # not inlined: the search's rollouts call it (see play_turn)
 def play_turns(s, r, plans, rng, log, first):
     """The turns in the turn order from the ``first``-th on (0; a search's rollout goes on
     after its own turn), each followed by Copycat (expansion); the end of the round; a general
@@ -847,14 +847,14 @@ def play_turns(s, r, plans, rng, log, first):
         general_scoring(s, r, plans, rng, log)
 
 
-@njit(cache=True)  # not inlined: the search's rollouts call it (see play_turn)
+@compiled  # not inlined: the search's rollouts call it (see play_turn)
 def play_on(s, r, plans, rng, log, last_round):
     """The rounds up to ``last_round`` (how a game goes on, and a search's rollout)."""
     while s.round_no < last_round:
         play_round(s, r, plans, rng, log)
 
 
-@njit(cache=True)  # not inlined: inside the batch kernel's parallel loop it played other games
+@compiled  # not inlined: inside the batch kernel's parallel loop it played other games
 def play_game(r, n_players, plans, rng, log, mode):
     """Set up and play the rounds; the highest score after the last general scoring wins."""
     table = new_game(r, n_players, plans, rng, log, mode)

@@ -32,9 +32,10 @@ counted from them, but not in which order the gems come out.
 """
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic, overload
 
+from simulator.core.jit import compiled
 from simulator.core.tables import table_factory
 
 N_PLAYERS = 2
@@ -198,7 +199,7 @@ new_table, copy_of = table_factory(STATE)
 
 # --- rule lookups ---------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def points_for_size(r, size):
     """Puncta Gemmarum: the points of a combination of ``size`` gems (none below three)."""
     table = (0, 0, 0, r.points_3, r.points_4, r.points_5, r.points_6, r.points_7, r.points_8,
@@ -206,26 +207,26 @@ def points_for_size(r, size):
     return table[size]
 
 
-@njit(cache=True)
+@compiled
 def gems_per_colour(r):
     """(plain, value 1, value 2, value 3) gems of every colour."""
     return (r.plain_gems_per_colour, r.value_1_gems_per_colour, r.value_2_gems_per_colour,
             r.value_3_gems_per_colour)
 
 
-@njit(cache=True)
+@compiled
 def chip_count(r):
     """The chips in the game: every colour's gems and the jokers (70 by the rule data)."""
     per = gems_per_colour(r)
     return r.colours * (per[0] + per[1] + per[2] + per[3]) + r.jokers
 
 
-@njit(cache=True)
+@compiled
 def small_gem_cell(r, k):
     return (r.small_gem_cell_1, r.small_gem_cell_2, r.small_gem_cell_3)[k]
 
 
-@njit(cache=True)
+@compiled
 def alert_available(r):
     """The alert level at which an Alguazil is available: the top of the thermometer."""
     return r.alguazil_levels - 1
@@ -233,18 +234,18 @@ def alert_available(r):
 
 # --- places ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def touching_places(column):
     """The two street places an inner-row cell of ``column`` touches."""
     return column + 1, column + 2
 
 
-@njit(cache=True)
+@compiled
 def cell_of(row, column):
     return row * COLUMNS + column
 
 
-@njit(cache=True)
+@compiled
 def fill_allowed(s, r, p, place, cell):
     """Whether ``p`` may fill the empty ``cell`` of their zone with the gem at street ``place``:
     any gem into any empty place (zone_refill = street_choice), or (street_touching) a gem of
@@ -259,7 +260,7 @@ def fill_allowed(s, r, p, place, cell):
     return place == a or place == b
 
 
-@njit(cache=True)
+@compiled
 def landing_cell(s, r, p, cell):
     """Where a gem put into ``p``'s ``cell`` comes to rest: with zone_refill = street_touching an
     inner-row gem slides out into an empty outer cell of its column (the zone fills from the
@@ -269,7 +270,7 @@ def landing_cell(s, r, p, cell):
     return cell
 
 
-@njit(cache=True)
+@compiled
 def street_full(s):
     for k in range(STREET):
         if s.street[k] == EMPTY:
@@ -277,7 +278,7 @@ def street_full(s):
     return True
 
 
-@njit(cache=True)
+@compiled
 def street_shifts(s, r):
     """Whether the street, as it is, moves one place further than its gaps when it moves (the
     gem pushed off the end going back into the sack): with street_move = shift_one always;
@@ -286,13 +287,13 @@ def street_shifts(s, r):
                                                street_full(s))
 
 
-@njit(cache=True)
+@compiled
 def gem_kind(s, chip):
     """What the combinations see of a chip (0 .. GEM_KINDS - 1): its colour and printed value."""
     return s.chip_colour[chip] * (MAX_VALUE + 1) + s.chip_value[chip]
 
 
-@njit(cache=True)
+@compiled
 def gem_code(s, chip):
     """A gem as the replay names it: colour * 10 + printed value (a joker: JOKER * 10; none: -1)."""
     if chip == EMPTY:
@@ -320,30 +321,30 @@ def _bit_count(x):
     return lambda x: _ctpop(x)
 
 
-@njit(cache=True)
+@compiled
 def popcount(mask):
     """The set bits of ``mask``: cells, or cells in every lane of a word."""
     return bit_count(np.int64(mask))
 
 
-@njit(cache=True)
+@compiled
 def colour_mask(masks, colour):
     """The cells of a colour's gems (or JOKER's)."""
     return (masks[colour // LANES] >> (CELLS * (colour % LANES))) & FULL
 
 
-@njit(cache=True)
+@compiled
 def jokers_of(masks):
     return colour_mask(masks, JOKER)
 
 
-@njit(cache=True)
+@compiled
 def value_mask(masks, value):
     """The cells of the gems printed ``value`` (1 to 3)."""
     return (masks[VALUES] >> (CELLS * (value - 1))) & FULL
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def put_in_masks(s, masks, cell, chip):
     """``masks`` with ``chip`` marked at ``cell`` (the cell's bits were clear)."""
     if chip == EMPTY:
@@ -360,7 +361,7 @@ def put_in_masks(s, masks, cell, chip):
     return low, high, values
 
 
-@njit(cache=True)
+@compiled
 def masks_of(s, cells):
     """The masks of a zone's ``cells`` (12 chips or EMPTY)."""
     masks = NO_MASKS
@@ -369,12 +370,12 @@ def masks_of(s, cells):
     return masks
 
 
-@njit(cache=True)
+@compiled
 def zone_masks(s, p):
     return masks_of(s, s.zone[p])
 
 
-@njit(cache=True)
+@compiled
 def runs(m):
     """The cells of ``m`` that lie in a horizontal run of three or more (in either row; in
     every lane of a word)."""
@@ -382,14 +383,14 @@ def runs(m):
     return t | (t << 1) | (t << 2)
 
 
-@njit(cache=True)
+@compiled
 def lanes_together(m):
     """The cells set in any lane of ``m``."""
     return (m | (m >> CELLS) | (m >> (2 * CELLS)) | (m >> (3 * CELLS)) |
             (m >> (4 * CELLS))) & FULL
 
 
-@njit(cache=True)
+@compiled
 def lanes_set(m, first):
     """A bit per colour (``first`` for lane 0) whose lane of ``m`` is not empty."""
     colours = 0
@@ -399,39 +400,39 @@ def lanes_set(m, first):
     return colours
 
 
-@njit(cache=True)
+@compiled
 def runs_cells(low, high, own):
     """The cells of the runs ``low`` and ``high`` (words of lanes) and ``own`` (the jokers' own
     colour)."""
     return own | lanes_together(low | high)
 
 
-@njit(cache=True)
+@compiled
 def runs_colours(low, high, own):
     """A bit per colour with a run (bit OWN_COLOUR for the jokers' own)."""
     return lanes_set(low, 0) | lanes_set(high, LANES) | ((1 << OWN_COLOUR) if own else 0)
 
 
-@njit(cache=True)
+@compiled
 def natural_combination(masks):
     """The cells in runs of three or more gems of one colour, jokers left out."""
     return runs_cells(runs(masks[0]), runs(masks[1] & COLOUR_LANES_1), 0)
 
 
-@njit(cache=True)
+@compiled
 def mask_values(masks, mask):
     """The printed values of the gems in ``mask``."""
     return popcount(mask & value_mask(masks, 1)) + 2 * popcount(mask & value_mask(masks, 2)) + \
         3 * popcount(mask & value_mask(masks, 3))
 
 
-@njit(cache=True)
+@compiled
 def combination_points(r, masks, mask):
     """A combination's points: the table's for its size plus its gems' printed values."""
     return points_for_size(r, popcount(mask)) + mask_values(masks, mask)
 
 
-@njit(cache=True)
+@compiled
 def colour_of_cell(masks, cell):
     """The colour of the gem at ``cell`` (JOKER for a joker, EMPTY for none): the lane holding
     the cell's bit (a single bit at 12k: the 12k bits below it count k)."""
@@ -444,7 +445,7 @@ def colour_of_cell(masks, cell):
     return EMPTY
 
 
-@njit(cache=True)
+@compiled
 def neighbour_colour(masks, cell, step):
     """The colour of the first gem beside ``cell`` in its row in direction ``step`` (+1 or -1),
     across jokers; -1 at the row's end or at an empty cell."""
@@ -460,7 +461,7 @@ def neighbour_colour(masks, cell, step):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def combination_options(masks, out_masks, out_colours, work):
     """Every distinct combination the zone can make, its owner deciding each joker's colour.
 
@@ -493,7 +494,7 @@ def combination_options(masks, out_masks, out_colours, work):
             return n
 
 
-@njit(cache=True)
+@compiled
 def joker_choices(masks, work):
     """Each joker of the zone and the colours its owner may declare: the colour of the gem
     beside it on either side (across jokers: joining that run), a colour none of them has (in a
@@ -525,7 +526,7 @@ def joker_choices(masks, work):
     return k
 
 
-@njit(cache=True)
+@compiled
 def jokers_join(masks):
     """Whether some declaration of the zone's jokers makes a run its gems do not make alone:
     every joker added to every colour (runs only grow with their cells), and the jokers alone
@@ -540,7 +541,7 @@ def jokers_join(masks):
         runs(high | (everywhere & COLOUR_LANES_1)) != runs(high)
 
 
-@njit(cache=True)
+@compiled
 def declare(work, at, cell, colour):
     """Write at ``work[at]`` the bits that declare the joker at ``cell`` ``colour`` (none for
     NOT_JOINED), one per word of ``declared_runs``."""
@@ -550,7 +551,7 @@ def declare(work, at, cell, colour):
     work[at + 2] = bit if colour == OWN_COLOUR else 0
 
 
-@njit(cache=True)
+@compiled
 def declared_runs(masks, work, k):
     """The runs the zone makes with its ``k`` jokers declared as ``work`` has them, as words:
     (colours 0-4 in lanes, colours 5-7 in lanes, the jokers' own colour)."""
@@ -565,7 +566,7 @@ def declared_runs(masks, work, k):
     return runs(low), runs(high), runs(own)
 
 
-@njit(cache=True)
+@compiled
 def declared_combination(masks, work, k):
     """The cells of the combination the zone makes with its ``k`` jokers declared as ``work``
     has them."""
@@ -573,7 +574,7 @@ def declared_combination(masks, work, k):
     return runs_cells(low, high, own)
 
 
-@njit(cache=True)
+@compiled
 def next_declaration(work, k):
     """The jokers' next declaration in ``work``, as an odometer; False after the last."""
     for j in range(k):
@@ -584,7 +585,7 @@ def next_declaration(work, k):
     return False
 
 
-@njit(cache=True)
+@compiled
 def joker_colour(masks, mask, cell):
     """The colour the joker at ``cell`` took in combination ``mask`` (the run it joined); a
     joker in a run of jokers only has OWN_COLOUR."""
@@ -597,7 +598,7 @@ def joker_colour(masks, mask, cell):
     return OWN_COLOUR
 
 
-@njit(cache=True)
+@compiled
 def colour_count(colours):
     n = 0
     for c in range(MAX_COLOURS + 1):
@@ -608,7 +609,7 @@ def colour_count(colours):
 
 # --- switches --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def switches(s, r, p, street, out):
     """The legal switches of ``p`` with the market street ``street``: two connected gems of the
     zone (side by side in a row, or one above the other), and with swap_rule zone_and_street an
@@ -616,7 +617,7 @@ def switches(s, r, p, street, out):
     return street_switches(s, r, p, street, out, zone_switches(s, p, out, 0))
 
 
-@njit(cache=True)
+@compiled
 def zone_switches(s, p, out, n):
     """The switches within ``p``'s zone, written into ``out`` from row ``n``; returns the new
     count."""
@@ -635,7 +636,7 @@ def zone_switches(s, p, out, n):
     return n
 
 
-@njit(cache=True)
+@compiled
 def street_switches(s, r, p, street, out, n):
     """The switches of ``p``'s inner-row gems with the street gems they touch (swap_rule
     zone_and_street), written into ``out`` from row ``n``; returns the new count."""
@@ -653,14 +654,14 @@ def street_switches(s, r, p, street, out, n):
     return n
 
 
-@njit(cache=True)
+@compiled
 def swapped(m, a, b):
     """``m`` with cells ``a`` and ``b`` swapped in every lane."""
     differ = ((m >> a) ^ (m >> b)) & LANE_BITS
     return m ^ (differ << a) ^ (differ << b)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def masks_after_switch(s, masks, street, kind, a, b):
     """The zone's masks after a switch (the zone itself is not changed)."""
     if kind != SWITCH_IN_ZONE:
@@ -668,14 +669,14 @@ def masks_after_switch(s, masks, street, kind, a, b):
     return swapped(masks[0], a, b), swapped(masks[1], a, b), swapped(masks[VALUES], a, b)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def masks_with_gem(s, masks, cell, chip):
     """The zone's masks with ``chip`` in ``cell`` instead of the gem there."""
     keep = ~(LANE_BITS << cell)
     return put_in_masks(s, (masks[0] & keep, masks[1] & keep, masks[VALUES] & keep), cell, chip)
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def best_points(s, r, masks):
     """The most points the zone's combinations can make now (jokers declared to the best).
 
@@ -686,7 +687,7 @@ def best_points(s, r, masks):
     return best_points_with_jokers(s, r, masks)
 
 
-@njit(cache=True)
+@compiled
 def best_points_with_jokers(s, r, masks):
     natural = natural_combination(masks)
     best = combination_points(r, masks, natural)
@@ -699,7 +700,7 @@ def best_points_with_jokers(s, r, masks):
     return best
 
 
-@njit(cache=True)
+@compiled
 def street_after_move(street, direction, out):
     """``out`` = the street once its gems have closed their gaps towards ``direction`` (the
     places left at the other end empty, for the sack to fill). Returns the empty places."""
@@ -718,7 +719,7 @@ def street_after_move(street, direction, out):
     return STREET - k
 
 
-@njit(cache=True)
+@compiled
 def street_seen_after_move(s, r, direction, out):
     """``out`` = the street as a player foresees it after moving towards ``direction``: its gaps
     closed, and one place further where it shifts (``street_shifts``); the places the sack will
@@ -737,14 +738,14 @@ def street_seen_after_move(s, r, direction, out):
 
 # --- scores ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def final_score(s, r, p):
     """The score that decides the winner: the track's points, less (advanced) the printed values
     left in the zone, plus any worth of unused small gems."""
     return s.points[p] - s.penalty[p] + s.points_small_gems[p]
 
 
-@njit(cache=True)
+@compiled
 def zone_penalty(s, p):
     """The printed values of the gems left in ``p``'s zone (advanced mode's end penalty)."""
     total = 0
@@ -755,7 +756,7 @@ def zone_penalty(s, p):
     return total
 
 
-@njit(cache=True)
+@compiled
 def standing(s, r, p):
     """``p``'s score as it would end now (a search judges its rollouts by it)."""
     penalty = zone_penalty(s, p) if s.advanced else 0

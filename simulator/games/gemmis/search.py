@@ -18,9 +18,9 @@ Alguazil as its rollout policy does (choices inside the turn it searched).
 """
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 
+from simulator.core.jit import compiled
 from simulator.core.search import (
     add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
     policy_plans, rollout_stream, searching_plans, shuffle_unseen,
@@ -30,13 +30,13 @@ from simulator.games.gemmis.board import N_PLAYERS, copy_of, standing
 from simulator.games.gemmis.story import SWITCH as SWITCH_LOGGED
 
 
-@njit(cache=True)
+@compiled
 def redeal_hidden(s, r, p, rng):
     """Re-deal, in the state ``s``, what ``p`` cannot see: the order of the sack."""
     shuffle_unseen(rng, s.sack, s.sack_n)
 
 
-@njit(cache=True)
+@compiled
 def score_rollout(tally, option, j, table, r, p):
     s = table[0]
     scores = np.zeros(N_PLAYERS, dtype=np.int64)
@@ -46,7 +46,7 @@ def score_rollout(tally, option, j, table, r, p):
     add_outcome(tally, option, j, share, margin)
 
 
-@njit(cache=True)
+@compiled
 def last_turn(s, r, turns):
     """The turn a rollout stops at: ``turns`` turns on, or the game's end (0)."""
     return s.turn + turns if turns > 0 else r.max_turns + 1

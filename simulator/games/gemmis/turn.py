@@ -11,8 +11,8 @@ is played and why (its ``assumption:`` sources and ``[notes]``).
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.gemmis import story as L
@@ -33,7 +33,7 @@ from strategies import gemmis as players
 
 # --- The sack -----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def refill_sack(s, rng, log):
     """The sack got empty: every gem used in combinations goes back into it, shuffled. (Gems an
     Alguazil put beside the board are not in the used pile: the special case of cleaning.)"""
@@ -49,7 +49,7 @@ def refill_sack(s, rng, log):
     shuffle(rng, s.sack, s.sack_n)
 
 
-@njit(cache=True)
+@compiled
 def draw(s, rng, log):
     """A random gem from the sack (EMPTY if none is left anywhere). The sack is refilled the
     moment it gets empty ('at any moment of the game')."""
@@ -64,7 +64,7 @@ def draw(s, rng, log):
     return chip
 
 
-@njit(cache=True)
+@compiled
 def put_into_sack(s, rng, chip):
     """A gem back into the sack (a sack is shaken: no gem has a place in it)."""
     s.sack[s.sack_n] = chip
@@ -74,7 +74,7 @@ def put_into_sack(s, rng, chip):
 
 # --- Setting up the game ------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def make_chips(s, r):
     """The 70 chips: every colour's plain gems and gems with printed values 1, 2 and 3, then the
     jokers (numbered in that order)."""
@@ -93,7 +93,7 @@ def make_chips(s, r):
     s.n_chips = n
 
 
-@njit(cache=True)
+@compiled
 def completes_a_run(zone, s, cell, colour):
     """Whether a gem of ``colour`` at ``cell`` would stand third in a row with the two before it."""
     column = cell % COLUMNS
@@ -103,7 +103,7 @@ def completes_a_run(zone, s, cell, colour):
     return s.chip_colour[left] == colour and s.chip_colour[further] == colour
 
 
-@njit(cache=True)
+@compiled
 def new_game(r, mode, plans, rng, log):
     """Setting up the game: the initial gems (only gems without a printed number), the rest of
     the chips shuffled in the sack, the small gems on the score track, and the first player
@@ -140,7 +140,7 @@ def new_game(r, mode, plans, rng, log):
     return table
 
 
-@njit(cache=True)
+@compiled
 def lay_out_card(s, placed):
     """The initial setup card: the same layout in both zones, each seen from its owner's seat
     (columns count from the first player's left, so the second zone's rows run backwards)."""
@@ -156,7 +156,7 @@ def lay_out_card(s, placed):
                         break
 
 
-@njit(cache=True)
+@compiled
 def deal_zones(s, r, rng, placed):
     """setup = dealt: plain gems drawn at random into the zones, each one that would make a run
     of three put back for another (any colour will do when no other is left)."""
@@ -183,7 +183,7 @@ def deal_zones(s, r, rng, placed):
 
 # --- The player's turn: 1. switch a gem -----------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def switch(s, log, p, kind, a, b, code):
     """Two connected gems change places (a zone gem and a street gem, or two zone gems)."""
     if kind == SWITCH_IN_ZONE:
@@ -195,7 +195,7 @@ def switch(s, log, p, kind, a, b, code):
     s.switches[p] += 1
 
 
-@njit(cache=True)
+@compiled
 def switch_step(s, r, plans, rng, log):
     """The first thing a player always does: switch two connected gems (the turn's main
     decision)."""
@@ -210,7 +210,7 @@ def switch_step(s, r, plans, rng, log):
     switch(s, log, p, options[i, 0], options[i, 1], options[i, 2], L.SWITCH)
 
 
-@njit(cache=True)
+@compiled
 def small_gem_switches(s, r, plans, rng, log):
     """Small gems (small_gem_use = extra_switch): each one spent buys one more switch right after
     the first, up to small_gems_per_turn in a turn, and with no limit in a last turn (after the
@@ -243,7 +243,7 @@ def small_gem_switches(s, r, plans, rng, log):
 
 # --- 2. got a combination, or did not; 3. triggering it --------------------------------------------
 
-@njit(cache=True)
+@compiled
 def combinations_and_cascades(s, r, plans, rng, log):
     """After the switch: a combination got is triggered, the zone and the street are refilled,
     and every combination the refill makes is triggered in cascade, until none stands (advanced
@@ -259,7 +259,7 @@ def combinations_and_cascades(s, r, plans, rng, log):
         next_combination(s, r, rng, log)
 
 
-@njit(cache=True)
+@compiled
 def next_combination(s, r, rng, log):
     """Filling the street's empty places, then on to the cascade check."""
     if s.market_open:
@@ -267,7 +267,7 @@ def next_combination(s, r, rng, log):
     s.cascade += 1
 
 
-@njit(cache=True)
+@compiled
 def combination_step(s, r, plans, rng, log):
     """Got a combination or did not: a combination got is mandatory and triggered at once, the
     jokers' colours being the player's choice ("not this colour" to keep building); then the
@@ -316,7 +316,7 @@ def combination_step(s, r, plans, rng, log):
     return True
 
 
-@njit(cache=True)
+@compiled
 def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     """Triggering a combination: its points (the table's for its size, plus the gems' printed
     values) counted at once on the track; its gems go beside the board, used."""
@@ -350,7 +350,7 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
         raise_alert(s, r, log, 1 - p)
 
 
-@njit(cache=True)
+@compiled
 def move_marker(s, r, log, p, points):
     """The player's small gem moves on the score track; it may take a small gem from a corner
     (small_gem_taken) and close the market (closing_score)."""
@@ -376,7 +376,7 @@ def move_marker(s, r, log, p, points):
 
 # --- 4. filling the player zone (making decisions) -------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def fill_zone(s, r, plans, rng, log, p):
     """Filling the empty places of the zone, by zone_refill. street_touching: the zone fills from
     the street side: an inner-row gem slides out into the empty outer cell of its column, and an
@@ -414,7 +414,7 @@ def fill_zone(s, r, plans, rng, log, p):
         settle(s, r, log, p)
 
 
-@njit(cache=True)
+@compiled
 def settle(s, r, log, p):
     """street_touching: every inner-row gem above an empty outer cell slides out into it."""
     if r.zone_refill != REFILL_TOUCHING:
@@ -429,7 +429,7 @@ def settle(s, r, log, p):
 
 # --- 5. moving the main street of the market; 6. filling it ----------------------------------------
 
-@njit(cache=True)
+@compiled
 def move_street(s, r, plans, rng, log):
     """The player chooses the way the street moves (the opponent's Alguazil may change it): its
     gems close the gaps left by the gems taken, gathering the empty places at the other end
@@ -448,7 +448,7 @@ def move_street(s, r, plans, rng, log):
     street_moves(s, r, plans, rng, log, direction)
 
 
-@njit(cache=True)
+@compiled
 def street_moves(s, r, plans, rng, log, direction):
     """The street moves the way the player chose, or the other way if the opponent's Alguazil
     changes it."""
@@ -480,7 +480,7 @@ def street_moves(s, r, plans, rng, log, direction):
     s.street_moves += 1
 
 
-@njit(cache=True)
+@compiled
 def fill_street(s, r, rng, log, cause):
     """Every empty place of the street gets a random gem from the sack."""
     for place in range(STREET):
@@ -496,7 +496,7 @@ def fill_street(s, r, rng, log, cause):
 
 # --- The Alguazil mini-expansion ---------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def raise_alert(s, r, log, q):
     """Any time the opponent triggers a combination, the alert goes up one level (to the top)."""
     top = alert_available(r)
@@ -505,14 +505,14 @@ def raise_alert(s, r, log, q):
     record(log, L.ALERT, q, s.alert[q], top)
 
 
-@njit(cache=True)
+@compiled
 def alguazil_ready(s, r, q):
     """An Alguazil can act: the mini-expansion is in play, it is at the top of its thermometer,
     and the market is still open."""
     return s.alguazil == 1 and s.market_open == 1 and s.alert[q] >= alert_available(r)
 
 
-@njit(cache=True)
+@compiled
 def use_alguazil(s, r, plans, rng, log, user, skill, mask, direction):
     """``user`` uses a skill; the other player's available Alguazil may cancel it (both then
     drop to the lowest level). Returns whether the skill takes effect. ``mask`` is the
@@ -531,7 +531,7 @@ def use_alguazil(s, r, plans, rng, log, user, skill, mask, direction):
     return True
 
 
-@njit(cache=True)
+@compiled
 def alguazil_interrupts(s, r, plans, rng, log, masks, mask):
     """Interrupt a combination: as the player with the turn is going to trigger it, the opponent
     may interrupt; it stays in the zone for the player's next turn, and this turn ends."""
@@ -548,7 +548,7 @@ def alguazil_interrupts(s, r, plans, rng, log, masks, mask):
     return True
 
 
-@njit(cache=True)
+@compiled
 def cleaning_moment(s, r, plans, rng, log):
     """Clean the main street: any time it is totally filled, a player with the Alguazil available
     may clear it. Played at the start of each turn (the player with the turn first, then the
@@ -563,7 +563,7 @@ def cleaning_moment(s, r, plans, rng, log):
                 clean_street(s, r, rng, log, user)
 
 
-@njit(cache=True)
+@compiled
 def clean_street(s, r, rng, log, user):
     """Put beside the board all the street's gems, refill the street from the sack (an empty
     sack is refilled from the used gems, never with those beside the board), then return the
@@ -584,7 +584,7 @@ def clean_street(s, r, rng, log, user):
 
 # --- The end of the game -----------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def close_market(s, r, log, p):
     """A player reaches closing_score: the market closes at once (the street no longer moves nor
     is refilled; no Alguazil from now on). Then the last turn(s), by last_turn: the opponent
@@ -601,7 +601,7 @@ def close_market(s, r, log, p):
     record(log, L.MARKET_CLOSED, p, s.points[p], s.final_turns)
 
 
-@njit(cache=True)
+@compiled
 def end_turn(s):
     p = s.player
     s.turns_played[p] += 1
@@ -613,7 +613,7 @@ def end_turn(s):
     s.turn += 1
 
 
-@njit(cache=True)
+@compiled
 def finish_game(s, r, log):
     """After the last turn: in advanced mode the printed values left in each zone are subtracted;
     unused small gems score small_gem_points each."""
@@ -629,7 +629,7 @@ def finish_game(s, r, log):
 
 # --- A whole game ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def begin_turn(s, log):
     s.player = s.turn % N_PLAYERS
     s.last_size = 0
@@ -640,7 +640,7 @@ def begin_turn(s, log):
         record(log, L.LAST_TURN, s.player)
 
 
-@njit(cache=True)
+@compiled
 def after_switch(s, r, plans, rng, log):
     """The turn after its switch: small gems' switches, the combinations and cascades."""
     small_gem_switches(s, r, plans, rng, log)
@@ -648,7 +648,7 @@ def after_switch(s, r, plans, rng, log):
     end_turn(s)
 
 
-@njit(cache=True)
+@compiled
 def play_turn(s, r, plans, rng, log):
     begin_turn(s, log)
     cleaning_moment(s, r, plans, rng, log)
@@ -656,7 +656,7 @@ def play_turn(s, r, plans, rng, log):
     after_switch(s, r, plans, rng, log)
 
 
-@njit(cache=True)
+@compiled
 def play_on(s, r, plans, rng, log, until_turn):
     """Play turns until the game ends, reaches ``max_turns`` (marked truncated) or turn
     ``until_turn`` (a search's rollout stops there)."""
@@ -668,7 +668,7 @@ def play_on(s, r, plans, rng, log, until_turn):
         play_turn(s, r, plans, rng, log)
 
 
-@njit(cache=True)
+@compiled
 def play_game(r, mode, plans, rng, log):
     """Set up and play one game to its end (or to ``max_turns``, marked truncated)."""
     table = new_game(r, mode, plans, rng, log)

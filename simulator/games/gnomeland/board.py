@@ -11,8 +11,8 @@ contents may be read by any player.
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.tables import table_factory
 
 MAX_PLAYERS = 4
@@ -165,7 +165,7 @@ STATE = np.dtype([
 new_table, copy_of = table_factory(STATE)
 
 
-@njit(cache=True)
+@compiled
 def load_cards(s, r):
     """Copy the card numbers of ``rules.toml`` into the game's card tables (``n_*``, ``s_*``,
     ``m_*``): one place that maps parameter names to card indices."""
@@ -541,12 +541,12 @@ def load_cards(s, r):
 
 # --- rule lookups ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def supply_start(r, k):
     return (r.supply_coin, r.supply_mana, r.supply_weapon)[k]
 
 
-@njit(cache=True)
+@compiled
 def mercenaries_per_deck(r, n_players):
     if n_players <= 2:
         return r.mercenaries_2p
@@ -555,7 +555,7 @@ def mercenaries_per_deck(r, n_players):
     return r.mercenaries_4p
 
 
-@njit(cache=True)
+@compiled
 def contest_points(r, n_players):
     if n_players <= 2:
         return r.contest_points_2p
@@ -564,18 +564,18 @@ def contest_points(r, n_players):
     return r.contest_points_4p
 
 
-@njit(cache=True)
+@compiled
 def spell_counts(r):
     return (r.spell_abundance, r.spell_gnome_recall, r.spell_summoning, r.spell_hex, r.spell_curse)
 
 
-@njit(cache=True)
+@compiled
 def action_counts(r):
     return (r.action_fortune, r.action_favour, r.action_brawl, r.action_magic_challenge,
             r.action_two_coins)
 
 
-@njit(cache=True)
+@compiled
 def dice_left(s):
     """The active player's dice not yet spent."""
     n = 0
@@ -585,19 +585,19 @@ def dice_left(s):
     return n
 
 
-@njit(cache=True)
+@compiled
 def slot_of(value):
     """The Normal Building slot a die of ``value`` activates: 1-2, 3-4, 5-6."""
     return (value - 1) // 2
 
 
-@njit(cache=True)
+@compiled
 def circular(value):
     """Circular dice: above 6 is 1, below 1 is 6."""
     return (value - 1) % 6 + 1
 
 
-@njit(cache=True)
+@compiled
 def hire_funding(free, stored, traders, y, price, hires):
     """How a contest pays ``hires`` Mercenaries at ``price`` Coins each (FAQ Q3): the Coins the
     count itself produced (``free``, lost after the contest anyway) first, then Coins from the
@@ -615,7 +615,7 @@ def hire_funding(free, stored, traders, y, price, hires):
 
 # --- what a building gives ---------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def yield_of(s, p, slot, alt):
     """The resources (coin, mana, weapons) of ``p``'s Normal Building on ``slot``, alternative
     ``alt`` (0, or 1 for the other side of a '/'); the Mercenary choice is ``has_merc_choice``."""
@@ -623,19 +623,19 @@ def yield_of(s, p, slot, alt):
     return s.n_yield[t, s.normal_side[p, slot], alt]
 
 
-@njit(cache=True)
+@compiled
 def has_alternative(s, p, slot):
     t = s.normal[p, slot]
     a = s.n_yield[t, s.normal_side[p, slot], 1]
     return a[0] + a[1] + a[2] > 0
 
 
-@njit(cache=True)
+@compiled
 def has_merc_choice(s, p, slot):
     return s.n_merc[s.normal[p, slot], s.normal_side[p, slot]] == 1
 
 
-@njit(cache=True)
+@compiled
 def special_effect(t, side):
     """What a Special Building does, by the rulebook's card texts (EFFECT_...)."""
     if t == PIER:
@@ -655,19 +655,19 @@ EFFECT_NONE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN, EFFECT_INCOME, E
     EFFECT_EXTRA_DIE, EFFECT_REROLL = range(8)
 
 
-@njit(cache=True)
+@compiled
 def convert_price(r, side):
     """Coins a Pier (Base) or Port (Advanced) takes for one resource."""
     return r.pier_pay_coin if side == BASE else r.port_pay_coin
 
 
-@njit(cache=True)
+@compiled
 def convert_gives(side, k):
     """Whether a Pier / Port gives resource ``k``: the Pier Weapons, the Port Weapons or Mana."""
     return k == WEAPON or (side == ADVANCED and k == MANA)
 
 
-@njit(cache=True)
+@compiled
 def warehouses_of(s, p):
     n = 0
     for k in range(3):
@@ -676,7 +676,7 @@ def warehouses_of(s, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def has_gnome_house(s, p):
     for k in range(3):
         if s.special[p, k] == GNOME_HOUSE:
@@ -684,7 +684,7 @@ def has_gnome_house(s, p):
     return False
 
 
-@njit(cache=True)
+@compiled
 def keep_limit(s, r, p):
     """Resources ``p`` may keep at the end of their turn: one per Warehouse."""
     return warehouses_of(s, p) * r.warehouse_capacity
@@ -692,14 +692,14 @@ def keep_limit(s, r, p):
 
 # --- points ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def building_points(s, r, p):
     """End of the Game: Advanced Normal cards, Base and Advanced Special cards (printed buildings
     are not cards and score nothing)."""
     return vp_normal(s, r, p) + vp_special(s, r, p)
 
 
-@njit(cache=True)
+@compiled
 def vp_normal(s, r, p):
     total = 0
     for k in range(3):
@@ -708,7 +708,7 @@ def vp_normal(s, r, p):
     return total
 
 
-@njit(cache=True)
+@compiled
 def vp_special(s, r, p):
     total = 0
     for k in range(3):
@@ -717,12 +717,12 @@ def vp_special(s, r, p):
     return total
 
 
-@njit(cache=True)
+@compiled
 def final_score(s, r, p):
     return s.score[p] + building_points(s, r, p)
 
 
-@njit(cache=True)
+@compiled
 def mission_vp(s, r, space):
     """What the mission on ``space`` gives now: its VP less any Hex (at least 0)."""
     card = s.missions[space]
@@ -730,7 +730,7 @@ def mission_vp(s, r, space):
     return max(0, s.m_reward[card, side, 0] - s.hexes[space] * r.hex_penalty)
 
 
-@njit(cache=True)
+@compiled
 def may_complete(s, r, p, space):
     """Whether ``p`` has not yet completed the mission on ``space`` (by card or by side)."""
     card = s.missions[space]

@@ -1,18 +1,17 @@
-"""Gnomeland batch kernel: many games in parallel, one stats row per seat and one per game.
+"""Gnomeland batch kernel: a block of games, one stats row per seat and one per game.
 
 Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
 row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with
-a log.
+whatever chunk, thread or backend plays it. A replay is a block of one game with a log
+(``simulator/core/game.py`` runs the blocks, several threads at once).
 """
 
 import numpy as np
-from numba import njit, prange
 
+from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
-from simulator.core.trace import no_log
 from simulator.games.gnomeland.board import (
     ACTION_NAMES, FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, MAX_PLAYERS, MISSION_NAMES, N_ACTIONS,
     N_CARDS, N_MISSIONS, N_SOURCES, N_SPELLS, NORMAL_NAMES, SOURCE_NAMES, SPECIAL_NAMES,
@@ -49,17 +48,7 @@ N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
-@njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, seatings, mix_ids, mix_weights, log,
-                searching):
-    """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
-    rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
-                          searching)
-    return play_game(rules[0], n_players, plans, rng, log)
-
-
-@njit(cache=True)
+@compiled
 def write_seat(row, s, r, p, mix_slot, points, rank):
     """One seats row, in SEAT_COLUMNS order."""
     row[0] = mix_slot
@@ -114,7 +103,7 @@ def write_seat(row, s, r, p, mix_slot, points, rank):
     row[k] = 1 if s.first_seat == p else 0
 
 
-@njit(cache=True)
+@compiled
 def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
     """Final scoring and ranking (ties: more building points, else shared), then the rows.
 
@@ -154,15 +143,16 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
     games_row[11] = winners
 
 
-@njit(cache=True, parallel=True)
+@compiled(nogil=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
-               seats, games, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
-    for i in prange(n_games):
+               seats, games, log, searching):
+    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
+    (and ``log``: empty in a batch, a replay's log for its one game)."""
+    for i in range(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
         r = rules[0]
-        table = play_game(r, n_players, plans, rng, no_log())
+        table = play_game(r, n_players, plans, rng, log)
         finish(table, r, n_players, mix_slot, seats, i * n_players, games[i])

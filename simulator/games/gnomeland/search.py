@@ -17,9 +17,9 @@ a contest) is made as its rollout policy makes it.
 """
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 
+from simulator.core.jit import compiled
 from simulator.core.search import (
     add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
     policy_plans, rollout_stream, searching_plans, shuffle_unseen,
@@ -29,7 +29,7 @@ from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, copy_of, fina
 from simulator.games.gnomeland.story import OPT_END
 
 
-@njit(cache=True)
+@compiled
 def redeal_hidden(s, rng):
     """Re-deal, in the state ``s``, the cards whose order no player knows: the decks."""
     pool = np.empty(MAX_DECK, dtype=np.int64)
@@ -47,7 +47,7 @@ def redeal_hidden(s, rng):
     s.spell_deck[:n] = pool[:n]
 
 
-@njit(cache=True)
+@compiled
 def score_rollout(tally, option, j, table, r, p):
     s = table[0]
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)

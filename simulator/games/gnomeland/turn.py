@@ -7,9 +7,9 @@ batch runs), and ``plans`` the seats' strategies that every decision is asked of
 """
 
 import numpy as np
-from numba import njit
 
 from simulator.core.deck import draw, take_top
+from simulator.core.jit import compiled
 from simulator.core.rng import roll_die, shuffle
 from simulator.core.trace import record
 from simulator.games.gnomeland import story as L
@@ -38,14 +38,14 @@ from strategies import gnomeland as players
 MAX_OPTIONS = 256
 
 
-@njit(cache=True)
+@compiled
 def pack(c, m, w):
     return c + 10 * m + 100 * w
 
 
 # --- resources and the supply --------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def take_from_supply(s, r, p, k, amount, log):
     """``amount`` of resource ``k`` from the supply, as far as it goes (a limited supply)."""
     if r.supply_limited == YES and amount > s.supply[k]:
@@ -58,13 +58,13 @@ def take_from_supply(s, r, p, k, amount, log):
     return amount
 
 
-@njit(cache=True)
+@compiled
 def give_back(s, r, k, amount):
     if r.supply_limited == YES:
         s.supply[k] += amount
 
 
-@njit(cache=True)
+@compiled
 def receive(s, r, p, k, amount, source, log):
     """``amount`` of resource ``k`` into ``p``'s hand, as far as the supply goes; returns what came."""
     if amount <= 0:
@@ -76,7 +76,7 @@ def receive(s, r, p, k, amount, source, log):
     return got
 
 
-@njit(cache=True)
+@compiled
 def gain(s, r, p, bundle, source, log):
     """``p`` receives ``bundle`` (coin, mana, weapons) into hand; returns what came (a tuple:
     passed on by value, it costs no allocation)."""
@@ -88,13 +88,13 @@ def gain(s, r, p, bundle, source, log):
     return got
 
 
-@njit(cache=True)
+@compiled
 def gain_one(s, r, p, k, amount, source, log):
     return gain(s, r, p, (amount if k == COIN else 0, amount if k == MANA else 0,
                           amount if k == WEAPON else 0), source, log)
 
 
-@njit(cache=True)
+@compiled
 def mercs_for(s, r, p, k, need, spare):
     """Mercenary cards of kind ``k`` that cover ``need`` more units of their resource, or -1
     when ``spare`` cards are not enough (or the supply cannot pay their resource)."""
@@ -109,7 +109,7 @@ def mercs_for(s, r, p, k, need, spare):
     return cards
 
 
-@njit(cache=True, inline="always")  # asked many times per option list: no call
+@compiled(inline="always")  # asked many times per option list: no call
 def payable3(s, r, p, c0, c1, c2):
     """Whether ``p`` can pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``) from hand,
     discarding Mercenaries for what the hand lacks. The cubes paid go back to the supply first,
@@ -129,7 +129,7 @@ def payable3(s, r, p, c0, c1, c2):
     return True
 
 
-@njit(cache=True)
+@compiled
 def pay(s, r, p, c0, c1, c2, log):
     """Pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``): hand first, then Mercenaries
     discarded for their resource (back to their deck). Returns the Mercenaries discarded."""
@@ -155,7 +155,7 @@ def pay(s, r, p, c0, c1, c2, log):
     return discarded
 
 
-@njit(cache=True)
+@compiled
 def add_points(s, p, vp, why, log):
     """Move ``p``'s score marker; the clock records who reached a space first."""
     if vp <= 0:
@@ -172,7 +172,7 @@ def add_points(s, p, vp, why, log):
 
 # --- Setup ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def draw_action(s, rng, log):
     """The top Action card; an empty deck is refilled from the used ones, shuffled (-1: none)."""
     card, s.action_deck_n, s.action_used_n, shuffled = draw(
@@ -183,20 +183,20 @@ def draw_action(s, rng, log):
     return card
 
 
-@njit(cache=True)
+@compiled
 def draw_spell(s, log):
     s.spell, s.spell_deck_n = take_top(s.spell_deck, s.spell_deck_n)
     record(log, L.SPELL_CARD, s.spell)
 
 
-@njit(cache=True)
+@compiled
 def draw_mission(s, space, log):
     s.missions[space], s.mission_deck_n = take_top(s.mission_deck, s.mission_deck_n)
     s.hexes[space] = 0
     record(log, L.MISSION_DRAWN, space, s.missions[space])
 
 
-@njit(cache=True)
+@compiled
 def new_game(r, n_players, plans, rng, log):
     """A game set up by the rulebook's Setup."""
     table = new_table()
@@ -274,7 +274,7 @@ def new_game(r, n_players, plans, rng, log):
 
 # --- dice ------------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def neutral_in_hand(s):
     n = 0
     for i in range(s.n_dice):
@@ -283,13 +283,13 @@ def neutral_in_hand(s):
     return n
 
 
-@njit(cache=True)
+@compiled
 def neutral_available(s, r):
     """A neutral die is in the common pool (FAQ Q2: spent ones go back) and the hand has room."""
     return neutral_in_hand(s) < r.neutral_dice and s.n_dice < MAX_DICE
 
 
-@njit(cache=True)
+@compiled
 def add_neutral_die(s, r, rng, log, p, why):
     v = roll_die(rng)
     s.dice[s.n_dice] = v
@@ -299,7 +299,7 @@ def add_neutral_die(s, r, rng, log, p, why):
     record(log, L.EXTRA_DIE, p, v, why, s.n_dice - 1)
 
 
-@njit(cache=True)
+@compiled
 def free_dice(s, r, rng, log, p):
     """Castle and Temple: one more die in the turn, rolled as soon as the building stands."""
     for k in range(3):
@@ -315,7 +315,7 @@ def free_dice(s, r, rng, log, p):
 
 # --- copying ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def offer_copies(s, r, plans, rng, log, p, got):
     """Using Gnomes Outside Your Own Turn: each other player clockwise may spend a gnome for the
     same resources, kept beside their board until their next turn (no Warehouse limit)."""
@@ -346,7 +346,7 @@ def offer_copies(s, r, plans, rng, log, p, got):
 
 # --- the turn's actions ----------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def spend_die(s, r, plans, rng, log, p, d, alt):
     """Spend die ``d`` on the Normal Building of its pair (alternative ``alt``; 2 + kind: the
     Hotel's Mercenary); the other players may copy the resources."""
@@ -367,7 +367,7 @@ def spend_die(s, r, plans, rng, log, p, d, alt):
     offer_copies(s, r, plans, rng, log, p, got)
 
 
-@njit(cache=True)
+@compiled
 def place_card(s, r, log, p, kind, card, slot):
     """Build: the card covers what stands on the slot; markers on it are discarded."""
     if kind == 0:
@@ -396,7 +396,7 @@ def place_card(s, r, log, p, kind, card, slot):
     record(log, L.BUILD, p, kind, card, slot, old, old_side if old >= 0 else 0)
 
 
-@njit(cache=True)
+@compiled
 def cover_warehouse(s, r, plans, rng, log, p, slot):
     """A Warehouse about to be covered (covered_warehouse = resources_discarded): the resources
     kept on the Warehouses since the last turn and not yet spent lose their place where the
@@ -425,13 +425,13 @@ def cover_warehouse(s, r, plans, rng, log, p, slot):
     record(log, L.WAREHOUSE_DISCARDED, p, slot, pack(drops[0], drops[1], drops[2]))
 
 
-@njit(cache=True)
+@compiled
 def mission_cost(s, space):
     card = s.missions[space]
     return s.m_cost[card, 0 if space < 2 else 1]
 
 
-@njit(cache=True)
+@compiled
 def mission_payable(s, r, p, space):
     """Resources and Mercenaries: the named kinds first, then any kind, then the resources
     (Mercenaries not otherwise needed may be discarded for what the hand lacks)."""
@@ -454,7 +454,7 @@ def mission_payable(s, r, p, space):
     return spare >= s.m_cost[card, side, M_ANY]
 
 
-@njit(cache=True)
+@compiled
 def complete_mission(s, r, log, p, space):
     card = s.missions[space]
     side = 0 if space < 2 else 1
@@ -485,7 +485,7 @@ def complete_mission(s, r, log, p, space):
     gain(s, r, p, s.m_reward[card, side, 1:], FROM_MISSION, log)
 
 
-@njit(cache=True)
+@compiled
 def hire_price(r, kind):
     if kind == TRADER:
         return r.trader_cost_coin
@@ -494,14 +494,14 @@ def hire_price(r, kind):
     return r.wizard_cost
 
 
-@njit(cache=True)
+@compiled
 def take_mercenary(s, log, p, kind, why):
     s.merc_deck[kind] -= 1
     s.mercs[p, kind] += 1
     record(log, L.MERCENARY, p, kind, why)
 
 
-@njit(cache=True)
+@compiled
 def cast_spell(s, r, plans, rng, log, p, variant):
     """Cast a Spell: the Magic marker on the card (Hex: on a mission), pay 1 Mana, its effect."""
     spell = s.spell
@@ -536,7 +536,7 @@ def cast_spell(s, r, plans, rng, log, p, variant):
             record(log, L.CURSE, p, q, k)
 
 
-@njit(cache=True)
+@compiled
 def use_tavern(s, r, plans, rng, log, p, slot):
     """Activate an Action card: a gnome from the Village board on it, and its benefit."""
     action = s.tavern[slot]
@@ -560,7 +560,7 @@ def use_tavern(s, r, plans, rng, log, p, slot):
     # Brawl and Magic Challenge act at the end of the round
 
 
-@njit(cache=True)
+@compiled
 def use_special(s, r, rng, log, p, kind, slot, b):
     """A Special Building's once-per-turn ability."""
     t = s.special[p, slot]
@@ -590,7 +590,7 @@ def use_special(s, r, rng, log, p, kind, slot, b):
 
 # --- the choices a turn offers ---------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def add_option(opts, n, kind, a, b, cost):
     opts[n, 0] = kind
     opts[n, 1] = a
@@ -599,7 +599,7 @@ def add_option(opts, n, kind, a, b, cost):
     return n + 1
 
 
-@njit(cache=True)
+@compiled
 def first_of_value(s, d):
     """Whether die ``d`` is the first unspent die of its value (same-valued dice are one choice)."""
     for i in range(d):
@@ -608,7 +608,7 @@ def first_of_value(s, d):
     return True
 
 
-@njit(cache=True)
+@compiled
 def list_options(s, r, p, opts):
     """Every action ``p`` may take now (``opts`` rows: kind, a, b, packed cost); returns how many.
     Ending the turn is allowed once every die is spent."""
@@ -737,7 +737,7 @@ def list_options(s, r, p, opts):
     return n
 
 
-@njit(cache=True)
+@compiled
 def apply_option(s, r, plans, rng, log, p, kind, a, b):
     if kind == OPT_DIE:
         spend_die(s, r, plans, rng, log, p, a, b)
@@ -782,7 +782,7 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
         complete_mission(s, r, log, p, a)
 
 
-@njit(cache=True)
+@compiled
 def log_options(log, opts, n, values, chosen):
     if log.shape[0] == 0:
         return
@@ -792,7 +792,7 @@ def log_options(log, opts, n, values, chosen):
                opts[i, 3] * 1000 + v)
 
 
-@njit(cache=True)
+@compiled
 def start_turn(s, r, rng, log, p):
     """The start of ``p``'s turn: the Warehouses' and the copied resources into hand, the dice
     rolled for the round, once-per-turn abilities ready, the Castle's or Temple's die."""
@@ -819,7 +819,7 @@ def start_turn(s, r, rng, log, p):
     free_dice(s, r, rng, log, p)
 
 
-@njit(cache=True)
+@compiled
 def continue_turn(s, r, plans, rng, log, p):
     """The Turn's actions, one at a time as ``p`` chooses, until every die is spent and ``p``
     ends the turn; then the Warehouses."""
@@ -842,14 +842,14 @@ def continue_turn(s, r, plans, rng, log, p):
     end_of_turn(s, r, plans, rng, log, p)
 
 
-@njit(cache=True)
+@compiled
 def play_turn(s, r, plans, rng, log, p):
     """The Turn: spend every die, with any of the actions in between; then the Warehouses."""
     start_turn(s, r, rng, log, p)
     continue_turn(s, r, plans, rng, log, p)
 
 
-@njit(cache=True)
+@compiled
 def end_of_turn(s, r, plans, rng, log, p):
     """Unused resources are discarded, except one per Warehouse (the player's choice)."""
     keep = players.choose_keep(s, r, p, plans, rng, keep_limit(s, r, p))
@@ -866,14 +866,14 @@ def end_of_turn(s, r, plans, rng, log, p):
 
 # --- End of the Round ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def best_die_count(s, p, k, value):
     """Units of resource ``k`` a die of ``value`` brings on ``p``'s board (the '/' chosen for it)."""
     slot = slot_of(value)
     return max(yield_of(s, p, slot, 0)[k], yield_of(s, p, slot, 1)[k])
 
 
-@njit(cache=True)
+@compiled
 def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     """One player's count in a Brawl (k = Weapons) or Magic Challenge (k = Mana): their dice on
     their buildings, Special Buildings, Warehouses, Mercenaries spent (those held and, FAQ Q3,
@@ -980,7 +980,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     return total
 
 
-@njit(cache=True)
+@compiled
 def contest(s, r, plans, rng, log, slot):
     """Brawl or Magic Challenge on Tavern card ``slot``: every player from the first player counts,
     then scores per player with a lower total."""
@@ -1014,7 +1014,7 @@ def contest(s, r, plans, rng, log, slot):
         add_points(s, q, beaten * points, SCORE_CONTEST, log)
 
 
-@njit(cache=True)
+@compiled
 def end_of_round(s, r, plans, rng, log):
     n = s.n_players
     # Brawl and Magic Challenge, where a gnome is on the card (Brawl first)
@@ -1072,7 +1072,7 @@ def end_of_round(s, r, plans, rng, log):
 
 # --- A whole game ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def begin_round(s, r, rng, log):
     """The Round begins: every player rolls the dice of their colour (visible to all)."""
     s.round_no += 1
@@ -1086,7 +1086,7 @@ def begin_round(s, r, rng, log):
                s.own_dice[p, 3], s.own_dice[p, 4])
 
 
-@njit(cache=True)
+@compiled
 def finish_round(s, r, plans, rng, log, first_turn):
     """The turns from the ``first_turn``-th (from the first player clockwise), then the end of
     the round; after the last round the game is over."""
@@ -1099,14 +1099,14 @@ def finish_round(s, r, plans, rng, log, first_turn):
         s.over = 1
 
 
-@njit(cache=True)
+@compiled
 def play_round(s, r, plans, rng, log):
     """The Round: everyone rolls, turns from the first player clockwise, the end of the round."""
     begin_round(s, r, rng, log)
     finish_round(s, r, plans, rng, log, 0)
 
 
-@njit(cache=True)
+@compiled
 def play_on(s, r, plans, rng, log, rounds):
     """Go on from the middle of the current player's turn (``s.current``; -1 once their turn
     ended) to the end of the game, or to the end of the ``rounds``-th round from now (0: the
@@ -1120,7 +1120,7 @@ def play_on(s, r, plans, rng, log, rounds):
         played += 1
 
 
-@njit(cache=True)
+@compiled
 def play_game(r, n_players, plans, rng, log):
     """Set up and play one game of five rounds."""
     table = new_game(r, n_players, plans, rng, log)

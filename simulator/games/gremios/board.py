@@ -6,8 +6,8 @@ except the small bookkeeping helpers at the end; the turn itself is in ``turn.py
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.tables import table_factory
 
 MAX_PLAYERS = 4
@@ -146,7 +146,7 @@ STATE = np.dtype([
 new_table, copy_of = table_factory(STATE)
 
 
-@njit(cache=True)
+@compiled
 def event_card_counts(r):
     """How many of each action and temporary event card the deck holds, from Good Harvest
     (card GOOD_HARVEST) to the Plague (card PLAGUE), in card order."""
@@ -156,12 +156,12 @@ def event_card_counts(r):
             r.cards_material_shortage, r.cards_trade_blockade, r.cards_famine, r.cards_plague)
 
 
-@njit(cache=True)
+@compiled
 def has_role(s, p, role):
     return s.roles[p, 0] == role or s.roles[p, 1] == role
 
 
-@njit(cache=True)
+@compiled
 def role_holder(s, role):
     """The player with ``role``, or -1 (each role card exists once)."""
     for p in range(s.n_players):
@@ -172,7 +172,7 @@ def role_holder(s, role):
 
 # --- victory points --------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def guild_vp(s, r, p, g):
     """Points player ``p`` gets for topping guild ``g`` (the Archbishop's Church and Monastery: 2)."""
     if (g == CHURCH or g == MONASTERY) and has_role(s, p, ARCHBISHOP):
@@ -180,12 +180,12 @@ def guild_vp(s, r, p, g):
     return r.vp_top_investor
 
 
-@njit(cache=True)
+@compiled
 def vp_top_investor(s, r, p):
     return s.top_investor_points[p]
 
 
-@njit(cache=True)
+@compiled
 def set_top_investor(s, r, g, p):
     """Move guild ``g``'s top-investor marker to ``p`` (-1: nobody), with the points it carries."""
     old = s.top_investor[g]
@@ -196,18 +196,18 @@ def set_top_investor(s, r, g, p):
     s.top_investor[g] = p
 
 
-@njit(cache=True)
+@compiled
 def vp_inns(s, r, p):
     return s.inns[p] * r.vp_inn
 
 
-@njit(cache=True)
+@compiled
 def vp_treasures(s, r, p):
     return s.treasures[p, COMMON_TREASURE] * r.vp_common_treasure + \
         s.treasures[p, RARE_TREASURE] * r.vp_rare_treasure
 
 
-@njit(cache=True)
+@compiled
 def vp_emblem(s, r, p):
     return r.vp_emblem if s.emblem == p else 0
 
@@ -215,24 +215,24 @@ def vp_emblem(s, r, p):
 AT_ONCE, FINISH_ACTION = 0, 1  # rules.end_rule
 
 
-@njit(cache=True)
+@compiled
 def victory_points(s, r, p):
     return vp_top_investor(s, r, p) + vp_inns(s, r, p) + vp_treasures(s, r, p) + vp_emblem(s, r, p)
 
 
-@njit(cache=True)
+@compiled
 def treasure_count(s, p):
     return s.treasures[p, 0] + s.treasures[p, 1] + s.treasures[p, 2] + s.treasures[p, 3]
 
 
 # --- guilds ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def guild_number(r, g):
     return GUILD_NUMBERS[r.famine_numbers, g]
 
 
-@njit(cache=True)
+@compiled
 def guild_of_roll(r, roll):
     """The guild a roll pays, or -1 (a 7)."""
     for g in range(N_GUILDS):
@@ -241,7 +241,7 @@ def guild_of_roll(r, roll):
     return -1
 
 
-@njit(cache=True)
+@compiled
 def guild_coins(s, g):
     total = 0
     for p in range(s.n_players):
@@ -249,7 +249,7 @@ def guild_coins(s, g):
     return total
 
 
-@njit(cache=True)
+@compiled
 def guild_blocked_for(s, p, g):
     """Whether guild ``g`` pays player ``p`` nothing on its roll because of temporary events."""
     if s.plague > 0 and g != CHURCH and g != MONASTERY:
@@ -264,7 +264,7 @@ def guild_blocked_for(s, p, g):
 FIRST_INVESTED, HOLDER_KEEPS = 0, 1  # rules.top_investor_ties
 
 
-@njit(cache=True)
+@compiled
 def takes_top_investor(s, r, p, g, investments):
     """Whether ``p`` holding ``investments`` in ``g`` takes the top-investor marker from its holder.
 
@@ -282,7 +282,7 @@ def takes_top_investor(s, r, p, g, investments):
 
 # --- costs ------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def guild_investment_cost(s, r, p, g):
     # The Craftsman's first investment in the Smithy and the Jewellery Shop is free (again after
     # a bankruptcy there, which is when their count is back to zero).
@@ -291,7 +291,7 @@ def guild_investment_cost(s, r, p, g):
     return r.invest_coins_placed + r.invest_coins_to_reserve
 
 
-@njit(cache=True)
+@compiled
 def expedition_investment_cost(s, r, p):
     # The Stowaway invests for free in an empty expedition.
     if s.expedition_n == 0 and has_role(s, p, STOWAWAY):
@@ -299,7 +299,7 @@ def expedition_investment_cost(s, r, p):
     return r.invest_coins_placed + r.invest_coins_to_reserve
 
 
-@njit(cache=True)
+@compiled
 def inn_cost(s, r, p):
     cost = r.inn_cost
     if has_role(s, p, MASTER_BUILDER):
@@ -307,7 +307,7 @@ def inn_cost(s, r, p):
     return cost
 
 
-@njit(cache=True)
+@compiled
 def inn_cost_with_plot(s, r, p):
     """Coins needed to build an inn now, buying the plot first if the player has none."""
     if s.plots[p] + s.cultivated[p] > 0:
@@ -315,27 +315,27 @@ def inn_cost_with_plot(s, r, p):
     return inn_cost(s, r, p) + r.land_cost
 
 
-@njit(cache=True)
+@compiled
 def repair_cost(s, r, p):
     return 0 if s.free_repairs_left > 0 else r.repair_cost
 
 
-@njit(cache=True)
+@compiled
 def cultivate_cost(s, r, p):
     return 0 if s.free_cultivations_left > 0 else r.cultivate_cost
 
 
-@njit(cache=True)
+@compiled
 def wealth_coins(r, kind):
     return r.wealth_low_coins if kind == WEALTH_LOW else r.wealth_high_coins
 
 
-@njit(cache=True)
+@compiled
 def stowaway_threshold(s, r):
     return r.stowaway_threshold_two_players if s.two_player_turns else r.stowaway_threshold
 
 
-@njit(cache=True)
+@compiled
 def expedition_stakes(s, p):
     n = 0
     for i in range(s.expedition_n):
@@ -344,14 +344,14 @@ def expedition_stakes(s, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def investment_actions_left(s, expedition):
     """Investments still allowed this turn in a guild (``expedition`` False) or the expedition."""
     own = s.expedition_investments_left if expedition else s.guild_investments_left
     return own + s.extra_investments_left
 
 
-@njit(cache=True)
+@compiled
 def success_probability(r):
     """Chance that 2d6 lands in the expedition's success range."""
     chance = 0.0
@@ -360,7 +360,7 @@ def success_probability(r):
     return chance
 
 
-@njit(cache=True)
+@compiled
 def roll_probability(total):
     """Chance of a 2d6 total."""
     if total < 2 or total > 12:

@@ -1,18 +1,17 @@
-"""Gremios batch kernel: many games in parallel, one stats row per seat and one per game.
+"""Gremios batch kernel: a block of games, one stats row per seat and one per game.
 
 Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
 row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with
-a log.
+whatever chunk, thread or backend plays it. A replay is a block of one game with a log
+(``simulator/core/game.py`` runs the blocks, several threads at once).
 """
 
 import numpy as np
-from numba import njit, prange
 
+from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_fixed_roles, seat_plans
-from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
     COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns,
     vp_top_investor, vp_treasures,
@@ -39,18 +38,7 @@ assert N_COIN_SOURCES == 6  # write_seat lists the six coins_<source> columns
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
-@njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, mode, fixed_roles, seatings, mix_ids,
-                mix_weights, slot_roles, log, searching):
-    """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
-    rng = seed_stream(run_seed, game_index)
-    plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
-                          searching)
-    roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
-    return play_game(rules[0], n_players, mode, roles, plans, rng, log)
-
-
-@njit(cache=True)
+@compiled
 def write_seat(row, s, r, p, mix_slot, score, rank):
     """One seats row, in SEAT_COLUMNS order."""
     topped = 0
@@ -73,22 +61,23 @@ def write_seat(row, s, r, p, mix_slot, score, rank):
         row[k] = values[k]
 
 
-@njit(cache=True, parallel=True, nogil=True)  # nogil: the next part plays while one is written
+@compiled(nogil=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, seatings,
-               mix_ids, mix_weights, slot_roles, seats, games, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
-    for i in prange(n_games):
+               mix_ids, mix_weights, slot_roles, seats, games, log, searching):
+    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
+    (and ``log``: empty in a batch, a replay's log for its one game)."""
+    for i in range(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
         roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
-        table = play_game(rules[0], n_players, mode, roles, plans, rng, no_log())
+        table = play_game(rules[0], n_players, mode, roles, plans, rng, log)
         record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
                     games[i])
 
 
-@njit(cache=True)
+@compiled
 def record_game(table, r, n_players, mix_slot, seat_rows, game_row):
     """Write a finished game's seat rows and game row.
 

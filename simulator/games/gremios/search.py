@@ -19,9 +19,9 @@ Expropriation as its rollout policy does (small choices, made inside another pla
 """
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 
+from simulator.core.jit import compiled
 from simulator.core.search import (
     add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
     policy_plans, rollout_stream, searching_plans, shuffle_unseen,
@@ -34,7 +34,7 @@ from simulator.games.gremios.board import (
 from simulator.games.gremios.story import END_TURN
 
 
-@njit(cache=True)
+@compiled
 def redeal_hidden(s, r, p, rng):
     """Re-deal, in the state ``s``, every card whose place ``p`` cannot see."""
     # The event deck (bar a top card known to all) and the cards set aside: what no one has seen.
@@ -107,7 +107,7 @@ def redeal_hidden(s, r, p, rng):
             k += 1
 
 
-@njit(cache=True)
+@compiled
 def score_rollout(tally, option, j, table, r, p):
     s = table[0]
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -117,7 +117,7 @@ def score_rollout(tally, option, j, table, r, p):
     add_outcome(tally, option, j, share, margin)
 
 
-@njit(cache=True)
+@compiled
 def last_turn(s, r, turns):
     """The turn a rollout stops at: ``turns`` turns on, or the game's end (0)."""
     return s.turn + turns if turns > 0 else r.max_turns + 1

@@ -6,8 +6,8 @@ batch runs), and ``plans`` the seats' strategies (ids and weights) that every de
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.rng import roll_2d6, shuffle
 from simulator.core.trace import record
 from simulator.games.gremios import story as L
@@ -37,13 +37,13 @@ MAX_ACTIONS_PER_TURN = 64  # more than any legal turn takes; a guard against a l
 
 # --- small bookkeeping ------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def gain(s, p, coins, source):
     s.coins[p] += coins
     s.coins_from[p, source] += coins
 
 
-@njit(cache=True)
+@compiled
 def role_pays(s, log, role, coins, reason, except_player):
     """The holder of ``role`` (if any, and not ``except_player``) receives ``coins``."""
     p = role_holder(s, role)
@@ -56,13 +56,13 @@ def role_pays(s, log, role, coins, reason, except_player):
     record(log, L.ROLE_COINS, p, coins, reason, s.coins[p])
 
 
-@njit(cache=True)
+@compiled
 def half(n, rounding):
     """Half of ``n``, one more if odd when rounding up (rules: 0 = up, 1 = down)."""
     return (n + 1) // 2 if rounding == 0 else n // 2
 
 
-@njit(cache=True)
+@compiled
 def check_end(s, r, log):
     """The game ends when someone has reached the target (told in the replay as points change).
 
@@ -83,7 +83,7 @@ def check_end(s, r, log):
 
 # --- Game Setup -----------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
     """A game set up by the rulebook's Game Setup (and the two-player changes)."""
     table = new_table()
@@ -142,7 +142,7 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
     return table
 
 
-@njit(cache=True)
+@compiled
 def shuffle_role_deck(s, rng):
     """The role cards not fixed by ``--roles``, shuffled face down."""
     n = 0
@@ -158,7 +158,7 @@ def shuffle_role_deck(s, rng):
     shuffle(rng, s.role_deck, n)
 
 
-@njit(cache=True)
+@compiled
 def deal_role(s, r, mode, plans, rng, log, p):
     """Player ``p``'s role cards: they keep one (both in the duel), or take their fixed role."""
     if s.fixed_roles[p, 0] != NO_ROLE:
@@ -178,14 +178,14 @@ def deal_role(s, r, mode, plans, rng, log, p):
     record(log, L.ROLES_DEALT, p, dealt[0], dealt[1], dealt[2], s.roles[p, 0], s.roles[p, 1])
 
 
-@njit(cache=True)
+@compiled
 def keep_role(s, p, dealt, pick):
     s.roles[p, 0] = dealt[pick]
     # The card not chosen (the first of them, if three were dealt) is recorded.
     s.role_not_chosen[p] = dealt[1] if pick == 0 else dealt[0]
 
 
-@njit(cache=True)
+@compiled
 def give_starting_coins(s, r, log):
     """Three coins each, once the roles are chosen; the Innkeeper's two plots."""
     for p in range(s.n_players):
@@ -198,7 +198,7 @@ def give_starting_coins(s, r, log):
             record(log, L.STARTING_PLOTS, p, plots, s.land_deck_n)
 
 
-@njit(cache=True)
+@compiled
 def set_aside_events(s, r, log):
     """Move the top cards of the freshly shuffled deck to the discard pile (always keep one)."""
     aside = max(min(r.events_set_aside, s.event_deck_n - 1), 0)
@@ -211,7 +211,7 @@ def set_aside_events(s, r, log):
         record(log, L.SET_ASIDE, card, k + 1, aside, s.event_reshuffles)
 
 
-@njit(cache=True)
+@compiled
 def discard_event(s, card):
     s.event_discard[s.event_discard_n] = card
     s.event_discard_n += 1
@@ -219,7 +219,7 @@ def discard_event(s, card):
 
 # --- 1. Event Phase -----------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def reveal_event(s, r, rng, log):
     """The top event card; when the deck is out, the discard is reshuffled and three set aside."""
     if s.event_deck_n == 0:
@@ -239,7 +239,7 @@ def reveal_event(s, r, rng, log):
     return s.event_deck[s.event_deck_n]
 
 
-@njit(cache=True)
+@compiled
 def event_phase(s, r, plans, rng, log):
     p = s.player
     card = reveal_event(s, r, rng, log)
@@ -258,7 +258,7 @@ def event_phase(s, r, plans, rng, log):
     apply_event(s, r, plans, rng, log, card)
 
 
-@njit(cache=True)
+@compiled
 def governor_applies(s, r, plans, rng, log, chosen, other):
     """The Governor applies ``chosen``; ``other`` goes back on top, seen by all, for next turn."""
     p = s.player
@@ -270,7 +270,7 @@ def governor_applies(s, r, plans, rng, log, chosen, other):
     apply_event(s, r, plans, rng, log, chosen)
 
 
-@njit(cache=True)
+@compiled
 def apply_event(s, r, plans, rng, log, card):
     if card < N_GUILDS:
         s.guild_open[card] = 1
@@ -317,7 +317,7 @@ def apply_event(s, r, plans, rng, log, card):
 
 # --- 2. Roll Phase ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def roll_phase(s, r, rng, log):
     d1, d2 = roll_2d6(rng)
     roll = d1 + d2
@@ -360,7 +360,7 @@ def roll_phase(s, r, rng, log):
     check_end(s, r, log)
 
 
-@njit(cache=True)
+@compiled
 def blocking_card(s, g):
     """The temporary event that keeps guild ``g`` from paying (the Plague named first)."""
     if s.plague > 0 and g != CHURCH and g != MONASTERY:
@@ -370,7 +370,7 @@ def blocking_card(s, g):
 
 # --- 3. Collection Phase (the player's turn proper begins) --------------------------------------
 
-@njit(cache=True)
+@compiled
 def collection_phase(s, r, log):
     p = s.player
     gain(s, p, r.turn_income, FROM_TURN)
@@ -399,7 +399,7 @@ def collection_phase(s, r, log):
 
 # --- 4. Investment Phase ------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def legal_actions(s, r, p, actions):
     """Fill ``actions`` with (action, argument) rows the player may take now; returns how many.
 
@@ -457,7 +457,7 @@ def legal_actions(s, r, p, actions):
     return n
 
 
-@njit(cache=True)
+@compiled
 def investment_phase(s, r, plans, rng, log):
     p = s.player
     actions = np.zeros((64, 2), dtype=np.int64)
@@ -477,7 +477,7 @@ def investment_phase(s, r, plans, rng, log):
             return
 
 
-@njit(cache=True)
+@compiled
 def take_action(s, r, rng, log, p, action, arg):
     record(log, L.ACTION, p, action, arg, action_price(s, r, p, action, arg), s.coins[p])
     if action == INVEST_GUILD:
@@ -520,7 +520,7 @@ def take_action(s, r, rng, log, p, action, arg):
         mutiny(s, r, log, arg, BY_MERCENARY)
 
 
-@njit(cache=True)
+@compiled
 def action_price(s, r, p, action, arg):
     """Coins an action costs (negative: coins it brings)."""
     if action == INVEST_GUILD:
@@ -546,7 +546,7 @@ def action_price(s, r, p, action, arg):
     return 0
 
 
-@njit(cache=True)
+@compiled
 def use_investment_action(s, expedition):
     if expedition and s.expedition_investments_left > 0:
         s.expedition_investments_left -= 1
@@ -556,7 +556,7 @@ def use_investment_action(s, expedition):
         s.extra_investments_left -= 1  # the Trader's repeat
 
 
-@njit(cache=True)
+@compiled
 def invest_in_guild(s, r, log, p, g):
     s.coins[p] -= guild_investment_cost(s, r, p, g)
     use_investment_action(s, False)
@@ -575,7 +575,7 @@ def invest_in_guild(s, r, log, p, g):
         role_pays(s, log, SHOPKEEPER, r.shopkeeper_coins, L.R_SHOPKEEPER, p)
 
 
-@njit(cache=True)
+@compiled
 def invest_in_expedition(s, r, rng, log, p):
     s.coins[p] -= expedition_investment_cost(s, r, p)
     use_investment_action(s, True)
@@ -589,7 +589,7 @@ def invest_in_expedition(s, r, rng, log, p):
         sail(s, r, log, d1 + d2)
 
 
-@njit(cache=True)
+@compiled
 def buy_land(s, r, log, p):
     s.coins[p] -= r.land_cost
     s.land_deck_n -= 1
@@ -598,7 +598,7 @@ def buy_land(s, r, log, p):
     role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p)
 
 
-@njit(cache=True)
+@compiled
 def build_inn(s, r, log, p):
     """Build on a plot (bought now if the player has none), returning the plot to the land deck."""
     plot = L.PLOT_UNCULTIVATED
@@ -622,7 +622,7 @@ def build_inn(s, r, log, p):
 
 # --- Treasures and the Discoverer Emblem ------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def take_treasure(s, r, log, p):
     """``p`` draws a treasure; returns False if the deck is empty."""
     if s.treasure_deck_n == 0:
@@ -637,7 +637,7 @@ def take_treasure(s, r, log, p):
     return True
 
 
-@njit(cache=True)
+@compiled
 def give_up_treasure(s, r, log, p, kind, face_up):
     """A wealth exchanged (its value shows: ``face_up``), or a treasure sold by the Craftsman
     (discarded face down): out of the game, never reshuffled."""
@@ -649,7 +649,7 @@ def give_up_treasure(s, r, log, p, kind, face_up):
     update_emblem(s, r, log)
 
 
-@njit(cache=True)
+@compiled
 def update_emblem(s, r, log):
     """The discoverer emblem goes to the player with the most treasure cards (at least two).
 
@@ -687,7 +687,7 @@ def update_emblem(s, r, log):
 
 # --- Expeditions ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def sail(s, r, log, roll):
     """The expedition resolves on ``roll``: treasures in placement order, or the Pirate's loot."""
     s.expeditions += 1
@@ -711,7 +711,7 @@ def sail(s, r, log, roll):
     s.expedition_n = 0
 
 
-@njit(cache=True)
+@compiled
 def stowaways_sneak_on(s, r, plans, rng, log):
     """Stowaway: when the Expedition event is revealed, a free stake if they have none there.
 
@@ -734,7 +734,7 @@ def stowaways_sneak_on(s, r, plans, rng, log):
 
 # --- Event cards ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def good_harvest(s, r, log):
     harvested = False
     for p in range(s.n_players):
@@ -758,7 +758,7 @@ def good_harvest(s, r, log):
             record(log, L.ROLE_NO_COINS, p, L.R_PEASANT, s.cultivated[p], rivals)
 
 
-@njit(cache=True)
+@compiled
 def bad_harvest(s, r, log):
     """Everyone with a cultivated plot loses the cultivation of one; the plot stays."""
     lost = False
@@ -772,7 +772,7 @@ def bad_harvest(s, r, log):
         record(log, L.EVENT_NO_EFFECT, BAD_HARVEST)
 
 
-@njit(cache=True)
+@compiled
 def lose_investments(s, r, log, p, g, lost):
     s.investments[p, g] -= lost
     record(log, L.LOST_INVESTMENTS, p, g, lost)
@@ -782,7 +782,7 @@ def lose_investments(s, r, log, p, g, lost):
         record(log, L.ROLE_COINS, p, lost, L.R_TRADER, s.coins[p])
 
 
-@njit(cache=True)
+@compiled
 def mutiny(s, r, log, g, cause):
     """Everyone with more than one investment in ``g`` loses one; the top investor stays."""
     s.mutinies += 1
@@ -796,7 +796,7 @@ def mutiny(s, r, log, g, cause):
         record(log, L.NOBODY_LOSES, g, MUTINY)
 
 
-@njit(cache=True)
+@compiled
 def bankruptcy(s, r, log, g, cause):
     """All investments in ``g`` are lost, and with them the top investor; the guild stays open."""
     s.bankruptcies += 1
@@ -813,7 +813,7 @@ def bankruptcy(s, r, log, g, cause):
         record(log, L.TOP_INVESTOR, g, -1)
 
 
-@njit(cache=True)
+@compiled
 def place_blockade(s, r, log, kind):
     """A blockade card: a second of its kind is a mutiny in both guilds, a third a bankruptcy."""
     s.blockades[kind] += 1
@@ -838,7 +838,7 @@ def place_blockade(s, r, log, kind):
                 record(log, L.NOT_ON_BOARD, g, MUTINY, BY_SECOND_BLOCKADE)
 
 
-@njit(cache=True)
+@compiled
 def lift_temporary_events(s, r, log, cause):
     """A 7 or the Age of Prosperity sends every temporary event to the discard pile."""
     record(log, L.BLOCKADES_LIFTED, cause, s.blockades[0], s.blockades[1], s.blockades[2],
@@ -861,7 +861,7 @@ def lift_temporary_events(s, r, log, cause):
         s.plague = 0
 
 
-@njit(cache=True)
+@compiled
 def foreign_invasion(s, r, log):
     """Half of each player's standing inns are destroyed, one more if the number is odd."""
     s.invasions += 1
@@ -887,7 +887,7 @@ def foreign_invasion(s, r, log):
         role_pays(s, log, MERCENARY, r.mercenary_coins_per_inn * rival_inns, L.R_MERCENARY, -1)
 
 
-@njit(cache=True)
+@compiled
 def land_expropriation(s, r, plans, rng, log):
     """Each player loses half their plots (one more if odd), choosing which; inns are untouched."""
     any_lost = False
@@ -906,7 +906,7 @@ def land_expropriation(s, r, plans, rng, log):
         record(log, L.EVENT_NO_EFFECT, LAND_EXPROPRIATION)
 
 
-@njit(cache=True)
+@compiled
 def tax_collection(s, r, log):
     """Players with four or more coins lose half (rounded up by default); the Governor takes it."""
     collected = 0
@@ -924,7 +924,7 @@ def tax_collection(s, r, log):
 
 # --- A whole game ------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def player_of_turn(n_players, two_player_turns, turn):
     """Clockwise from seat 0; with two players, two turns each after seat 0's single first one."""
     if two_player_turns:
@@ -932,7 +932,7 @@ def player_of_turn(n_players, two_player_turns, turn):
     return turn % n_players
 
 
-@njit(cache=True)
+@compiled
 def play_turn(s, r, plans, rng, log):
     s.player = player_of_turn(s.n_players, s.two_player_turns, s.turn)
     record(log, L.TURN, s.player, s.turn)
@@ -940,7 +940,7 @@ def play_turn(s, r, plans, rng, log):
     finish_turn(s, r, plans, rng, log)
 
 
-@njit(cache=True)
+@compiled
 def finish_turn(s, r, plans, rng, log):
     """The turn after its event phase: the roll, the collection and the investments."""
     if not s.over:
@@ -951,7 +951,7 @@ def finish_turn(s, r, plans, rng, log):
     s.turn += 1
 
 
-@njit(cache=True)
+@compiled
 def play_on(s, r, plans, rng, log, until_turn):
     """Play turns until the game ends, reaches ``max_turns`` (marked truncated) or turn
     ``until_turn`` (a search's rollout stops there)."""
@@ -962,7 +962,7 @@ def play_on(s, r, plans, rng, log, until_turn):
         play_turn(s, r, plans, rng, log)
 
 
-@njit(cache=True)
+@compiled
 def play_game(r, n_players, mode, fixed_roles, plans, rng, log):
     """Set up and play one game to its end (or to ``max_turns``, marked truncated)."""
     table = new_game(r, n_players, mode, fixed_roles, plans, rng, log)

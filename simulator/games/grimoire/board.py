@@ -16,8 +16,8 @@ one taken from the zone after a player looked at it there (``treasures_seen``). 
 """
 
 import numpy as np
-from numba import njit
 
+from simulator.core.jit import compiled
 from simulator.core.tables import table_factory
 
 MAX_PLAYERS = 5
@@ -128,7 +128,7 @@ new_table, copy_of = table_factory(STATE)
 
 # --- rule lookups by kind ----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def quest_card_counts(r):
     """How many cards of each quest kind the deck holds, in kind order."""
     return (r.copper_cards, r.silver_cards, r.gold_cards, r.thief_cards, r.spy_cards,
@@ -136,12 +136,12 @@ def quest_card_counts(r):
             r.knight_cards, r.sage_cards)
 
 
-@njit(cache=True)
+@compiled
 def item_card_counts(r):
     return (r.blessed_shoes_cards, r.junk_cards, r.trinket_cards, r.jewel_cards, r.relic_cards)
 
 
-@njit(cache=True)
+@compiled
 def item_vp(r, kind):
     if kind == TRINKET:
         return r.trinket_vp
@@ -154,7 +154,7 @@ def item_vp(r, kind):
     return r.junk_vp
 
 
-@njit(cache=True)
+@compiled
 def is_forbidden(r, level):
     """Whether the spell of ``level`` is a Forbidden Spell (its effect can be negated by Silence)."""
     flags = (0, r.forbidden_luck, r.forbidden_silence, r.forbidden_fireball, r.forbidden_cure,
@@ -165,7 +165,7 @@ def is_forbidden(r, level):
     return flags[level] == YES
 
 
-@njit(cache=True)
+@compiled
 def is_defensive_spell(r, level):
     """Resistance and Time Stop protect from Charm, Polymorph and Domination (and the
     Thunderstorm when the rules make it defensive)."""
@@ -176,25 +176,25 @@ def is_defensive_spell(r, level):
     return level == THUNDERSTORM and r.thunderstorm_defensive == YES
 
 
-@njit(cache=True)
+@compiled
 def is_negated(s, r, p):
     """Whether ``p``'s spell effect is negated now: a Forbidden Spell after a rival's Silence."""
     return s.silenced[p] == 1 and is_forbidden(r, s.spell[p])
 
 
-@njit(cache=True)
+@compiled
 def is_protected(s, r, p):
     """Whether ``p`` used a Defensive Spell this round (and it is not negated)."""
     return is_defensive_spell(r, s.spell[p]) and not is_negated(s, r, p)
 
 
-@njit(cache=True)
+@compiled
 def polymorph_amount(r, tokens):
     """The VP tokens Polymorph takes from a target holding ``tokens``: half, rounded by the rules."""
     return tokens // 2 if r.polymorph_rounding == ROUND_DOWN else (tokens + 1) // 2
 
 
-@njit(cache=True)
+@compiled
 def caster_is_compared(r, level):
     """Whether the caster of a targeting spell is compared with the others when finding its
     target (charm_caster_counts, domination_caster_counts, polymorph_caster_counts)."""
@@ -205,7 +205,7 @@ def caster_is_compared(r, level):
     return r.polymorph_caster_counts == YES
 
 
-@njit(cache=True)
+@compiled
 def target_floor(r, level):
     """The least a target must have: a companion to give, or a token when Polymorph compares
     tokens; any total will do when it compares totals."""
@@ -214,12 +214,12 @@ def target_floor(r, level):
 
 # --- counts (all public) -----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def treasure_count(s, p):
     return s.quest[p, COPPER] + s.quest[p, SILVER] + s.quest[p, GOLD]
 
 
-@njit(cache=True)
+@compiled
 def companion_count(s, p):
     n = 0
     for k in range(FIRST_COMPANION, N_QUEST_KINDS):
@@ -227,12 +227,12 @@ def companion_count(s, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def quest_card_count(s, p):
     return treasure_count(s, p) + companion_count(s, p)
 
 
-@njit(cache=True)
+@compiled
 def item_count(s, p):
     n = 0
     for k in range(N_ITEM_KINDS):
@@ -240,7 +240,7 @@ def item_count(s, p):
     return n
 
 
-@njit(cache=True)
+@compiled
 def zone_cards_left(s):
     n = 0
     for i in range(s.zone_n):
@@ -251,7 +251,7 @@ def zone_cards_left(s):
 
 # --- victory points ------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def treasure_vp(r, kind):
     if kind == COPPER:
         return r.copper_vp
@@ -260,13 +260,13 @@ def treasure_vp(r, kind):
     return r.gold_vp
 
 
-@njit(cache=True)
+@compiled
 def rogue_vp(r, treasures):
     """One Rogue: its owner's treasure cards make it worth more, up to a cap."""
     return min(treasures * r.rogue_vp_per_treasure, r.rogue_max_vp)
 
 
-@njit(cache=True)
+@compiled
 def royals_vp(r, princes, queens, kings):
     """The Prince(s), Queen(s) and King(s) of one Territory, valued by each other."""
     prince = r.prince_royal_vp if kings + queens > 0 else r.prince_vp
@@ -275,7 +275,7 @@ def royals_vp(r, princes, queens, kings):
     return princes * prince + queens * queen + kings * king
 
 
-@njit(cache=True)
+@compiled
 def companions_vp_of(r, counts, treasures):
     """VP of a Territory's companions (``counts`` by quest kind), the Rogue, Prince, Queen and King
     valued first: the Rogue by the treasures held, the royals by each other."""
@@ -285,18 +285,18 @@ def companions_vp_of(r, counts, treasures):
     return total + royals_vp(r, counts[PRINCE], counts[QUEEN], counts[KING])
 
 
-@njit(cache=True)
+@compiled
 def vp_companions(s, r, p):
     return companions_vp_of(r, s.quest[p], treasure_count(s, p))
 
 
-@njit(cache=True)
+@compiled
 def vp_treasures(s, r, p):
     return s.quest[p, COPPER] * r.copper_vp + s.quest[p, SILVER] * r.silver_vp + \
         s.quest[p, GOLD] * r.gold_vp
 
 
-@njit(cache=True)
+@compiled
 def vp_items(s, r, p):
     total = 0
     for k in range(N_ITEM_KINDS):
@@ -304,7 +304,7 @@ def vp_items(s, r, p):
     return total
 
 
-@njit(cache=True)
+@compiled
 def vp_junk(s, r, p):
     """The junk bonus: the most Junk items (at least one); tied players all score it, or none
     with junk_bonus_ties = none."""
@@ -324,12 +324,12 @@ def vp_junk(s, r, p):
     return r.junk_bonus_vp
 
 
-@njit(cache=True)
+@compiled
 def vp_tokens(s, r, p):
     return s.tokens[p]
 
 
-@njit(cache=True)
+@compiled
 def score(s, r, p):
     """Final Scoring: card values (Rogue, royals, junk first), then every card and token."""
     return vp_companions(s, r, p) + vp_treasures(s, r, p) + vp_items(s, r, p) + vp_junk(s, r, p) + \
@@ -338,7 +338,7 @@ def score(s, r, p):
 
 # --- what a player can see ----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def mean_treasure_vp(r):
     """VP of an unseen treasure card on average, from the deck's make-up."""
     n = r.copper_cards + r.silver_cards + r.gold_cards
@@ -347,7 +347,7 @@ def mean_treasure_vp(r):
     return (r.copper_cards * r.copper_vp + r.silver_cards * r.silver_vp + r.gold_cards * r.gold_vp) / n
 
 
-@njit(cache=True)
+@compiled
 def mean_item_vp(r):
     """VP of an unseen item card on average (the junk bonus left out)."""
     n = 0
@@ -359,7 +359,7 @@ def mean_item_vp(r):
     return total / n if n > 0 else 0.0
 
 
-@njit(cache=True)
+@compiled
 def visible_score(s, r, viewer, q):
     """``q``'s score as ``viewer`` sees it: a rival's face-down treasures and items count at
     their average worth; one's own cards exactly, but without the junk bonus, which depends on
@@ -371,7 +371,7 @@ def visible_score(s, r, viewer, q):
         treasure_count(s, q) * mean_treasure_vp(r) + item_count(s, q) * mean_item_vp(r) + s.tokens[q]
 
 
-@njit(cache=True)
+@compiled
 def public_vp(s, r, q):
     """``q``'s total VP as everyone at the table sees it: the face-up companions valued as the
     final scoring values them (the Rogue by the number of treasures, the royals by each other)
@@ -379,7 +379,7 @@ def public_vp(s, r, q):
     return companions_vp_of(r, s.quest[q], treasure_count(s, q)) + s.tokens[q]
 
 
-@njit(cache=True)
+@compiled
 def can_see(s, p, slot):
     """Whether ``p`` knows the card in zone ``slot`` (face up, or looked at)."""
     return s.zone_face_down[slot] == 0 or (s.zone_seen[slot] >> p) & 1 == 1

@@ -1,18 +1,17 @@
-"""Grimoire batch kernel: many games in parallel, one stats row per seat and one per game.
+"""Grimoire batch kernel: a block of games, one stats row per seat and one per game.
 
 Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
 row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. The same ``play_game`` runs ``playtest replay`` with
-a log.
+whatever chunk, thread or backend plays it. A replay is a block of one game with a log
+(``simulator/core/game.py`` runs the blocks, several threads at once).
 """
 
 import numpy as np
-from numba import njit, prange
 
+from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
-from simulator.core.trace import no_log
 from simulator.games.grimoire.board import (
     MAX_PLAYERS, N_SPELLS, companion_count, item_count, score, treasure_count, vp_companions,
     vp_items, vp_junk, vp_tokens, vp_treasures,
@@ -36,17 +35,7 @@ N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
-@njit(cache=True)
-def replay_game(rules, run_seed, game_index, n_players, seatings, mix_ids, mix_weights, log,
-                searching):
-    """Play game ``game_index`` of a run exactly as the batch kernel does, recording ``log``."""
-    rng = seed_stream(run_seed, game_index)
-    plans, _ = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids, mix_weights,
-                          searching)
-    return play_game(rules[0], n_players, plans, rng, log)
-
-
-@njit(cache=True)
+@compiled
 def write_seat(row, s, r, p, mix_slot, points, rank):
     """One seats row, in SEAT_COLUMNS order."""
     k = 0
@@ -82,7 +71,7 @@ def write_seat(row, s, r, p, mix_slot, points, rank):
     row[k + 11] = 1 if s.trigger_player == p else 0
 
 
-@njit(cache=True)
+@compiled
 def write_game(row, s, best):
     """One games row, in GAME_COLUMNS order."""
     n = s.n_players
@@ -107,7 +96,7 @@ def write_game(row, s, best):
     row[11] = best
 
 
-@njit(cache=True)
+@compiled
 def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
     """Final scoring and ranking (equal totals share the win), then the output rows.
 
@@ -128,15 +117,16 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
     write_game(games_row, s, best)
 
 
-@njit(cache=True, parallel=True)
+@compiled(nogil=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
-               seats, games, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``."""
-    for i in prange(n_games):
+               seats, games, log, searching):
+    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
+    (and ``log``: empty in a batch, a replay's log for its one game)."""
+    for i in range(n_games):
         game_index = first_game + i
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
         r = rules[0]
-        table = play_game(r, n_players, plans, rng, no_log())
+        table = play_game(r, n_players, plans, rng, log)
         finish(table, r, n_players, mix_slot, seats, i * n_players, games[i])

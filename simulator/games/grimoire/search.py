@@ -31,9 +31,9 @@ bring, a target among tied rivals, a companion to give up or take) as its rollou
 """
 
 import numpy as np
-from numba import njit
 from numba.extending import overload
 
+from simulator.core.jit import compiled
 from simulator.core.search import (
     add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
     policy_plans, rollout_stream, searching_plans, shuffle_unseen,
@@ -46,7 +46,7 @@ from simulator.games.grimoire.board import (
 )
 
 
-@njit(cache=True)
+@compiled
 def unseen_quest_cards(s, r, p):
     """How many quest cards of each kind ``p`` cannot place: the rules' counts less their own
     Territory, rivals' companions and known treasures, the Discard Area and the zone cards they
@@ -70,7 +70,7 @@ def unseen_quest_cards(s, r, p):
     return left
 
 
-@njit(cache=True)
+@compiled
 def redeal_hidden(s, r, p, rng):
     """Re-deal, in the state ``s``, every card whose place ``p`` cannot see."""
     n = s.n_players
@@ -150,7 +150,7 @@ def redeal_hidden(s, r, p, rng):
         raise RuntimeError("redeal_hidden: the unseen items do not fill the hidden places")
 
 
-@njit(cache=True)
+@compiled
 def alike(s, p, a, b):
     """Whether taking zone slot ``a`` or ``b`` is the same choice for ``p``: both lie face up or
     down, everyone has looked at the same ones, and ``p`` knows them to be the same card or
@@ -163,7 +163,7 @@ def alike(s, p, a, b):
     return not seen_a or s.zone[a] == s.zone[b]
 
 
-@njit(cache=True)
+@compiled
 def take_options(s, p, options):
     """The zone slots ``p`` may take, one of each set of alike slots (``alike``), in
     ``options``; returns how many."""
@@ -182,7 +182,7 @@ def take_options(s, p, options):
     return n
 
 
-@njit(cache=True)
+@compiled
 def score_rollout(tally, option, j, table, r, p):
     s = table[0]
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -192,7 +192,7 @@ def score_rollout(tally, option, j, table, r, p):
     add_outcome(tally, option, j, share, margin)
 
 
-@njit(cache=True)
+@compiled
 def last_round(s, r, rounds):
     """The round a rollout does not begin: ``rounds`` rounds on, this one counted, or none
     (0: to the game's end)."""

@@ -6,9 +6,9 @@ batch runs), and ``plans`` the seats' strategies (ids and weights) that every de
 """
 
 import numpy as np
-from numba import njit
 
 from simulator.core.deck import draw
+from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.grimoire import story as L
@@ -28,7 +28,7 @@ from strategies import grimoire as players
 
 # --- cards moving ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def end_at_once(s, log):
     """Both the Quest Deck and the Discard Area are empty when a card must be drawn."""
     s.over = 1
@@ -36,7 +36,7 @@ def end_at_once(s, log):
     record(log, L.CARDS_OUT)
 
 
-@njit(cache=True)
+@compiled
 def draw_quest_card(s, rng, log):
     """The top card of the quest deck; an empty deck is refilled from the shuffled Discard Area.
 
@@ -52,13 +52,13 @@ def draw_quest_card(s, rng, log):
     return card
 
 
-@njit(cache=True)
+@compiled
 def discard_quest_card(s, card):
     s.quest_discard[s.quest_discard_n] = card
     s.quest_discard_n += 1
 
 
-@njit(cache=True)
+@compiled
 def check_triggers(s, r, log, p):
     """10 companions or 10 treasures in a Territory, at any time: the round is the last."""
     if s.end_trigger != NOT_ENDED:
@@ -75,14 +75,14 @@ def check_triggers(s, r, log, p):
     s.last_round = 1
 
 
-@njit(cache=True)
+@compiled
 def receive_card(s, r, log, p, card):
     """A quest card into ``p``'s Territory: companions face up, treasures face down."""
     s.quest[p, card] += 1
     check_triggers(s, r, log, p)
 
 
-@njit(cache=True)
+@compiled
 def gain_tokens(s, log, p, vp, code, why):
     """``vp`` in tokens from the supply, as far as it goes."""
     vp = min(vp, s.vp_supply)
@@ -96,7 +96,7 @@ def gain_tokens(s, log, p, vp, code, why):
 
 # --- Setup ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def new_game(r, n_players, plans, rng, log):
     """A game set up by the rulebook's Setup: shuffled decks, the marker at 6, empty Territories."""
     table = new_table()
@@ -135,7 +135,7 @@ def new_game(r, n_players, plans, rng, log):
 
 # --- 1. Setup Phase --------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def setup_phase(s, r, rng, log):
     """Advance the spell-level marker (not in the first round, never past the top) and deal the
     zone: players + 1 cards, the first one (two with five players) face down."""
@@ -165,7 +165,7 @@ def setup_phase(s, r, rng, log):
 
 # --- 2. Book Phase ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def book_phase(s, r, plans, rng, log):
     """Everyone chooses a spell in secret (no one sees this round's choices), all are revealed,
     turn order is set by groups A and B, and the Time Spells act."""
@@ -176,7 +176,7 @@ def book_phase(s, r, plans, rng, log):
     reveal_spells(s, r, log, chosen)
 
 
-@njit(cache=True)
+@compiled
 def book_phase_given(s, r, plans, rng, log, p, spell):
     """The Book Phase once ``p`` has chosen ``spell`` in secret (a search's rollout): the others
     choose theirs as their plans do, without seeing it, then all are revealed."""
@@ -187,7 +187,7 @@ def book_phase_given(s, r, plans, rng, log, p, spell):
     reveal_spells(s, r, log, chosen)
 
 
-@njit(cache=True)
+@compiled
 def reveal_spells(s, r, log, chosen):
     """The secret choices revealed together: turn order by groups A and B, then the Time Spells."""
     for p in range(s.n_players):
@@ -204,7 +204,7 @@ def reveal_spells(s, r, log, chosen):
         s.first_to_act = s.order[0]
 
 
-@njit(cache=True)
+@compiled
 def determine_order(s):
     """Group A (a spell nobody else chose) first, by level, lowest first; then group B (shared
     spells) by level, and among the same spell the player who went later last round first."""
@@ -234,7 +234,7 @@ def determine_order(s):
         s.position[s.order[k]] = k
 
 
-@njit(cache=True)
+@compiled
 def accelerate(s, log):
     """Acceleration: its casters take the first tokens, keeping their order among themselves."""
     n = s.n_players
@@ -255,7 +255,7 @@ def accelerate(s, log):
         s.order[k] = new[k]
 
 
-@njit(cache=True)
+@compiled
 def stop_time(s, log):
     """Time Stop: the turn-order tokens are reversed (once, however many cast it)."""
     n = s.n_players
@@ -272,7 +272,7 @@ def stop_time(s, log):
         s.order[n - 1 - k] = a
 
 
-@njit(cache=True)
+@compiled
 def apply_time_spells(s, r, log):
     if r.time_spell_order == ACCELERATION_FIRST:
         accelerate(s, log)
@@ -286,14 +286,14 @@ def apply_time_spells(s, r, log):
 
 # --- 3. Quest Phase ---------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def quest_phase(s, r, plans, rng, log):
     """In turn order: companions' turn abilities, the book effect, then a quest card. What is
     left in the zone goes to the Discard Area."""
     quest_turns(s, r, plans, rng, log, 0)
 
 
-@njit(cache=True)
+@compiled
 def quest_turns(s, r, plans, rng, log, first):
     """The Quest Phase from the player holding turn-order token ``first + 1`` on (0: the whole
     phase; a search's rollout goes on after the searcher's turn), then the zone discarded."""
@@ -314,7 +314,7 @@ def quest_turns(s, r, plans, rng, log, first):
     record(log, L.ZONE_DISCARD, left)
 
 
-@njit(cache=True)
+@compiled
 def begin_quest_turn(s, r, plans, rng, log, k):
     """The quest turn of the player holding token ``k + 1`` up to their card: the companions'
     turn abilities and the book effect. Returns the player."""
@@ -330,7 +330,7 @@ def begin_quest_turn(s, r, plans, rng, log, k):
     return p
 
 
-@njit(cache=True)
+@compiled
 def spy_peek(s, log, p):
     seen = 0
     for i in range(s.zone_n):
@@ -341,7 +341,7 @@ def spy_peek(s, log, p):
         record(log, L.SPY_PEEK, p, seen)
 
 
-@njit(cache=True)
+@compiled
 def take_from_zone(s, r, plans, rng, log, p, extra):
     """Take one quest card of the player's choice from the zone (nothing if it is empty): the
     turn's card, or an ``extra`` one (Blessed Shoes)."""
@@ -355,7 +355,7 @@ def take_from_zone(s, r, plans, rng, log, p, extra):
     take_card(s, r, log, p, slot)
 
 
-@njit(cache=True)
+@compiled
 def take_card(s, r, log, p, slot):
     """``p`` takes the card in zone ``slot``. A treasure goes face down; who knows its kind is
     kept: everyone if it lay face up, else those who had looked at it."""
@@ -373,7 +373,7 @@ def take_card(s, r, log, p, slot):
     receive_card(s, r, log, p, card)
 
 
-@njit(cache=True)
+@compiled
 def cast_spell(s, r, plans, rng, log, p):
     """Use the Book Effect: the chosen spell's Quest-Phase effect, unless Silence negates it."""
     level = s.spell[p]
@@ -417,7 +417,7 @@ def cast_spell(s, r, plans, rng, log, p):
 
 # --- spells ---------------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def luck(s, r, plans, rng, log, p):
     """Luck: the caster may discard a face-down card of the zone; a blind draw replaces it."""
     any_face_down = False
@@ -444,7 +444,7 @@ def luck(s, r, plans, rng, log, p):
     record(log, L.LUCK, p, slot, old, card)
 
 
-@njit(cache=True)
+@compiled
 def draw_from_discards(s, r, rng, log, p, n_cards, level, then_deck):
     """Cure and Wish: shuffle the Discard Area and draw at random. When it runs out, go on with
     the quest deck if ``then_deck`` (with both empty the game ends at once, cards drawn being
@@ -470,7 +470,7 @@ def draw_from_discards(s, r, rng, log, p, n_cards, level, then_deck):
         receive_card(s, r, log, p, card)
 
 
-@njit(cache=True)
+@compiled
 def creation(s, r, plans, rng, log, p):
     """Creation: an item card, face down; Blessed Shoes may be used at once (one more quest card)."""
     for _ in range(r.creation_items):
@@ -489,7 +489,7 @@ def creation(s, r, plans, rng, log, p):
             s.items[p, kind] += 1
 
 
-@njit(cache=True)
+@compiled
 def polymorph_measure(s, r, q):
     """'The player with the highest total VP', by polymorph_target: the total everyone sees, the
     VP tokens, or the true total (a referee's count, face-down cards included)."""
@@ -500,7 +500,7 @@ def polymorph_measure(s, r, q):
     return score(s, r, q)
 
 
-@njit(cache=True)
+@compiled
 def target_measure(s, r, level, q):
     """What a targeting spell compares: companions (Charm, Domination) or total VP (Polymorph)."""
     if level == POLYMORPH:
@@ -508,7 +508,7 @@ def target_measure(s, r, level, q):
     return companion_count(s, q)
 
 
-@njit(cache=True)
+@compiled
 def find_target(s, r, plans, rng, log, p, level):
     """The player ``p``'s targeting spell hits: the most companions or the highest total VP (at
     least ``target_floor``); players who used a Defensive Spell are ignored and the caster
@@ -543,7 +543,7 @@ def find_target(s, r, plans, rng, log, p, level):
     return t
 
 
-@njit(cache=True)
+@compiled
 def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
     """Charm and Domination: companions pass from the target to the caster."""
     t = find_target(s, r, plans, rng, log, p, level)
@@ -563,7 +563,7 @@ def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
         receive_card(s, r, log, p, kind)
 
 
-@njit(cache=True)
+@compiled
 def polymorph(s, r, plans, rng, log, p):
     """Polymorph: half the VP tokens of the player with the highest total VP go to the caster
     ('affects other players' VP Tokens only': their cards are not touched)."""
@@ -578,14 +578,14 @@ def polymorph(s, r, plans, rng, log, p):
     record(log, L.TOKENS_MOVED, t, p, amount)
 
 
-@njit(cache=True)
+@compiled
 def elemental_measure(s, r, q):
     if r.elemental_measure == MEASURE_QUEST_CARDS:
         return quest_card_count(s, q)
     return s.tokens[q]
 
 
-@njit(cache=True)
+@compiled
 def summon_elemental(s, r, rng, log, p):
     """Summon Elemental: with the lowest total (ties allowed), cards drawn blind from the deck."""
     mine = elemental_measure(s, r, p)
@@ -604,7 +604,7 @@ def summon_elemental(s, r, rng, log, p):
 
 # --- A whole game ----------------------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled
 def play_round(s, r, plans, rng, log):
     setup_phase(s, r, rng, log)
     if s.over:
@@ -614,7 +614,7 @@ def play_round(s, r, plans, rng, log):
     finish_round(s, r, log)
 
 
-@njit(cache=True)
+@compiled
 def finish_round(s, r, log):
     """After the Quest Phase: this round's order and spells become last round's; the round
     in which an end trigger fired is the last."""
@@ -627,7 +627,7 @@ def finish_round(s, r, log):
         s.over = 1
 
 
-@njit(cache=True)
+@compiled
 def play_on(s, r, plans, rng, log, until_round):
     """Play rounds until the game ends, reaches ``max_rounds`` (marked truncated) or round
     ``until_round`` would begin (a search's rollout stops there)."""
@@ -640,7 +640,7 @@ def play_on(s, r, plans, rng, log, until_round):
         play_round(s, r, plans, rng, log)
 
 
-@njit(cache=True)
+@compiled
 def play_game(r, n_players, plans, rng, log):
     """Set up and play one game to its end (or to ``max_rounds``, marked truncated)."""
     table = new_game(r, n_players, plans, rng, log)
