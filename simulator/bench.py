@@ -11,6 +11,12 @@ For each game, with its default mix at its largest standard table:
 - the compiled engine against the same code interpreted (``NUMBA_DISABLE_JIT=1``) on a small
   sample.
 
+``playtest bench --compile`` measures only the compile: for each game, a fresh process with an
+empty cache compiles and plays its heuristic game loop with a replay, then its searching loop
+(where the game has a search player), each timed (wall and CPU), and counts what compiled: the
+functions, their signatures, and any function compiled more often than its distinct argument
+types require.
+
 Every figure is the median of several runs, with the minimum and maximum, printed as a table and
 written as JSON. The machine is shared and noisy: quote medians and ratios.
 """
@@ -99,6 +105,96 @@ def first_game(game: str, players: int, started: float) -> None:
     imported = time.perf_counter()
     play_part(make_config(game, players, seed=1), 0, 1, 1)
     print(json.dumps({"import_s": imported - started, "first_game_s": time.perf_counter() - started}))
+
+
+def compile_probe(game: str) -> None:
+    """(Runs in a fresh process with an empty cache.) Compile and play ``game``'s heuristic
+    loop with its replay, then its searching loop; print the figures as JSON."""
+    from simulator.core import batch
+    from simulator.core.config import make_config
+    from simulator.core.game import get_game
+    from simulator.core.jit import project_dispatchers, respecialised
+
+    spec = get_game(game)
+    loops = [("heuristic", None)]
+    if spec.strategies.search:
+        loops.append(("searching", [spec.strategies.search] + list(spec.strategies.default_mix)))
+    figures = {}
+    for loop, mix in loops:
+        wall, cpu = time.perf_counter(), time.process_time()
+        config = make_config(game, strategies=mix, seed=1)
+        batch.play_in_memory(config, 1, threads=1)
+        spec.replay(config.rules.as_record(), config.seed, 0, config.setup)
+        figures[f"{loop}_compile_s"] = time.perf_counter() - wall
+        figures[f"{loop}_compile_cpu_s"] = time.process_time() - cpu
+    dispatchers = project_dispatchers()
+    figures["compiled_functions"] = sum(1 for d in dispatchers.values() if d.overloads)
+    figures["compiled_signatures"] = sum(len(d.overloads) for d in dispatchers.values())
+    figures["respecialised"] = respecialised(dispatchers)
+    print(json.dumps(figures))
+
+
+# The targets of docs/performance.md for a quiet machine (wall seconds): the heuristic loop's
+# compile, and the searching loop's as a multiple of it.
+HEURISTIC_COMPILE_TARGET_S = {"elgrande": 120.0}
+DEFAULT_HEURISTIC_COMPILE_TARGET_S = 60.0
+SEARCHING_COMPILE_TARGET_RATIO = 2.0
+
+
+def compile_times(game: str) -> dict:
+    """``compile_probe`` of ``game`` in a fresh process on an empty cache, with its targets."""
+    with tempfile.TemporaryDirectory() as cache:
+        code = f"from simulator.bench import compile_probe; compile_probe({game!r})"
+        _, peak, out = _timed_process([sys.executable, "-c", code],
+                                      dict(os.environ, NUMBA_CACHE_DIR=cache))
+    figures = json.loads(out.strip().splitlines()[-1])
+    figures["compile_peak_memory_mib"] = peak
+    target = HEURISTIC_COMPILE_TARGET_S.get(game, DEFAULT_HEURISTIC_COMPILE_TARGET_S)
+    figures["heuristic_compile_target_s"] = target
+    if "searching_compile_s" in figures:
+        figures["searching_compile_target_s"] = SEARCHING_COMPILE_TARGET_RATIO * \
+            figures["heuristic_compile_s"]
+    return figures
+
+
+def run_compile_bench(games: list[str], repeats: int = 1, out: Path | None = None,
+                      log=print) -> dict:
+    report = {"machine": machine(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "load_average_at_start": os.getloadavg(), "settings": {"repeats": repeats},
+              "results": []}
+    for game in games:
+        runs = []
+        for k in range(repeats):
+            log(f"{game}: compiling from an empty cache ({k + 1} of {repeats})")
+            runs.append(compile_times(game))
+        result = {"game": game}
+        for key, value in runs[0].items():
+            if isinstance(value, float):
+                result[key] = _stats([r[key] for r in runs])
+            else:
+                result[key] = value
+        report["results"].append(result)
+    report["load_average_at_end"] = os.getloadavg()
+    if out is not None:
+        Path(out).write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+def compile_table(results: list[dict]) -> str:
+    """One line per game: the compiles (wall and CPU, median) against their targets."""
+    lines = [f"{'game':<10} {'heuristic s':>12} {'cpu s':>7} {'target':>7} {'searching s':>12} "
+             f"{'cpu s':>7} {'target':>7} {'functions':>9} {'signatures':>10}  respecialised"]
+    for r in results:
+        searching = r.get("searching_compile_s")
+        lines.append(
+            f"{r['game']:<10} {r['heuristic_compile_s']['median']:>12.1f} "
+            f"{r['heuristic_compile_cpu_s']['median']:>7.1f} "
+            f"{r['heuristic_compile_target_s']['median']:>7.0f} "
+            + (f"{searching['median']:>12.1f} {r['searching_compile_cpu_s']['median']:>7.1f} "
+               f"{r['searching_compile_target_s']['median']:>7.0f} " if searching else f"{'-':>12} {'-':>7} {'-':>7} ")
+            + f"{r['compiled_functions']:>9} {r['compiled_signatures']:>10}  "
+            + (", ".join(f"{f} ({n})" for f, n in r["respecialised"].items()) or "none"))
+    return "\n".join(lines)
 
 
 def _interpreted_rate(game: str, players: int, games: int) -> float:

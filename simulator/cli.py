@@ -467,14 +467,26 @@ def balance(game, goal, players, mode, strategies, keep, params, max_changes, bu
 @click.option("--interpreted-games", type=int, default=20, show_default=True)
 @click.option("--quick", is_flag=True,
               help="Tiny sizes, one run each and no empty-cache start-up (a full compile): a smoke test.")
+@click.option("--compile", "compile_only", is_flag=True,
+              help="Only the compile: each game's game loops from an empty cache (wall, CPU, "
+                   "what compiled), --repeats times (default 1).")
 @click.option("--out", "-o", type=click.Path(), default="bench.json", show_default=True)
-def bench(games, repeats, engine_games, run_games, interpreted_games, quick, out):
+def bench(games, repeats, engine_games, run_games, interpreted_games, quick, compile_only, out):
     """Measure each GAME (default: all): engine speed, end to end, memory, start-up, JIT gain."""
-    from simulator.bench import run_bench, table
+    from simulator.bench import compile_table, run_bench, run_compile_bench, table
     from simulator.core.game import GAME_NAMES, get_game
 
     for g in games:
         get_game(g)
+    if compile_only:
+        if repeats < 1:
+            raise UsageError(f"--repeats {repeats}: must be at least 1")
+        explicit = click.get_current_context().get_parameter_source("repeats").name != "DEFAULT"
+        report = run_compile_bench(list(games) or list(GAME_NAMES), repeats if explicit else 1,
+                                   out, log=lambda m: click.echo(m, err=True))
+        click.echo(compile_table(report["results"]))
+        click.echo(f"written: {out}")
+        return
     for name, value in (("--repeats", repeats), ("--engine-games", engine_games),
                         ("--run-games", run_games), ("--interpreted-games", interpreted_games)):
         if value < 1:

@@ -19,10 +19,12 @@ unused for a week are removed.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -77,9 +79,18 @@ def import_closure(start: list[Path]) -> list[Path]:
     return sorted(seen)
 
 
+COMPILING_DECORATORS = ("compiled", "overload", "intrinsic")
+
+
 def defines_compiled_code(path: Path) -> bool:
-    text = path.read_text()
-    return any(mark in text for mark in ("@compiled", "@overload(", "@intrinsic"))
+    """Whether a module defines a function numba compiles (``@compiled``, ``@overload``...)."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(target, ast.Name) and target.id in COMPILING_DECORATORS:
+                    return True
+    return False
 
 
 def core_sources() -> list[Path]:
@@ -141,6 +152,32 @@ def unit_folder(unit: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     os.utime(folder)
     return folder
+
+
+@contextlib.contextmanager
+def first_compile_notice(unit: str, what: str, seconds: float | None):
+    """Around a call that compiles ``what`` of ``unit`` ("gremios", "gremios's search player")
+    on a machine where it has not compiled yet: say so on stderr, with the time it takes on
+    the project's machine, and mark it compiled once the call returns."""
+    if numba_config().DISABLE_JIT:
+        yield
+        return
+    marker = unit_folder(unit) / f"compiled {what}"
+    if not marker.exists():
+        about = f", about {seconds:.0f} s" if seconds else ""
+        print(f"playtest: compiling {what} (first run on this machine{about})", file=sys.stderr,
+              flush=True)
+    yield
+    if not marker.exists():
+        try:
+            marker.touch()
+        except OSError:
+            pass
+
+
+def numba_config():
+    from numba.core import config
+    return config
 
 
 def remove_unused_caches() -> None:

@@ -15,10 +15,14 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 
 def warm(name: str) -> tuple[str, float]:
-    """Compile ``name``'s kernels (play and replay; heuristic and searching); seconds taken."""
+    """Compile ``name``'s kernels (play and replay; heuristic and searching); seconds taken.
+
+    What compiled here is checked: a function compiled more often than its distinct argument
+    types require (a constant or default argument specialising it) fails the warm-up."""
     from simulator.core import batch
     from simulator.core.config import make_config
     from simulator.core.game import get_game
+    from simulator.core.jit import project_dispatchers, respecialised
 
     start = time.perf_counter()
     game = get_game(name)
@@ -29,6 +33,10 @@ def warm(name: str) -> tuple[str, float]:
         config = make_config(name, None, None, mix)
         batch.play_in_memory(config, 1, threads=1)
         game.replay(config.rules.as_record(), config.seed, 0, config.setup)
+    extra = respecialised(project_dispatchers())
+    if extra:
+        raise RuntimeError(f"{name}: compiled more often than their argument types require: "
+                           + ", ".join(f"{f} ({n} times)" for f, n in sorted(extra.items())))
     return name, time.perf_counter() - start
 
 

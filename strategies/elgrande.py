@@ -27,7 +27,7 @@ from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.trace import no_log
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
-from simulator.games.elgrande import story as L
+from simulator.games.elgrande import codes as L
 from simulator.games.elgrande import turn as rules
 from simulator.games.elgrande.board import (
     ALL_OUT_OR_PLACE_2, CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS,

@@ -27,12 +27,12 @@ from simulator.games.gnomeland.board import (
     RESOURCES_DISCARDED, WIZARD, contest_points, convert_gives, convert_price, hire_funding,
     keep_limit, may_complete, mission_vp, slot_of, special_effect, warehouses_of,
 )
-from simulator.games.gnomeland.search import ACTION, searched
-from simulator.games.gnomeland.story import (
+from simulator.games.gnomeland.codes import (
     OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE, OPT_DIE_CHANGE, OPT_END, OPT_HIRE,
     OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL, OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL,
     OPT_UPGRADE_SPECIAL,
 )
+from simulator.games.gnomeland.search import ACTION, searched
 
 RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED, LOOKAHEAD = range(8)
 NAMES = ("random", "greedy", "mission_hunter", "engine_builder", "copier", "brawler", "balanced",

@@ -23,11 +23,11 @@ from simulator.games.gremios.board import (
     success_probability, takes_top_investor, treasure_count, victory_points, vp_emblem, vp_inns,
     vp_top_investor, wealth_coins,
 )
-from simulator.games.gremios.search import ACTION, EVENT, ROLE, searched
-from simulator.games.gremios.story import (
+from simulator.games.gremios.codes import (
     BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, EXCHANGE_WEALTH,
     INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
 )
+from simulator.games.gremios.search import ACTION, EVENT, ROLE, searched
 
 RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED, LOOKAHEAD = range(7)
 NAMES = ("random", "greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced",

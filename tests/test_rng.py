@@ -79,19 +79,6 @@ def test_shuffle_is_a_permutation():
     assert cards.tolist() != list(range(44))
 
 
-def test_the_compiled_code_cache_counts_every_game_module_and_no_command_line():
-    from simulator import jitcache
-    names = {str(p.relative_to(jitcache.ROOT)) for p in jitcache.compiled_sources()}
-    assert "simulator/games/gremios/story.py" in names  # log codes compiled into the kernels
-    assert "simulator/core/rng.py" in names and "strategies/gremios.py" in names
-    assert not names & {"simulator/cli.py", "simulator/api.py", "simulator/core/config.py",
-                        "simulator/games/gremios/spec.py"}
-    # Leaving spec.py out is safe only while no compiled module imports it.
-    for path in jitcache.compiled_sources():
-        text = path.read_text()
-        assert ".spec import" not in text and "import spec" not in text, path
-
-
 def test_jitter_spans_the_amount_and_draws_nothing_when_it_is_zero():
     """The players' noise: uniform in [-amount/2, amount/2); with none, nothing is drawn, so
     the rest of the game's random stream is as it would be without the call."""

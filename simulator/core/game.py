@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from simulator.core.errors import UsageError
+from simulator.jitcache import first_compile_notice
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
 from simulator.core.trace import empty_log, new_log
 
@@ -134,7 +135,8 @@ def in_blocks(n_games: int, play_block: Callable) -> None:
 
 
 def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, log_rows: int,
-                        before_search: Callable | None = None):
+                        before_search: Callable | None = None,
+                        first_compile_s: tuple[float, float] | None = None):
     """A game's ``play`` and ``replay`` over its compiled kernel, the same for every game.
 
     ``kernel.play_games(rules, seed, first_game, n_games, *fields, seats, games, log, marker)``
@@ -143,7 +145,11 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
     ``tell(log, rules)`` turns a replay's log into its story; the output arrays hold
     ``kernel.N_SEAT_COLUMNS`` columns a seat and ``kernel.N_GAME_COLUMNS`` a game;
     ``before_search(rules, setup)`` prepares a mix holding a search player.
+    ``first_compile_s`` is how long the heuristic and the searching loop take to compile from an
+    empty cache (``playtest bench --compile``), said while a first run waits for them.
     """
+    game = kernel.__name__.split(".")[-2]
+
     def make_outputs(n_games, n_players):
         return (np.zeros((n_games * n_players, kernel.N_SEAT_COLUMNS), dtype=np.int64),
                 np.zeros((n_games, kernel.N_GAME_COLUMNS), dtype=np.int64))
@@ -161,21 +167,28 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
         if setup.has_search and before_search is not None:
             before_search(rules, setup)
         for marker, warm_up in kernel_calls(setup):
-            if warm_up:
-                play_block(rules, run_seed, first_game, 0, setup, seats, games, empty_log(), marker)
-                continue
-            in_blocks(n_games, lambda start, count: play_block(
-                rules, run_seed, first_game + start, count, setup,
-                seats[start * n_players:(start + count) * n_players], games[start:start + count],
-                empty_log(), marker))
+            searching = marker is not None
+            what = f"{game}'s search player" if searching else game
+            seconds = first_compile_s[searching] if first_compile_s else None
+            with first_compile_notice(game, what, seconds):
+                if warm_up:
+                    play_block(rules, run_seed, first_game, 0, setup, seats, games, empty_log(),
+                               marker)
+                else:
+                        in_blocks(n_games, lambda start, count: play_block(
+                        rules, run_seed, first_game + start, count, setup,
+                        seats[start * n_players:(start + count) * n_players],
+                        games[start:start + count], empty_log(), marker))
         return seats, games
 
     def replay(rules, run_seed, game_index, setup):
         if setup.has_search:
-            play(rules, run_seed, 0, 0, setup)  # the heuristic game loop compiled first (kernel_calls)
+            play(rules, run_seed, 0, 0, setup)  # both loops compiled, the heuristic one first
         log = new_log(log_rows)
         seats, games = make_outputs(1, setup.n_players)
-        play_block(rules, run_seed, game_index, 1, setup, seats, games, log, search_marker(setup))
+        with first_compile_notice(game, game, first_compile_s[0] if first_compile_s else None):
+            play_block(rules, run_seed, game_index, 1, setup, seats, games, log,
+                       search_marker(setup))
         return tell(log, rules)
 
     return play, replay

@@ -39,3 +39,39 @@ def compiled(function=None, *, inline: str = "never", nogil: bool = False):
         dispatcher.enable_caching()
         return dispatcher
     return decorate if function is None else decorate(function)
+
+
+def argument_types(signature: tuple) -> tuple:
+    """A compiled signature as the types its arguments really have: literals made plain, an
+    omitted argument typed as its default."""
+    from numba import typeof
+
+    def plain(t):
+        if isinstance(t, types.Omitted):
+            return typeof(t.value)
+        return types.unliteral(t)
+    return tuple(plain(t) for t in signature)
+
+
+def respecialised(dispatchers) -> dict[str, int]:
+    """Of ``{name: dispatcher}``, those compiled more often than their distinct argument types
+    require: ``{name: compiles}``."""
+    found = {}
+    for name, dispatcher in dispatchers.items():
+        signatures = list(dispatcher.overloads)
+        if len({argument_types(s) for s in signatures}) < len(signatures):
+            found[name] = len(signatures)
+    return found
+
+
+def project_dispatchers() -> dict:
+    """Every compiled function of the engine loaded in this process, by qualified name."""
+    import sys
+    found = {}
+    for module_name, module in list(sys.modules.items()):
+        if not module_name.startswith(("simulator.", "strategies.")):
+            continue
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.__module__ == module_name:
+                found[f"{module_name}.{name}"] = value
+    return found

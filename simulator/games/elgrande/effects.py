@@ -10,7 +10,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.trace import record
-from simulator.games.elgrande import story as L
+from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
     AFRICA, AMERICA, BLACK, CASTILLO, FRANCIA, FRANCIA_SPACES, FROM_CASTILLO, FROM_GRANDE,
     FROM_KING, FROM_REGIONS, FROM_SPECIAL, FROM_TOKENS, GENERAL, GOLD, MAX_PLAYERS, N_SPAIN, NO,

@@ -15,7 +15,7 @@ from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
-from simulator.games.elgrande import story as L
+from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
     AFRICA, ALL_OUT_BLACK_NONE, AMERICA, BLACK, BORDERS, CASTILLO, COASTAL, COLONY_STACK,
     FRANCIA, GOLD,

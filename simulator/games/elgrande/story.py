@@ -1,4 +1,4 @@
-"""El Grande replay: the log codes the rules write, and their reading as a story.
+"""El Grande replay: the log codes of ``codes.py`` read as a story.
 
 ``turn.py`` and ``effects.py`` record (code, a, b, c, d, e, f) rows with
 ``simulator.core.trace.record``; ``tell`` turns them into events (dicts for ``--format jsonl``)
@@ -9,58 +9,27 @@ revealed, every scoring place by place, and every rule that fired without effect
 """
 
 from simulator.core import trace
-from simulator.games.elgrande.board import CARD_KEYS, N_PLACES, REGION_NAMES
+from simulator.games.elgrande.board import CARD_KEYS, REGION_NAMES
+from simulator.games.elgrande.codes import *  # every code: told here, and re-exported
 
-LOG_KINDS = (
-    "setup", "home", "round", "card_up", "stack_empty", "power_card", "power_clash",
-    "turn_order", "to_court", "card_taken", "placed", "moved", "returned", "special",
-    "special_declined", "vetoed", "scoring", "place_scored", "bonus", "nobody_scores",
-    "king_moved", "grande_moved", "scoreboard_moved", "secret_choice", "castillo_emptied",
-    "discarded", "power_taken_back", "decision", "no_effect", "game_end", "truncated",
-    "turn", "veto_held",
-    # the expansion
-    "black_placed", "table_placed", "table_filled", "inquisitor_taken", "extra_caballero",
-    "tokens_laid", "token_taken", "token_home", "token_lost", "space_scored", "card_held",
-    "held_card_used", "free_move", "black_stay", "table_move",
-)
-(SETUP, HOME, ROUND, CARD_UP, STACK_EMPTY, POWER_CARD, POWER_CLASH, TURN_ORDER, TO_COURT,
- CARD_TAKEN, PLACED, MOVED, RETURNED, SPECIAL, SPECIAL_DECLINED, VETOED, SCORING, PLACE_SCORED,
- BONUS, NOBODY_SCORES, KING_MOVED, GRANDE_MOVED, SCOREBOARD_MOVED, SECRET_CHOICE,
- CASTILLO_EMPTIED, DISCARDED, POWER_TAKEN_BACK, DECISION, NO_EFFECT, GAME_END, TRUNCATED,
- TURN, VETO_HELD,
- BLACK_PLACED, TABLE_PLACED, TABLE_FILLED, INQUISITOR_TAKEN, EXTRA_CABALLERO, TOKENS_LAID,
- TOKEN_TAKEN, TOKEN_HOME, TOKEN_LOST, SPACE_SCORED, CARD_HELD, HELD_CARD_USED,
- FREE_MOVE, BLACK_STAY, TABLE_MOVE) = range(len(LOG_KINDS))
-
-COURT = N_PLACES          # where a move's "place" is the court (returns, a disc naming the King)
-PROVINCES = N_PLACES + 1
-
-# Decisions whose options are logged (DECISION rows).
+# The decisions whose options are logged, in the order of the DECIDE_ codes.
 DECISIONS = ("power card", "action card", "placement", "move", "place", "veto", "take back",
              "alternative", "free move", "limit table space", "held card",
              "Grand Inquisitor's extra Caballero")
-(DECIDE_POWER, DECIDE_CARD, DECIDE_PLACEMENT, DECIDE_MOVE, DECIDE_PLACE, DECIDE_VETO,
- DECIDE_TAKE_BACK, DECIDE_ALTERNATIVE, DECIDE_FREE_MOVE, DECIDE_TABLE_SPACE,
- DECIDE_HELD_CARD, DECIDE_INQUISITOR_EXTRA) = range(len(DECISIONS))
 
-# What a secret choice or a chosen place is for (SECRET_CHOICE / scoring causes).
+# What a secret choice or a chosen place is for, in the order of the SECRET_ codes.
 PURPOSES = ("the scoring disc", "return 2", "return all", "destination", "unique region",
             "two Caballeros at setup")
-(SECRET_DISC, SECRET_RETURN_TWO, SECRET_RETURN_ALL_, SECRET_DESTINATION, SECRET_UNIQUE,
- SECRET_SETUP) = range(6)
 TOKENS = ("Ware", "Gold")
 SPACES = {9: ("ambassador", "envoy"), 10: ("Captain",), 11: ("Viceroy",)}
 HELD = ("execute action card", "copycat", "free choice")
 SCORING_KINDS = ("general scoring", "special scoring")
 
-# Why nothing happened (NO_EFFECT rows).
+# Why nothing happened, in the order of the NO_EFFECT reason codes.
 WHY = ("no Caballero to move", "nowhere to go", "nothing to return", "no region qualifies",
        "no power card to take back", "no mobile scoreboard may move", "the King stays",
        "the Grande stays", "the provinces are empty", "the supply is empty",
        "the limit table stays in the King's region", "no card to execute")
-(NO_CABALLERO, NOWHERE, NOTHING_TO_RETURN, NO_REGION, NO_POWER_CARD, NO_SCOREBOARD_MOVE,
- KING_STAYS, GRANDE_STAYS, PROVINCES_EMPTY, SUPPLY_EMPTY, TABLE_STAYS,
- NO_CARD) = range(len(WHY))
 
 
 def place_name(g: int) -> str:

@@ -17,7 +17,7 @@ from simulator.core.rng import shuffle
 from simulator.core.trace import record
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
-from simulator.games.elgrande import story as L
+from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
     ALL_OUT_BLACK_MAY_LEAVE, ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS,
     CARD_STACK, CASTILLO, COLONY_STACK, COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE,
@@ -854,7 +854,7 @@ def play_on(s, r, plans, rng, log, last_round):
         play_round(s, r, plans, rng, log)
 
 
-@compiled  # not inlined: inside the batch kernel's parallel loop it played other games
+@compiled
 def play_game(r, n_players, plans, rng, log, mode):
     """Set up and play the rounds; the highest score after the last general scoring wins."""
     table = new_game(r, n_players, plans, rng, log, mode)

@@ -27,7 +27,7 @@ from simulator.core.search import (
 )
 from simulator.core.trace import no_log
 from simulator.games.gemmis.board import N_PLAYERS, copy_of, standing
-from simulator.games.gemmis.story import SWITCH as SWITCH_LOGGED
+from simulator.games.gemmis.codes import SWITCH as SWITCH_LOGGED
 
 
 @compiled

@@ -1,4 +1,4 @@
-"""GEMMiS replay: the log codes the rules write, and their reading as a story.
+"""GEMMiS replay: the log codes of ``codes.py`` read as a story.
 
 ``turn.py`` records (code, a, b, c, d, e, f) rows with ``simulator.core.trace.record``; ``tell``
 turns them into events (dicts for ``--format jsonl``) with a sentence each for the text story.
@@ -14,33 +14,14 @@ from simulator.games.gemmis.board import (
     CELLS, COLOUR_NAMES, COLUMNS, DIRECTION_NAMES, JOKER, MODE_NAMES, OWN_COLOUR, SKILL_NAMES,
     SWITCH_IN_ZONE,
 )
+from simulator.games.gemmis.codes import *  # every code: told here, and re-exported
 
-LOG_KINDS = (
-    "setup", "zone_gem", "small_gem_placed", "street_filled", "turn", "switch", "no_switch",
-    "small_gem_switch", "small_gem_kept", "options", "combination", "joker", "no_combination",
-    "kept", "left_standing", "deferred", "zone_filled", "zone_left_empty", "direction",
-    "street_moved", "street_still", "street_closed", "street_gem_returned", "street_left_empty",
-    "sack_refilled", "sack_empty", "points", "small_gem_taken", "alert", "alguazil_used",
-    "alguazil_cancelled", "interrupted", "street_cleaned", "aside_returned", "direction_changed",
-    "market_closed", "last_turn", "penalty", "small_gem_points", "truncated", "game_end",
-    "zone_settled")
-(SETUP, ZONE_GEM, SMALL_GEM_PLACED, STREET_FILLED, TURN, SWITCH, NO_SWITCH, SMALL_GEM_SWITCH,
- SMALL_GEM_KEPT, OPTIONS, COMBINATION, JOKER_COLOUR, NO_COMBINATION, KEPT, LEFT_STANDING,
- DEFERRED, ZONE_FILLED, ZONE_LEFT_EMPTY, DIRECTION, STREET_MOVED, STREET_STILL, STREET_CLOSED,
- STREET_GEM_RETURNED, STREET_LEFT_EMPTY, SACK_REFILLED, SACK_EMPTY, POINTS, SMALL_GEM_TAKEN,
- ALERT, ALGUAZIL_USED, ALGUAZIL_CANCELLED, INTERRUPTED, STREET_CLEANED, ASIDE_RETURNED,
- DIRECTION_CHANGED, MARKET_CLOSED, LAST_TURN, PENALTY, SMALL_GEM_POINTS, TRUNCATED,
- GAME_END, ZONE_SETTLED) = range(len(LOG_KINDS))
-
-# The decisions whose options are logged (OPTIONS rows).
-DECIDE_SWITCH, DECIDE_COMBINATION, DECIDE_FILL, DECIDE_DIRECTION, DECIDE_EXTRA_SWITCH = range(5)
+# The decisions whose options are logged, in the order of the DECIDE_ codes.
 DECISIONS = ("switch", "combination", "fill", "direction", "extra switch")
 
-# Why gems were drawn into the street, and where a zone's gem came from.
-BY_OPENING, BY_REFILL, BY_CLEANING = range(3)
+# Why gems were drawn into the street, in the order of the BY_ codes.
 STREET_CAUSES = ("the first player opens the market", "refilling the street",
                  "the Alguazil cleans the street")
-FROM_STREET, FROM_SACK = range(2)
 
 SETUPS = ("card", "dealt")
 

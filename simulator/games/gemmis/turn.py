@@ -15,7 +15,7 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
-from simulator.games.gemmis import story as L
+from simulator.games.gemmis import codes as L
 from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
     CLEAN_STREET, COLUMNS, EMPTY, EXTRA_IF_NONE_STANDS, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,

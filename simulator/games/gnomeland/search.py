@@ -26,7 +26,7 @@ from simulator.core.search import (
 )
 from simulator.core.trace import no_log
 from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, copy_of, final_score
-from simulator.games.gnomeland.story import OPT_END
+from simulator.games.gnomeland.codes import OPT_END
 
 
 @compiled

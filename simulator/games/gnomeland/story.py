@@ -1,4 +1,4 @@
-"""Gnomeland replay: the log codes the rules write, and their reading as a story.
+"""Gnomeland replay: the log codes of ``codes.py`` read as a story.
 
 ``turn.py`` records (code, a, b, c, d, e, f) rows with ``simulator.core.trace.record``; ``tell``
 turns them into events (dicts for ``--format jsonl``) with a sentence each for the text story.
@@ -10,33 +10,12 @@ from simulator.games.gnomeland.board import (
     ACTION_NAMES, COIN, CURSE, HEX, MERCENARY_NAMES, MISSION_NAMES, NORMAL_NAMES, RESOURCE_NAMES,
     SOURCE_NAMES, SPECIAL_NAMES, SPELL_NAMES, SUMMONING, WEAPON,
 )
+from simulator.games.gnomeland.codes import *  # every code: told here, and re-exported
 
-LOG_KINDS = (
-    "round", "first_roll", "roll", "turn", "hand", "extra_die", "options", "option", "die",
-    "mercenary", "copy", "copy_declined", "gain", "supply_short", "pay", "hire", "build",
-    "upgrade", "gnomes_discarded", "mission", "tavern", "reroll", "die_change", "spell", "hex",
-    "recall", "curse", "special", "keep", "contest", "contest_roll", "contest_points",
-    "mission_flip", "mission_drawn", "tavern_card", "action_reshuffle", "spell_card",
-    "gnomes_removed", "first_player", "no_neutral_die", "truncated", "game_end", "score",
-    "warehouse_discarded")
-(ROUND, FIRST_ROLL, ROLL, TURN, HAND, EXTRA_DIE, OPTIONS, OPTION, DIE, MERCENARY, COPY,
- COPY_DECLINED, GAIN, SUPPLY_SHORT, PAY, HIRE, BUILD, UPGRADE, GNOMES_DISCARDED, MISSION, TAVERN,
- REROLL, DIE_CHANGE, SPELL, HEX, RECALL, CURSE, SPECIAL, KEEP, CONTEST, CONTEST_ROLL,
- CONTEST_POINTS, MISSION_FLIP, MISSION_DRAWN, TAVERN_CARD, ACTION_RESHUFFLE, SPELL_CARD,
- GNOMES_REMOVED, FIRST_PLAYER, NO_NEUTRAL_DIE, TRUNCATED, GAME_END, SCORE,
- WAREHOUSE_DISCARDED) = range(len(LOG_KINDS))
-
-# option kinds (the turn's actions; ``opts[i, 0]``)
+# the option kinds, in the order of the OPT_ codes
 OPTION_NAMES = ("end turn", "spend die", "tavern", "cast spell", "palace die", "change die",
                 "re-roll die", "convert", "income", "hire", "build normal", "build special",
                 "upgrade normal", "upgrade special", "mission")
-(OPT_END, OPT_DIE, OPT_TAVERN, OPT_SPELL, OPT_PALACE, OPT_DIE_CHANGE, OPT_REROLL, OPT_CONVERT,
- OPT_INCOME, OPT_HIRE, OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_UPGRADE_NORMAL,
- OPT_UPGRADE_SPECIAL, OPT_MISSION) = range(len(OPTION_NAMES))
-
-# why a die was added or re-rolled, why points were scored
-BY_BUILDING, BY_SPELL, BY_ACTION = 0, 1, 2
-SCORE_MISSION, SCORE_CONTEST = 0, 1
 
 
 def unpack(x: int) -> dict:

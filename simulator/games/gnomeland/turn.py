@@ -12,7 +12,7 @@ from simulator.core.deck import draw, take_top
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_die, shuffle
 from simulator.core.trace import record
-from simulator.games.gnomeland import story as L
+from simulator.games.gnomeland import codes as L
 from simulator.games.gnomeland.board import (
     ADVANCED, BASE, BRAWL, COIN, COVERED, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN,
     EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR, HIRE_AND_SPEND,
@@ -28,7 +28,7 @@ from simulator.games.gnomeland.board import (
     mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
     supply_start, yield_of,
 )
-from simulator.games.gnomeland.story import (
+from simulator.games.gnomeland.codes import (
     BY_ACTION, BY_BUILDING, BY_SPELL, OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE,
     OPT_DIE_CHANGE, OPT_END, OPT_HIRE, OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL,
     OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL, OPT_UPGRADE_SPECIAL, SCORE_CONTEST, SCORE_MISSION,

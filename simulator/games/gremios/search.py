@@ -31,7 +31,7 @@ from simulator.games.gremios.board import (
     MAX_EVENT_CARDS, MAX_PLAYERS, MAX_TREASURES, N_ROLES, STANDARD, copy_of, treasure_count,
     victory_points,
 )
-from simulator.games.gremios.story import END_TURN
+from simulator.games.gremios.codes import END_TURN
 
 
 @compiled

@@ -1,4 +1,4 @@
-"""Gremios replay: the log codes the turn writes, and their reading as a story.
+"""Gremios replay: the log codes of ``codes.py`` read as a story.
 
 ``turn.py`` records (code, a, b, c, d, e, f) rows with ``simulator.core.trace.record``; ``tell``
 turns them into events (dicts for ``--format jsonl``) with a sentence each for the text story.
@@ -14,44 +14,23 @@ from simulator.games.gremios.board import (
     GOOD_HARVEST, GUILD_NAMES, GUILD_NUMBERS, LAND_EXPROPRIATION, MAX_PLAYERS, MODE_NAMES,
     ROLE_NAMES, TAX_COLLECTION, TREASURE_NAMES,
 )
+from simulator.games.gremios.codes import *  # every code: told here, and re-exported
 
-LOG_KINDS = (
-    "setup_guild", "roles_dealt", "turn", "reshuffle", "reveal", "governor_choice", "guild_founded",
-    "event_coins", "blockade_placed", "blockades_lifted", "plague_placed", "roll", "income",
-    "blocked", "mutiny", "lost_investments", "bankruptcy", "expedition_sails", "treasure_taken",
-    "treasure_deck_empty", "stowaway_sneaks", "inns_destroyed", "lands_lost", "cultivation_lost",
-    "tax_paid", "collection", "role_coins", "action", "emblem", "top_investor", "game_end",
-    "no_event", "pending", "points", "setup", "set_aside", "starting_plots", "pending_no_guild",
-    "guild_not_on_board", "nobody_loses", "expedition_no_stakes", "event_no_effect",
-    "stowaway_stays", "role_no_coins", "options", "inn_built", "blockades_discarded",
-    "target_reached", "roll_pays_nobody")
-(SETUP_GUILD, ROLES_DEALT, TURN, RESHUFFLE, REVEAL, GOVERNOR_CHOICE, GUILD_FOUNDED, EVENT_COINS,
- BLOCKADE_PLACED, BLOCKADES_LIFTED, PLAGUE_PLACED, ROLL, INCOME, BLOCKED, MUTINY, LOST_INVESTMENTS,
- BANKRUPTCY, EXPEDITION_SAILS, TREASURE_TAKEN, TREASURE_DECK_EMPTY, STOWAWAY_SNEAKS, INNS_DESTROYED,
- LANDS_LOST, CULTIVATION_LOST, TAX_PAID, COLLECTION, ROLE_COINS, ACTION, EMBLEM, TOP_INVESTOR,
- GAME_END, NO_EVENT, PENDING, POINTS, SETUP, SET_ASIDE, STARTING_PLOTS, PENDING_NO_GUILD,
- NOT_ON_BOARD, NOBODY_LOSES, EXPEDITION_NO_STAKES, EVENT_NO_EFFECT, STOWAWAY_STAYS, ROLE_NO_COINS,
- OPTION, INN_BUILT, BLOCKADES_DISCARDED, TARGET_REACHED, ROLL_PAYS_NOBODY) = range(len(LOG_KINDS))
-
-# Investment-phase actions (also the codes strategies choose among).
-END_TURN, INVEST_GUILD, INVEST_EXPEDITION, BUY_LAND, CULTIVATE, BUILD_INN, REPAIR_INN, \
-    EXCHANGE_WEALTH, CRAFTSMAN_BUY, CRAFTSMAN_SELL, MERCENARY_MUTINY = range(11)
+# The investment-phase actions, in the order of their codes.
 ACTION_NAMES = ("end turn", "invest in guild", "invest in expedition", "buy land", "cultivate",
                 "build inn", "repair inn", "exchange wealth", "buy treasure (Craftsman)",
                 "sell treasure (Craftsman)", "cause mutiny (Mercenary)")
 
-# Why something happened (the ``cause`` field of mutinies, bankruptcies, lifted blockades...).
-BY_EVENT, BY_SECOND_BLOCKADE, BY_THIRD_BLOCKADE, BY_MERCENARY, BY_SEVEN, BY_PROSPERITY = range(6)
+# Why something happened, in the order of the BY_ codes.
 CAUSES = ("the event card", "a second blockade", "a third blockade", "the Mercenary",
           "a roll of 7", "the Age of Prosperity")
+# The role's rule that paid, in the order of the R_ codes.
 ROLE_REASONS = ("Archbishop: a rival invested in the Church/Monastery or bought land",
                 "Doctor: Foreign Invasion", "Doctor: Plague lifted", "Innkeeper: a rival built an inn",
                 "Mercenary: rival inns destroyed", "Peasant: Good Harvest bonus",
                 "Pirate: failed expedition", "Shopkeeper: a rival invested in the Farm/Tavern",
                 "Shopkeeper: active Famine", "Stowaway: expedition and Port stakes",
                 "Trader: investments lost", "Governor: Tax Collection")
-(R_ARCHBISHOP, R_DOCTOR_INVASION, R_DOCTOR_PLAGUE, R_INNKEEPER, R_MERCENARY, R_PEASANT, R_PIRATE,
- R_SHOPKEEPER, R_SHOPKEEPER_FAMINE, R_STOWAWAY, R_TRADER, R_GOVERNOR) = range(12)
 # A role's rule that fired with nothing to pay: why (the fields c, d of the row, where used);
 # any other rule pays nothing only when its coins are set to 0.
 NO_COINS_REASONS = {
@@ -64,12 +43,10 @@ NO_COINS_REASONS = {
 }
 
 # Why the Stowaway does not sneak on board.
-STOWAWAY_DECLINES, STOWAWAY_HAS_STAKE, STOWAWAY_NO_SHIP = range(3)
 STOWAWAY_REASONS = ("declines the free stake", "already has a stake on board",
                     "finds no ship: nobody has invested (stowaway_boards_empty_ship = no)")
 
 # The plot an inn is built on.
-PLOT_BOUGHT, PLOT_UNCULTIVATED, PLOT_CULTIVATED = range(3)
 PLOT_NAMES = ("a plot bought for it", "an uncultivated plot", "a cultivated plot")
 
 END_RULES = ("at_once", "finish_action")  # rules.end_rule

@@ -10,7 +10,7 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_2d6, shuffle
 from simulator.core.trace import record
-from simulator.games.gremios import story as L
+from simulator.games.gremios import codes as L
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, AT_ONCE, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS,
     BLOCKADE_OF_GUILD, CHURCH, CRAFTSMAN,
@@ -25,7 +25,7 @@ from simulator.games.gremios.board import (
     set_top_investor, stowaway_threshold, takes_top_investor, treasure_count, victory_points,
     wealth_coins,
 )
-from simulator.games.gremios.story import (
+from simulator.games.gremios.codes import (
     BUILD_INN, BUY_LAND, BY_EVENT, BY_MERCENARY, BY_PROSPERITY, BY_SECOND_BLOCKADE, BY_SEVEN,
     BY_THIRD_BLOCKADE, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, END_TURN, EXCHANGE_WEALTH,
     INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,

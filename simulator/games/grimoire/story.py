@@ -1,4 +1,4 @@
-"""Grimoire replay: the log codes the rules write, and their reading as a story.
+"""Grimoire replay: the log codes of ``codes.py`` read as a story.
 
 ``turn.py`` records (code, a, b, c, d, e, f) rows with ``simulator.core.trace.record``; ``tell``
 turns them into events (dicts for ``--format jsonl``) with a sentence each for the text story.
@@ -9,19 +9,7 @@ from simulator.core import trace
 from simulator.games.grimoire.board import (
     END_TRIGGER_NAMES, ITEM_NAMES, POLYMORPH, QUEST_NAMES, SPELL_NAMES,
 )
-
-LOG_KINDS = (
-    "round", "reshuffle", "zone_card", "cards_out", "spell_chosen", "order", "time_spell",
-    "quest_turn", "thief", "spy_peek", "negated", "silence", "vp_gain", "luck", "draw",
-    "discards_empty", "item", "item_deck_empty", "shoes", "no_target", "caster_is_target",
-    "target", "companion_moved", "tokens_moved", "elemental_fails", "take", "zone_empty",
-    "zone_discard", "trigger", "truncated", "game_end")
-(ROUND, RESHUFFLE, ZONE_CARD, CARDS_OUT, SPELL_CHOSEN, ORDER, TIME_SPELL, QUEST_TURN, THIEF,
- SPY_PEEK, NEGATED, SILENCE, VP_GAIN, LUCK, DRAW, DISCARDS_EMPTY, ITEM, ITEM_DECK_EMPTY, SHOES,
- NO_TARGET, CASTER_IS_TARGET, TARGET, COMPANION_MOVED, TOKENS_MOVED, ELEMENTAL_FAILS, TAKE,
- ZONE_EMPTY, ZONE_DISCARD, TRIGGER, TRUNCATED, GAME_END) = range(len(LOG_KINDS))
-
-FROM_DISCARD, FROM_DECK = 0, 1
+from simulator.games.grimoire.codes import *  # every code: told here, and re-exported
 
 
 def _player(p: int) -> str:

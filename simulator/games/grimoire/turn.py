@@ -11,7 +11,7 @@ from simulator.core.deck import draw
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
-from simulator.games.grimoire import story as L
+from simulator.games.grimoire import codes as L
 from simulator.games.grimoire.board import (
     ACCELERATION, ACCELERATION_FIRST, BLESSED_SHOES, BY_CARDS_OUT, BY_CASTER, BY_COMPANIONS,
     BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK,
