@@ -18,11 +18,11 @@ unused for a week are removed.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import hashlib
 import os
+import re
 import shutil
 import sys
 import time
@@ -48,20 +48,24 @@ def module_path(name: str) -> Path | None:
     return None
 
 
+IMPORT = re.compile(r"^(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)|import\s+([^\n]*))",
+                    re.MULTILINE)
+
+
 def imported_modules(path: Path) -> set[Path]:
-    """The project modules ``path`` imports by name (``from a.b import c`` counts ``a.b.c``
-    when that is a module, else ``a.b``). Package ``__init__`` files run on the way hold no
-    compiled code and are not counted."""
+    """The project modules ``path`` imports at its top level (``from a.b import c`` counts
+    ``a.b.c`` when that is a module, else ``a.b``). Package ``__init__`` files run on the way
+    hold no compiled code and are not counted. (A regular expression, not a parse: this runs
+    at every start.)"""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [f"{node.module}.{alias.name}" for alias in node.names]
-            names = [n if module_path(n) else node.module for n in names]
+    for source, names, plain in IMPORT.findall(path.read_text()):
+        if source:
+            listed = [n.split()[0] for n in names.strip("()").replace("\n", " ").split(",")
+                      if n.strip() and not n.strip().startswith("#")]
+            modules = [f"{source}.{n}" if module_path(f"{source}.{n}") else source for n in listed]
         else:
-            continue
-        for name in names:
+            modules = [n.split()[0] for n in plain.split(",") if n.strip()]
+        for name in modules:
             target = module_path(name)
             if target is not None and target != path:
                 found.add(target)
@@ -79,18 +83,12 @@ def import_closure(start: list[Path]) -> list[Path]:
     return sorted(seen)
 
 
-COMPILING_DECORATORS = ("compiled", "overload", "intrinsic")
+COMPILING_DECORATOR = re.compile(r"^\s*@(compiled|overload|intrinsic)\b", re.MULTILINE)
 
 
 def defines_compiled_code(path: Path) -> bool:
     """Whether a module defines a function numba compiles (``@compiled``, ``@overload``...)."""
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.FunctionDef):
-            for decorator in node.decorator_list:
-                target = decorator.func if isinstance(decorator, ast.Call) else decorator
-                if isinstance(target, ast.Name) and target.id in COMPILING_DECORATORS:
-                    return True
-    return False
+    return COMPILING_DECORATOR.search(path.read_text()) is not None
 
 
 def core_sources() -> list[Path]:

@@ -163,3 +163,21 @@ def test_no_compiled_function_takes_a_default_argument_unless_compiled_into_its_
                         "compiled(inline='always')" not in decorators:
                     found.append(f"{path.relative_to(jitcache.ROOT)}:{node.lineno} {node.name}")
     assert not found, found
+
+
+def test_a_first_run_says_it_is_compiling_and_a_later_one_does_not(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(jitcache, "unit_folder", lambda unit: tmp_path)
+    with jitcache.first_compile_notice("gremios", "gremios", 43):
+        pass
+    assert capsys.readouterr().err == \
+        "playtest: compiling gremios (first run on this machine, about 43 s)\n"
+    with jitcache.first_compile_notice("gremios", "gremios", 43):
+        pass
+    assert capsys.readouterr().err == ""
+
+
+def test_every_game_says_how_long_its_first_compile_takes():
+    import importlib
+    for name in GAME_NAMES:
+        heuristic, searching = importlib.import_module(f"simulator.games.{name}.spec").FIRST_COMPILE_S
+        assert heuristic > 0 and searching > 0, name

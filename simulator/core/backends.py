@@ -72,9 +72,7 @@ def play_part_on_worker(request: dict, first: int, count: int, chunk_size: int):
     """A Dask task: rebuild the configuration and play one part with the worker's threads."""
     from distributed import get_worker
 
-    # Explicit, because Dask passes neither on: a thread-safe layer (OpenMP or TBB, not the
-    # workqueue that fails under concurrent callers) and the worker's own thread count.
-    numba.config.THREADING_LAYER = "threadsafe"
+    # Explicit, because Dask does not pass the worker's thread count on.
     threads = max(1, min(get_worker().state.nthreads, numba.config.NUMBA_NUM_THREADS))
     numba.set_num_threads(threads)
     return play_part(make_config(**request), first, count, chunk_size)

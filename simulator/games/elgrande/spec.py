@@ -51,9 +51,13 @@ def check_setup(rules, setup):
                              f"{token} = {int(getattr(r, token))} (the tokens in the box)")
 
 
+# The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
+# --compile, 2026-12-03, this project's 2-core machine): said while a first run waits.
+FIRST_COMPILE_S = (195, 235)
 play, replay = kernel_entry_points(
     kernel, ("n_players", "mode", "seatings", "mix_ids", "mix_weights"),
-    tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS)
+    tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS,
+    first_compile_s=FIRST_COMPILE_S)
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:

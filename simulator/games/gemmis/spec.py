@@ -55,9 +55,13 @@ def check_setup(rules, setup):
         raise UsageError("alguazil_levels: at least 2 (the lowest and 'available')")
 
 
+# The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
+# --compile, 2026-12-03, this project's 2-core machine): said while a first run waits.
+FIRST_COMPILE_S = (58, 77)
 play, replay = kernel_entry_points(
     kernel, ("mode", "seatings", "mix_ids", "mix_weights"),
-    tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS)
+    tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS,
+    first_compile_s=FIRST_COMPILE_S)
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:

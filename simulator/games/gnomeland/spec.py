@@ -36,10 +36,14 @@ def check_setup(rules, setup):
         raise UsageError("the Action deck would be empty: give at least one action_* card")
 
 
+# The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
+# --compile, 2026-12-03, this project's 2-core machine): said while a first run waits.
+FIRST_COMPILE_S = (103, 66)
 play, replay = kernel_entry_points(
     kernel, ("n_players", "seatings", "mix_ids", "mix_weights"),
     tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS,
-    before_search=lambda rules, setup: search.load_rollout_functions(rules, setup.n_players))
+    before_search=lambda rules, setup: search.load_rollout_functions(rules, setup.n_players),
+    first_compile_s=FIRST_COMPILE_S)
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:

@@ -54,9 +54,13 @@ def check_setup(rules, setup):
         raise UsageError(f"expedition_slots={int(r.expedition_slots)}: at most {board.MAX_EXPEDITION_SLOTS}")
 
 
+# The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
+# --compile, 2026-12-03, this project's 2-core machine): said while a first run waits.
+FIRST_COMPILE_S = (43, 59)
 play, replay = kernel_entry_points(
     kernel, ("n_players", "mode", "fixed_roles", "seatings", "mix_ids", "mix_weights", "slot_roles"),
-    tell=lambda log, rules: story.tell(log, int(rules[0].famine_numbers)), log_rows=REPLAY_LOG_ROWS)
+    tell=lambda log, rules: story.tell(log, int(rules[0].famine_numbers)), log_rows=REPLAY_LOG_ROWS,
+    first_compile_s=FIRST_COMPILE_S)
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
