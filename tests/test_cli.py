@@ -94,3 +94,10 @@ def test_replay_text_and_jsonl(playtest):
     events = [json.loads(line) for line in lines.splitlines()]
     assert code == 0 and events[-1]["kind"] == "game_end"
     assert [e["text"] for e in events] == text.splitlines()
+
+
+def test_a_value_of_the_wrong_kind_from_python_is_the_same_one_line_error():
+    from simulator.core.config import make_config
+    from simulator.core.errors import UsageError
+    with pytest.raises(UsageError, match="unknown mode '11' of gremios"):
+        make_config("gremios", 4, 11)

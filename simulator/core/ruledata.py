@@ -127,7 +127,7 @@ def parse_settings(items: list[str] | tuple[str, ...]) -> dict[str, str]:
 def unknown_name(kind: str, name: str, allowed, where: str = "") -> str:
     """The one-line message for a name that is not one of ``allowed``."""
     allowed = list(allowed)
-    close = difflib.get_close_matches(name, allowed, n=3)
+    close = difflib.get_close_matches(str(name), [str(a) for a in allowed], n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else ""
     shown = ", ".join(allowed) if len(allowed) <= 15 else ", ".join(allowed[:15]) + ", ..."
     where = f" {where}" if where else ""
