@@ -157,7 +157,8 @@ def first_compile_notice(unit: str, what: str, seconds: float | None):
     """Around a call that compiles ``what`` of ``unit`` ("gremios", "gremios's search player")
     on a machine where it has not compiled yet: say so on stderr, with the time it takes on
     the project's machine, and mark it compiled once the call returns."""
-    if numba_config().DISABLE_JIT:
+    from numba.core import config
+    if config.DISABLE_JIT:
         yield
         return
     marker = unit_folder(unit) / f"compiled {what}"
@@ -173,22 +174,17 @@ def first_compile_notice(unit: str, what: str, seconds: float | None):
             pass
 
 
-def numba_config():
-    from numba.core import config
-    return config
-
-
 def remove_unused_caches() -> None:
     cutoff = time.time() - KEEP_OLD_CACHES_DAYS * 86400
     try:
         for old in cache_root().iterdir():
-            if old.is_dir() and unit_of_folder(old) and old.stat().st_mtime < cutoff:
+            if old.is_dir() and is_unit_folder(old) and old.stat().st_mtime < cutoff:
                 shutil.rmtree(old, ignore_errors=True)
     except OSError:
         pass
 
 
-def unit_of_folder(folder: Path) -> bool:
+def is_unit_folder(folder: Path) -> bool:
     """Whether ``folder`` is one of ours (``<unit>-<16 hex digits>``, or the old ``numba-…``)."""
     unit, _, digest = folder.name.rpartition("-")
     return bool(unit) and len(digest) == 16 and all(c in "0123456789abcdef" for c in digest)
