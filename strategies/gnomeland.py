@@ -126,7 +126,7 @@ def merc_values(s, r, p, w):
     traders, wizards, soldiers = 0, 0, 0
     for space in range(4):
         if may_complete(s, r, p, space):
-            named = s.m_cost[s.missions[space], 0 if space < 2 else 1]
+            named = r.m_cost[s.missions[space], 0 if space < 2 else 1]
             traders += named[M_TRADERS + TRADER]
             wizards += named[M_TRADERS + WIZARD]
             soldiers += named[M_TRADERS + SOLDIER]
@@ -137,20 +137,20 @@ def merc_values(s, r, p, w):
 
 
 @compiled
-def building_value(s, w, t, side):
+def building_value(s, r, w, t, side):
     """Worth of one die on a Normal Building of type ``t`` (its best alternative)."""
-    a = bundle_value(w, s.n_yield[t, side, 0])
-    b = bundle_value(w, s.n_yield[t, side, 1])
-    m = w[W_MERC] if s.n_merc[t, side] == 1 else 0.0
+    a = bundle_value(w, r.n_yield[t, side, 0])
+    b = bundle_value(w, r.n_yield[t, side, 1])
+    m = w[W_MERC] if r.n_merc[t, side] == 1 else 0.0
     return max(a, max(b, m))
 
 
 @compiled
-def slot_values(s, p, w):
+def slot_values(s, r, p, w):
     """Worth of one die on each of ``p``'s Normal Building slots (1-2, 3-4, 5-6)."""
-    return (building_value(s, w, s.normal[p, 0], s.normal_side[p, 0]),
-            building_value(s, w, s.normal[p, 1], s.normal_side[p, 1]),
-            building_value(s, w, s.normal[p, 2], s.normal_side[p, 2]))
+    return (building_value(s, r, w, s.normal[p, 0], s.normal_side[p, 0]),
+            building_value(s, r, w, s.normal[p, 1], s.normal_side[p, 1]),
+            building_value(s, r, w, s.normal[p, 2], s.normal_side[p, 2]))
 
 
 @compiled
@@ -259,7 +259,7 @@ def effect_value(s, r, p, w, t, side, avg):
             best = max(best, w[W_MANA])
         return max(0.0, best - 0.5 * convert_price(r, side) * w[W_COIN])
     if e == EFFECT_INCOME:
-        return bundle_value(w, s.s_income[side])
+        return bundle_value(w, r.s_income[side])
     return 0.0
 
 
@@ -305,7 +305,7 @@ def decision_constants(s, r, p, w):
     keep of the hand as it is, the unspent dice on each Normal Building slot, each Mercenary
     kind's worth, a die's worth on each slot."""
     limit = keep_limit(s, r, p)
-    slots = slot_values(s, p, w)
+    slots = slot_values(s, r, p, w)
     on_slots = pending(s)
     return (average_die(slots), on_slots[0] + on_slots[1] + on_slots[2],
             rounds_after(s, r) * r.dice_per_player / 3.0,
@@ -327,7 +327,7 @@ def option_value(s, r, p, w, kind, a, b, now):
         side = s.normal_side[p, slot]
         if b >= 2:
             return merc[b - 2]
-        return bundle_value(w, s.n_yield[t, side, b])
+        return bundle_value(w, r.n_yield[t, side, b])
     if kind == OPT_TAVERN:
         action = b
         v = -gnome_cost(s, r, p, w)
@@ -375,7 +375,7 @@ def option_value(s, r, p, w, kind, a, b, now):
     if kind == OPT_CONVERT:
         return w[W_COIN + b] - cost_value(s, r, p, w, now, convert_price(r, s.special_side[p, a]), 0, 0)
     if kind == OPT_INCOME:
-        return bundle_value(w, s.s_income[s.special_side[p, a]])
+        return bundle_value(w, r.s_income[s.special_side[p, a]])
     if kind == OPT_HIRE:
         price = r.trader_cost_coin if a == 0 else (r.wizard_cost if a == 1 else r.soldier_cost)
         return merc[a] - cost_value(
@@ -383,22 +383,22 @@ def option_value(s, r, p, w, kind, a, b, now):
     if kind == OPT_UPGRADE_NORMAL:
         future, pending = now[2], now[5]
         t = s.normal[p, a]
-        gain = building_value(s, w, t, ADVANCED) - building_value(s, w, t, BASE)
+        gain = building_value(s, r, w, t, ADVANCED) - building_value(s, r, w, t, BASE)
         v = r.vp_advanced_normal * w[W_VP] + gain * (w[W_ENGINE] * future + pending[a])
-        return v - cost_value(s, r, p, w, now, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2])
+        return v - cost_value(s, r, p, w, now, r.n_cost[t, 1, 0], r.n_cost[t, 1, 1], r.n_cost[t, 1, 2])
     if kind == OPT_UPGRADE_SPECIAL:
         future = now[2]
         t = s.special[p, a]
         v = (r.vp_advanced_special - r.vp_base_special) * w[W_VP] + \
             (effect_value(s, r, p, w, t, ADVANCED, avg) - effect_value(s, r, p, w, t, BASE, avg)) * \
             w[W_ENGINE] * future
-        return v - cost_value(s, r, p, w, now, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2])
+        return v - cost_value(s, r, p, w, now, r.s_cost[t, 1, 0], r.s_cost[t, 1, 1], r.s_cost[t, 1, 2])
     if kind == OPT_MISSION:
         card = s.missions[a]
         side = 0 if a < 2 else 1
-        c = s.m_cost[card, side]
+        c = r.m_cost[card, side]
         v = mission_vp(s, r, a) * w[W_VP] * (1.0 + w[W_MISSION]) + \
-            bundle_value(w, s.m_reward[card, side, 1:])
+            bundle_value(w, r.m_reward[card, side, 1:])
         mercs = c[3] + c[4] + c[5] + c[6]
         return v - cost_value(s, r, p, w, now, c[0], c[1], c[2]) - mercs * w[W_MERC]
     return 0.0
@@ -412,11 +412,11 @@ def card_value(s, r, p, w, kind, a, now):
     this is valued once for the three (``build_value`` adds what the slot loses)."""
     avg, left, future, _, _, _, _, _ = now
     if kind == OPT_BUILD_NORMAL:
-        return building_value(s, w, a, BASE), cost_value(
-            s, r, p, w, now, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2])
+        return building_value(s, r, w, a, BASE), cost_value(
+            s, r, p, w, now, r.n_cost[a, 0, 0], r.n_cost[a, 0, 1], r.n_cost[a, 0, 2])
     worth = r.vp_base_special * w[W_VP] + effect_value(s, r, p, w, a, BASE, avg) * \
         (w[W_ENGINE] * future + (1.0 if left > 0 else 0.0))
-    return worth, cost_value(s, r, p, w, now, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2])
+    return worth, cost_value(s, r, p, w, now, r.s_cost[a, 0, 0], r.s_cost[a, 0, 1], r.s_cost[a, 0, 2])
 
 
 @compiled(inline="always")
@@ -509,7 +509,7 @@ def choose_rerolls(s, r, p, plans, rng):
             if not s.dice_spent[i] and below(rng, 2) == 0:
                 mask |= 1 << i
         return mask
-    slots = slot_values(s, p, w)
+    slots = slot_values(s, r, p, w)
     avg = average_die(slots)
     for i in range(s.n_dice):
         if not s.dice_spent[i] and slots[slot_of(s.dice[i])] < avg:

@@ -12,9 +12,11 @@ are not numbers (a modelling choice and its reason).
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,9 +75,16 @@ class RuleSet:
     params: dict[str, Param]
     notes: dict[str, str] = field(default_factory=dict)
     overrides: dict[str, int | str] = field(default_factory=dict)
+    # tables(encoded) -> {field: int64 array}: the game's tables built from the parameters
+    # (card data laid out by card index), carried in the record beside them
+    tables: Callable | None = field(default=None, compare=False)
 
     def value(self, name: str):
         return self.overrides.get(name, self.params[name].default)
+
+    def encoded(self, name: str) -> int:
+        """The integer the kernels see for parameter ``name``."""
+        return self.params[name].encode(self.value(name))
 
     def with_overrides(self, settings: dict[str, object]) -> "RuleSet":
         """A copy with ``settings`` (name -> value or text) checked and applied."""
@@ -85,16 +94,22 @@ class RuleSet:
             if param is None:
                 raise UsageError(unknown_name("parameter", name, self.params, f"of {self.game}"))
             merged[name] = param.parse(raw)
-        return RuleSet(self.game, self.rules_version, self.params, self.notes, merged)
+        return dataclasses.replace(self, overrides=merged)
 
     def as_record(self) -> np.ndarray:
-        """The values in force as a one-element int64 record array, one field per parameter.
+        """The values in force as a one-element int64 record array, one field per parameter,
+        then one per table of ``tables``.
 
         A recarray, so ``rules[0].inn_cost`` also reads as an attribute when run interpreted.
         """
-        record = np.zeros(1, dtype=[(name, np.int64) for name in self.params]).view(np.recarray)
-        for name, param in self.params.items():
-            record[0][name] = param.encode(self.value(name))
+        tables = self.tables(self.encoded) if self.tables else {}
+        fields = [(name, np.int64) for name in self.params]
+        fields += [(name, np.int64, table.shape) for name, table in tables.items()]
+        record = np.zeros(1, dtype=fields).view(np.recarray)
+        for name in self.params:
+            record[0][name] = self.encoded(name)
+        for name, table in tables.items():
+            record[0][name] = table
         return record
 
     def describe(self) -> list[dict]:

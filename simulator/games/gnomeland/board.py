@@ -1,8 +1,8 @@
 """Gnomeland: the table as numbers, and the questions the rules and the players ask of it.
 
 One game's state is a numpy record of dtype ``STATE`` (layout below, field by field); the rule
-numbers are a record of ``rules.toml``'s parameters (``r.shop_cost_coin``...), copied once per
-game into the card tables of the state (``load_cards``) so the rules read a card by its index.
+numbers are a record of ``rules.toml``'s parameters (``r.shop_cost_coin``...) and of the card
+tables built from them (``card_tables``: ``r.n_cost``...), so the rules read a card by its index.
 Resources are indexed COIN, MANA, WEAPON; mercenaries TRADER, WIZARD, SOLDIER in the same order
 as the resource they give (a Trader gives Coins, a Wizard Mana, a Soldier Weapons).
 
@@ -128,14 +128,6 @@ STATE = np.dtype([
     ("n_dice", np.int64),
     ("own_dice", np.int64, (MAX_PLAYERS, MAX_DICE)),  # each player's roll for the round
     ("tavern_done", np.int64),               # the active player has used a gnome on the Tavern
-    # card tables of this game (load_cards)
-    ("n_cost", np.int64, (N_NORMAL_TYPES, 2, 3)),      # [type, build/upgrade, resource]
-    ("n_yield", np.int64, (N_NORMAL_TYPES, 2, 2, 3)),  # [type, side, alternative, resource]
-    ("n_merc", np.int64, (N_NORMAL_TYPES, 2)),         # 1: may give a Mercenary instead
-    ("s_cost", np.int64, (N_SPECIAL_TYPES, 2, 3)),
-    ("s_income", np.int64, (2, 3)),                    # Obelisk, Monument
-    ("m_cost", np.int64, (N_MISSIONS, 2, 7)),
-    ("m_reward", np.int64, (N_MISSIONS, 2, 4)),
     # what happened, for the dataset
     ("vp_missions", np.int64, (MAX_PLAYERS,)),
     ("vp_contests", np.int64, (MAX_PLAYERS,)),
@@ -165,378 +157,53 @@ STATE = np.dtype([
 new_table, copy_of = table_factory(STATE)
 
 
-@compiled
-def load_cards(s, r):
-    """Copy the card numbers of ``rules.toml`` into the game's card tables (``n_*``, ``s_*``,
-    ``m_*``): one place that maps parameter names to card indices."""
-    s.n_yield[KIOSK, 0, 0, 0] = r.kiosk_coin
-    s.n_yield[KIOSK, 1, 0, 0] = r.kiosk_coin
-    s.n_yield[GUARD_POST, 0, 0, 0] = r.guard_post_coin
-    s.n_yield[GUARD_POST, 1, 0, 0] = r.guard_post_coin
-    s.n_yield[KIOSK, 0, 0, 1] = r.kiosk_mana
-    s.n_yield[KIOSK, 1, 0, 1] = r.kiosk_mana
-    s.n_yield[GUARD_POST, 0, 0, 1] = r.guard_post_mana
-    s.n_yield[GUARD_POST, 1, 0, 1] = r.guard_post_mana
-    s.n_yield[KIOSK, 0, 0, 2] = r.kiosk_weapon
-    s.n_yield[KIOSK, 1, 0, 2] = r.kiosk_weapon
-    s.n_yield[GUARD_POST, 0, 0, 2] = r.guard_post_weapon
-    s.n_yield[GUARD_POST, 1, 0, 2] = r.guard_post_weapon
-    s.n_cost[FIRST_NORMAL_CARD + 0, 0, 0] = r.shop_cost_coin
-    s.n_cost[FIRST_NORMAL_CARD + 0, 1, 0] = r.shop_upgrade_coin
-    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 0, 0] = r.shop_coin
-    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 1, 0] = r.shop_alt_coin
-    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 0, 0] = r.bank_coin
-    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 1, 0] = r.bank_alt_coin
-    s.n_cost[FIRST_NORMAL_CARD + 0, 0, 1] = r.shop_cost_mana
-    s.n_cost[FIRST_NORMAL_CARD + 0, 1, 1] = r.shop_upgrade_mana
-    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 0, 1] = r.shop_mana
-    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 1, 1] = r.shop_alt_mana
-    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 0, 1] = r.bank_mana
-    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 1, 1] = r.bank_alt_mana
-    s.n_cost[FIRST_NORMAL_CARD + 0, 0, 2] = r.shop_cost_weapon
-    s.n_cost[FIRST_NORMAL_CARD + 0, 1, 2] = r.shop_upgrade_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 0, 2] = r.shop_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 0, 0, 1, 2] = r.shop_alt_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 0, 2] = r.bank_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 0, 1, 1, 2] = r.bank_alt_weapon
-    s.n_merc[FIRST_NORMAL_CARD + 0, 0] = r.shop_mercenary
-    s.n_merc[FIRST_NORMAL_CARD + 0, 1] = r.bank_mercenary
-    s.n_cost[FIRST_NORMAL_CARD + 1, 0, 0] = r.inn_cost_coin
-    s.n_cost[FIRST_NORMAL_CARD + 1, 1, 0] = r.inn_upgrade_coin
-    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 0, 0] = r.inn_coin
-    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 1, 0] = r.inn_alt_coin
-    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 0, 0] = r.hotel_coin
-    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 1, 0] = r.hotel_alt_coin
-    s.n_cost[FIRST_NORMAL_CARD + 1, 0, 1] = r.inn_cost_mana
-    s.n_cost[FIRST_NORMAL_CARD + 1, 1, 1] = r.inn_upgrade_mana
-    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 0, 1] = r.inn_mana
-    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 1, 1] = r.inn_alt_mana
-    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 0, 1] = r.hotel_mana
-    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 1, 1] = r.hotel_alt_mana
-    s.n_cost[FIRST_NORMAL_CARD + 1, 0, 2] = r.inn_cost_weapon
-    s.n_cost[FIRST_NORMAL_CARD + 1, 1, 2] = r.inn_upgrade_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 0, 2] = r.inn_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 1, 0, 1, 2] = r.inn_alt_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 0, 2] = r.hotel_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 1, 1, 1, 2] = r.hotel_alt_weapon
-    s.n_merc[FIRST_NORMAL_CARD + 1, 0] = r.inn_mercenary
-    s.n_merc[FIRST_NORMAL_CARD + 1, 1] = r.hotel_mercenary
-    s.n_cost[FIRST_NORMAL_CARD + 2, 0, 0] = r.forge_cost_coin
-    s.n_cost[FIRST_NORMAL_CARD + 2, 1, 0] = r.forge_upgrade_coin
-    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 0, 0] = r.forge_coin
-    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 1, 0] = r.forge_alt_coin
-    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 0, 0] = r.armoury_coin
-    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 1, 0] = r.armoury_alt_coin
-    s.n_cost[FIRST_NORMAL_CARD + 2, 0, 1] = r.forge_cost_mana
-    s.n_cost[FIRST_NORMAL_CARD + 2, 1, 1] = r.forge_upgrade_mana
-    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 0, 1] = r.forge_mana
-    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 1, 1] = r.forge_alt_mana
-    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 0, 1] = r.armoury_mana
-    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 1, 1] = r.armoury_alt_mana
-    s.n_cost[FIRST_NORMAL_CARD + 2, 0, 2] = r.forge_cost_weapon
-    s.n_cost[FIRST_NORMAL_CARD + 2, 1, 2] = r.forge_upgrade_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 0, 2] = r.forge_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 2, 0, 1, 2] = r.forge_alt_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 0, 2] = r.armoury_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 2, 1, 1, 2] = r.armoury_alt_weapon
-    s.n_merc[FIRST_NORMAL_CARD + 2, 0] = r.forge_mercenary
-    s.n_merc[FIRST_NORMAL_CARD + 2, 1] = r.armoury_mercenary
-    s.n_cost[FIRST_NORMAL_CARD + 3, 0, 0] = r.shrine_cost_coin
-    s.n_cost[FIRST_NORMAL_CARD + 3, 1, 0] = r.shrine_upgrade_coin
-    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 0, 0] = r.shrine_coin
-    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 1, 0] = r.shrine_alt_coin
-    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 0, 0] = r.abbey_coin
-    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 1, 0] = r.abbey_alt_coin
-    s.n_cost[FIRST_NORMAL_CARD + 3, 0, 1] = r.shrine_cost_mana
-    s.n_cost[FIRST_NORMAL_CARD + 3, 1, 1] = r.shrine_upgrade_mana
-    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 0, 1] = r.shrine_mana
-    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 1, 1] = r.shrine_alt_mana
-    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 0, 1] = r.abbey_mana
-    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 1, 1] = r.abbey_alt_mana
-    s.n_cost[FIRST_NORMAL_CARD + 3, 0, 2] = r.shrine_cost_weapon
-    s.n_cost[FIRST_NORMAL_CARD + 3, 1, 2] = r.shrine_upgrade_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 0, 2] = r.shrine_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 3, 0, 1, 2] = r.shrine_alt_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 0, 2] = r.abbey_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 3, 1, 1, 2] = r.abbey_alt_weapon
-    s.n_merc[FIRST_NORMAL_CARD + 3, 0] = r.shrine_mercenary
-    s.n_merc[FIRST_NORMAL_CARD + 3, 1] = r.abbey_mercenary
-    s.n_cost[FIRST_NORMAL_CARD + 4, 0, 0] = r.market_cost_coin
-    s.n_cost[FIRST_NORMAL_CARD + 4, 1, 0] = r.market_upgrade_coin
-    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 0, 0] = r.market_coin
-    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 1, 0] = r.market_alt_coin
-    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 0, 0] = r.exchange_coin
-    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 1, 0] = r.exchange_alt_coin
-    s.n_cost[FIRST_NORMAL_CARD + 4, 0, 1] = r.market_cost_mana
-    s.n_cost[FIRST_NORMAL_CARD + 4, 1, 1] = r.market_upgrade_mana
-    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 0, 1] = r.market_mana
-    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 1, 1] = r.market_alt_mana
-    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 0, 1] = r.exchange_mana
-    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 1, 1] = r.exchange_alt_mana
-    s.n_cost[FIRST_NORMAL_CARD + 4, 0, 2] = r.market_cost_weapon
-    s.n_cost[FIRST_NORMAL_CARD + 4, 1, 2] = r.market_upgrade_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 0, 2] = r.market_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 4, 0, 1, 2] = r.market_alt_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 0, 2] = r.exchange_weapon
-    s.n_yield[FIRST_NORMAL_CARD + 4, 1, 1, 2] = r.exchange_alt_weapon
-    s.n_merc[FIRST_NORMAL_CARD + 4, 0] = r.market_mercenary
-    s.n_merc[FIRST_NORMAL_CARD + 4, 1] = r.exchange_mercenary
-    s.s_cost[FIRST_SPECIAL_CARD + 0, 0, 0] = r.pier_cost_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 0, 1, 0] = r.pier_upgrade_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 0, 0, 1] = r.pier_cost_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 0, 1, 1] = r.pier_upgrade_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 0, 0, 2] = r.pier_cost_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 0, 1, 2] = r.pier_upgrade_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 1, 0, 0] = r.court_cost_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 1, 1, 0] = r.court_upgrade_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 1, 0, 1] = r.court_cost_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 1, 1, 1] = r.court_upgrade_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 1, 0, 2] = r.court_cost_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 1, 1, 2] = r.court_upgrade_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 2, 0, 0] = r.obelisk_cost_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 2, 1, 0] = r.obelisk_upgrade_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 2, 0, 1] = r.obelisk_cost_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 2, 1, 1] = r.obelisk_upgrade_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 2, 0, 2] = r.obelisk_cost_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 2, 1, 2] = r.obelisk_upgrade_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 3, 0, 0] = r.palace_cost_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 3, 1, 0] = r.palace_upgrade_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 3, 0, 1] = r.palace_cost_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 3, 1, 1] = r.palace_upgrade_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 3, 0, 2] = r.palace_cost_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 3, 1, 2] = r.palace_upgrade_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 4, 0, 0] = r.sanctuary_cost_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 4, 1, 0] = r.sanctuary_upgrade_coin
-    s.s_cost[FIRST_SPECIAL_CARD + 4, 0, 1] = r.sanctuary_cost_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 4, 1, 1] = r.sanctuary_upgrade_mana
-    s.s_cost[FIRST_SPECIAL_CARD + 4, 0, 2] = r.sanctuary_cost_weapon
-    s.s_cost[FIRST_SPECIAL_CARD + 4, 1, 2] = r.sanctuary_upgrade_weapon
-    s.s_income[0, 0] = r.obelisk_coin
-    s.s_income[1, 0] = r.monument_coin
-    s.s_income[0, 1] = r.obelisk_mana
-    s.s_income[1, 1] = r.monument_mana
-    s.s_income[0, 2] = r.obelisk_weapon
-    s.s_income[1, 2] = r.monument_weapon
-    s.m_cost[0, 0, 0] = r.embassy_coin
-    s.m_cost[0, 0, 1] = r.embassy_mana
-    s.m_cost[0, 0, 2] = r.embassy_weapon
-    s.m_cost[0, 0, 3] = r.embassy_mercenaries
-    s.m_cost[0, 0, 4] = r.embassy_traders
-    s.m_cost[0, 0, 6] = r.embassy_soldiers
-    s.m_cost[0, 0, 5] = r.embassy_wizards
-    s.m_reward[0, 0, 0] = r.embassy_vp
-    s.m_reward[0, 0, 1] = r.embassy_bonus_coin
-    s.m_reward[0, 0, 2] = r.embassy_bonus_mana
-    s.m_reward[0, 0, 3] = r.embassy_bonus_weapon
-    s.m_cost[0, 1, 0] = r.grand_embassy_coin
-    s.m_cost[0, 1, 1] = r.grand_embassy_mana
-    s.m_cost[0, 1, 2] = r.grand_embassy_weapon
-    s.m_cost[0, 1, 3] = r.grand_embassy_mercenaries
-    s.m_cost[0, 1, 4] = r.grand_embassy_traders
-    s.m_cost[0, 1, 6] = r.grand_embassy_soldiers
-    s.m_cost[0, 1, 5] = r.grand_embassy_wizards
-    s.m_reward[0, 1, 0] = r.grand_embassy_vp
-    s.m_reward[0, 1, 1] = r.grand_embassy_bonus_coin
-    s.m_reward[0, 1, 2] = r.grand_embassy_bonus_mana
-    s.m_reward[0, 1, 3] = r.grand_embassy_bonus_weapon
-    s.m_cost[1, 0, 0] = r.watchtower_coin
-    s.m_cost[1, 0, 1] = r.watchtower_mana
-    s.m_cost[1, 0, 2] = r.watchtower_weapon
-    s.m_cost[1, 0, 3] = r.watchtower_mercenaries
-    s.m_cost[1, 0, 4] = r.watchtower_traders
-    s.m_cost[1, 0, 6] = r.watchtower_soldiers
-    s.m_cost[1, 0, 5] = r.watchtower_wizards
-    s.m_reward[1, 0, 0] = r.watchtower_vp
-    s.m_reward[1, 0, 1] = r.watchtower_bonus_coin
-    s.m_reward[1, 0, 2] = r.watchtower_bonus_mana
-    s.m_reward[1, 0, 3] = r.watchtower_bonus_weapon
-    s.m_cost[1, 1, 0] = r.dragons_lair_coin
-    s.m_cost[1, 1, 1] = r.dragons_lair_mana
-    s.m_cost[1, 1, 2] = r.dragons_lair_weapon
-    s.m_cost[1, 1, 3] = r.dragons_lair_mercenaries
-    s.m_cost[1, 1, 4] = r.dragons_lair_traders
-    s.m_cost[1, 1, 6] = r.dragons_lair_soldiers
-    s.m_cost[1, 1, 5] = r.dragons_lair_wizards
-    s.m_reward[1, 1, 0] = r.dragons_lair_vp
-    s.m_reward[1, 1, 1] = r.dragons_lair_bonus_coin
-    s.m_reward[1, 1, 2] = r.dragons_lair_bonus_mana
-    s.m_reward[1, 1, 3] = r.dragons_lair_bonus_weapon
-    s.m_cost[2, 0, 0] = r.market_day_coin
-    s.m_cost[2, 0, 1] = r.market_day_mana
-    s.m_cost[2, 0, 2] = r.market_day_weapon
-    s.m_cost[2, 0, 3] = r.market_day_mercenaries
-    s.m_cost[2, 0, 4] = r.market_day_traders
-    s.m_cost[2, 0, 6] = r.market_day_soldiers
-    s.m_cost[2, 0, 5] = r.market_day_wizards
-    s.m_reward[2, 0, 0] = r.market_day_vp
-    s.m_reward[2, 0, 1] = r.market_day_bonus_coin
-    s.m_reward[2, 0, 2] = r.market_day_bonus_mana
-    s.m_reward[2, 0, 3] = r.market_day_bonus_weapon
-    s.m_cost[2, 1, 0] = r.trade_fair_coin
-    s.m_cost[2, 1, 1] = r.trade_fair_mana
-    s.m_cost[2, 1, 2] = r.trade_fair_weapon
-    s.m_cost[2, 1, 3] = r.trade_fair_mercenaries
-    s.m_cost[2, 1, 4] = r.trade_fair_traders
-    s.m_cost[2, 1, 6] = r.trade_fair_soldiers
-    s.m_cost[2, 1, 5] = r.trade_fair_wizards
-    s.m_reward[2, 1, 0] = r.trade_fair_vp
-    s.m_reward[2, 1, 1] = r.trade_fair_bonus_coin
-    s.m_reward[2, 1, 2] = r.trade_fair_bonus_mana
-    s.m_reward[2, 1, 3] = r.trade_fair_bonus_weapon
-    s.m_cost[3, 0, 0] = r.apprentice_coin
-    s.m_cost[3, 0, 1] = r.apprentice_mana
-    s.m_cost[3, 0, 2] = r.apprentice_weapon
-    s.m_cost[3, 0, 3] = r.apprentice_mercenaries
-    s.m_cost[3, 0, 4] = r.apprentice_traders
-    s.m_cost[3, 0, 6] = r.apprentice_soldiers
-    s.m_cost[3, 0, 5] = r.apprentice_wizards
-    s.m_reward[3, 0, 0] = r.apprentice_vp
-    s.m_reward[3, 0, 1] = r.apprentice_bonus_coin
-    s.m_reward[3, 0, 2] = r.apprentice_bonus_mana
-    s.m_reward[3, 0, 3] = r.apprentice_bonus_weapon
-    s.m_cost[3, 1, 0] = r.arcane_rite_coin
-    s.m_cost[3, 1, 1] = r.arcane_rite_mana
-    s.m_cost[3, 1, 2] = r.arcane_rite_weapon
-    s.m_cost[3, 1, 3] = r.arcane_rite_mercenaries
-    s.m_cost[3, 1, 4] = r.arcane_rite_traders
-    s.m_cost[3, 1, 6] = r.arcane_rite_soldiers
-    s.m_cost[3, 1, 5] = r.arcane_rite_wizards
-    s.m_reward[3, 1, 0] = r.arcane_rite_vp
-    s.m_reward[3, 1, 1] = r.arcane_rite_bonus_coin
-    s.m_reward[3, 1, 2] = r.arcane_rite_bonus_mana
-    s.m_reward[3, 1, 3] = r.arcane_rite_bonus_weapon
-    s.m_cost[4, 0, 0] = r.militia_coin
-    s.m_cost[4, 0, 1] = r.militia_mana
-    s.m_cost[4, 0, 2] = r.militia_weapon
-    s.m_cost[4, 0, 3] = r.militia_mercenaries
-    s.m_cost[4, 0, 4] = r.militia_traders
-    s.m_cost[4, 0, 6] = r.militia_soldiers
-    s.m_cost[4, 0, 5] = r.militia_wizards
-    s.m_reward[4, 0, 0] = r.militia_vp
-    s.m_reward[4, 0, 1] = r.militia_bonus_coin
-    s.m_reward[4, 0, 2] = r.militia_bonus_mana
-    s.m_reward[4, 0, 3] = r.militia_bonus_weapon
-    s.m_cost[4, 1, 0] = r.war_camp_coin
-    s.m_cost[4, 1, 1] = r.war_camp_mana
-    s.m_cost[4, 1, 2] = r.war_camp_weapon
-    s.m_cost[4, 1, 3] = r.war_camp_mercenaries
-    s.m_cost[4, 1, 4] = r.war_camp_traders
-    s.m_cost[4, 1, 6] = r.war_camp_soldiers
-    s.m_cost[4, 1, 5] = r.war_camp_wizards
-    s.m_reward[4, 1, 0] = r.war_camp_vp
-    s.m_reward[4, 1, 1] = r.war_camp_bonus_coin
-    s.m_reward[4, 1, 2] = r.war_camp_bonus_mana
-    s.m_reward[4, 1, 3] = r.war_camp_bonus_weapon
-    s.m_cost[5, 0, 0] = r.coven_coin
-    s.m_cost[5, 0, 1] = r.coven_mana
-    s.m_cost[5, 0, 2] = r.coven_weapon
-    s.m_cost[5, 0, 3] = r.coven_mercenaries
-    s.m_cost[5, 0, 4] = r.coven_traders
-    s.m_cost[5, 0, 6] = r.coven_soldiers
-    s.m_cost[5, 0, 5] = r.coven_wizards
-    s.m_reward[5, 0, 0] = r.coven_vp
-    s.m_reward[5, 0, 1] = r.coven_bonus_coin
-    s.m_reward[5, 0, 2] = r.coven_bonus_mana
-    s.m_reward[5, 0, 3] = r.coven_bonus_weapon
-    s.m_cost[5, 1, 0] = r.circle_of_mages_coin
-    s.m_cost[5, 1, 1] = r.circle_of_mages_mana
-    s.m_cost[5, 1, 2] = r.circle_of_mages_weapon
-    s.m_cost[5, 1, 3] = r.circle_of_mages_mercenaries
-    s.m_cost[5, 1, 4] = r.circle_of_mages_traders
-    s.m_cost[5, 1, 6] = r.circle_of_mages_soldiers
-    s.m_cost[5, 1, 5] = r.circle_of_mages_wizards
-    s.m_reward[5, 1, 0] = r.circle_of_mages_vp
-    s.m_reward[5, 1, 1] = r.circle_of_mages_bonus_coin
-    s.m_reward[5, 1, 2] = r.circle_of_mages_bonus_mana
-    s.m_reward[5, 1, 3] = r.circle_of_mages_bonus_weapon
-    s.m_cost[6, 0, 0] = r.caravan_coin
-    s.m_cost[6, 0, 1] = r.caravan_mana
-    s.m_cost[6, 0, 2] = r.caravan_weapon
-    s.m_cost[6, 0, 3] = r.caravan_mercenaries
-    s.m_cost[6, 0, 4] = r.caravan_traders
-    s.m_cost[6, 0, 6] = r.caravan_soldiers
-    s.m_cost[6, 0, 5] = r.caravan_wizards
-    s.m_reward[6, 0, 0] = r.caravan_vp
-    s.m_reward[6, 0, 1] = r.caravan_bonus_coin
-    s.m_reward[6, 0, 2] = r.caravan_bonus_mana
-    s.m_reward[6, 0, 3] = r.caravan_bonus_weapon
-    s.m_cost[6, 1, 0] = r.trade_route_coin
-    s.m_cost[6, 1, 1] = r.trade_route_mana
-    s.m_cost[6, 1, 2] = r.trade_route_weapon
-    s.m_cost[6, 1, 3] = r.trade_route_mercenaries
-    s.m_cost[6, 1, 4] = r.trade_route_traders
-    s.m_cost[6, 1, 6] = r.trade_route_soldiers
-    s.m_cost[6, 1, 5] = r.trade_route_wizards
-    s.m_reward[6, 1, 0] = r.trade_route_vp
-    s.m_reward[6, 1, 1] = r.trade_route_bonus_coin
-    s.m_reward[6, 1, 2] = r.trade_route_bonus_mana
-    s.m_reward[6, 1, 3] = r.trade_route_bonus_weapon
-    s.m_cost[7, 0, 0] = r.festival_coin
-    s.m_cost[7, 0, 1] = r.festival_mana
-    s.m_cost[7, 0, 2] = r.festival_weapon
-    s.m_cost[7, 0, 3] = r.festival_mercenaries
-    s.m_cost[7, 0, 4] = r.festival_traders
-    s.m_cost[7, 0, 6] = r.festival_soldiers
-    s.m_cost[7, 0, 5] = r.festival_wizards
-    s.m_reward[7, 0, 0] = r.festival_vp
-    s.m_reward[7, 0, 1] = r.festival_bonus_coin
-    s.m_reward[7, 0, 2] = r.festival_bonus_mana
-    s.m_reward[7, 0, 3] = r.festival_bonus_weapon
-    s.m_cost[7, 1, 0] = r.grand_festival_coin
-    s.m_cost[7, 1, 1] = r.grand_festival_mana
-    s.m_cost[7, 1, 2] = r.grand_festival_weapon
-    s.m_cost[7, 1, 3] = r.grand_festival_mercenaries
-    s.m_cost[7, 1, 4] = r.grand_festival_traders
-    s.m_cost[7, 1, 6] = r.grand_festival_soldiers
-    s.m_cost[7, 1, 5] = r.grand_festival_wizards
-    s.m_reward[7, 1, 0] = r.grand_festival_vp
-    s.m_reward[7, 1, 1] = r.grand_festival_bonus_coin
-    s.m_reward[7, 1, 2] = r.grand_festival_bonus_mana
-    s.m_reward[7, 1, 3] = r.grand_festival_bonus_weapon
-    s.m_cost[8, 0, 0] = r.bridge_coin
-    s.m_cost[8, 0, 1] = r.bridge_mana
-    s.m_cost[8, 0, 2] = r.bridge_weapon
-    s.m_cost[8, 0, 3] = r.bridge_mercenaries
-    s.m_cost[8, 0, 4] = r.bridge_traders
-    s.m_cost[8, 0, 6] = r.bridge_soldiers
-    s.m_cost[8, 0, 5] = r.bridge_wizards
-    s.m_reward[8, 0, 0] = r.bridge_vp
-    s.m_reward[8, 0, 1] = r.bridge_bonus_coin
-    s.m_reward[8, 0, 2] = r.bridge_bonus_mana
-    s.m_reward[8, 0, 3] = r.bridge_bonus_weapon
-    s.m_cost[8, 1, 0] = r.fortress_bridge_coin
-    s.m_cost[8, 1, 1] = r.fortress_bridge_mana
-    s.m_cost[8, 1, 2] = r.fortress_bridge_weapon
-    s.m_cost[8, 1, 3] = r.fortress_bridge_mercenaries
-    s.m_cost[8, 1, 4] = r.fortress_bridge_traders
-    s.m_cost[8, 1, 6] = r.fortress_bridge_soldiers
-    s.m_cost[8, 1, 5] = r.fortress_bridge_wizards
-    s.m_reward[8, 1, 0] = r.fortress_bridge_vp
-    s.m_reward[8, 1, 1] = r.fortress_bridge_bonus_coin
-    s.m_reward[8, 1, 2] = r.fortress_bridge_bonus_mana
-    s.m_reward[8, 1, 3] = r.fortress_bridge_bonus_weapon
-    s.m_cost[9, 0, 0] = r.library_coin
-    s.m_cost[9, 0, 1] = r.library_mana
-    s.m_cost[9, 0, 2] = r.library_weapon
-    s.m_cost[9, 0, 3] = r.library_mercenaries
-    s.m_cost[9, 0, 4] = r.library_traders
-    s.m_cost[9, 0, 6] = r.library_soldiers
-    s.m_cost[9, 0, 5] = r.library_wizards
-    s.m_reward[9, 0, 0] = r.library_vp
-    s.m_reward[9, 0, 1] = r.library_bonus_coin
-    s.m_reward[9, 0, 2] = r.library_bonus_mana
-    s.m_reward[9, 0, 3] = r.library_bonus_weapon
-    s.m_cost[9, 1, 0] = r.great_library_coin
-    s.m_cost[9, 1, 1] = r.great_library_mana
-    s.m_cost[9, 1, 2] = r.great_library_weapon
-    s.m_cost[9, 1, 3] = r.great_library_mercenaries
-    s.m_cost[9, 1, 4] = r.great_library_traders
-    s.m_cost[9, 1, 6] = r.great_library_soldiers
-    s.m_cost[9, 1, 5] = r.great_library_wizards
-    s.m_reward[9, 1, 0] = r.great_library_vp
-    s.m_reward[9, 1, 1] = r.great_library_bonus_coin
-    s.m_reward[9, 1, 2] = r.great_library_bonus_mana
-    s.m_reward[9, 1, 3] = r.great_library_bonus_weapon
+def card_tables(value) -> dict[str, np.ndarray]:
+    """The card numbers of ``rules.toml`` laid out by card index, for the rules record (the
+    game's ``rule_tables``); ``value(name)`` is a parameter's value in force. A card's
+    parameters are named after it and its upgraded side: ``shop_cost_coin``,
+    ``shop_upgrade_coin``, ``shop_coin``, ``shop_alt_coin``, ``bank_coin``, ``shop_mercenary``..."""
+    n_cost = np.zeros((N_NORMAL_TYPES, 2, 3), np.int64)        # [type, build/upgrade, resource]
+    n_yield = np.zeros((N_NORMAL_TYPES, 2, 2, 3), np.int64)    # [type, side, alternative, resource]
+    n_merc = np.zeros((N_NORMAL_TYPES, 2), np.int64)           # 1: may give a Mercenary instead
+    s_cost = np.zeros((N_SPECIAL_TYPES, 2, 3), np.int64)
+    s_income = np.zeros((2, 3), np.int64)                      # Obelisk, Monument
+    m_cost = np.zeros((N_MISSIONS, 2, 7), np.int64)            # see M_ANY, M_TRADERS
+    m_reward = np.zeros((N_MISSIONS, 2, 4), np.int64)          # vp, coin, mana, weapons
+    for t, sides in enumerate(NORMAL_NAMES):
+        base, upgraded = (card_key(name) for name in sides)
+        for k, resource in enumerate(RESOURCE_KEYS):
+            if t < FIRST_NORMAL_CARD:  # the printed Kiosk and Guard Post: one side, no price
+                n_yield[t, :, 0, k] = value(f"{base}_{resource}")
+                continue
+            n_cost[t, 0, k] = value(f"{base}_cost_{resource}")
+            n_cost[t, 1, k] = value(f"{base}_upgrade_{resource}")
+            for side, name in enumerate((base, upgraded)):
+                n_yield[t, side, 0, k] = value(f"{name}_{resource}")
+                n_yield[t, side, 1, k] = value(f"{name}_alt_{resource}")
+        if t >= FIRST_NORMAL_CARD:
+            n_merc[t] = value(f"{base}_mercenary"), value(f"{upgraded}_mercenary")
+    for t in range(FIRST_SPECIAL_CARD, N_SPECIAL_TYPES):
+        base = card_key(SPECIAL_NAMES[t][0])
+        for k, resource in enumerate(RESOURCE_KEYS):
+            s_cost[t, :, k] = value(f"{base}_cost_{resource}"), value(f"{base}_upgrade_{resource}")
+    for side, name in enumerate(SPECIAL_NAMES[OBELISK]):
+        s_income[side] = [value(f"{card_key(name)}_{resource}") for resource in RESOURCE_KEYS]
+    for card, sides in enumerate(MISSION_NAMES):
+        for side, name in enumerate(map(card_key, sides)):
+            m_cost[card, side] = [value(f"{name}_{part}") for part in MISSION_COST_KEYS]
+            m_reward[card, side] = [value(f"{name}_{part}") for part in MISSION_REWARD_KEYS]
+    return {"n_cost": n_cost, "n_yield": n_yield, "n_merc": n_merc, "s_cost": s_cost,
+            "s_income": s_income, "m_cost": m_cost, "m_reward": m_reward}
+
+
+def card_key(name: str) -> str:
+    """A card's name as its parameters begin: ``Dragons' Lair`` -> ``dragons_lair``."""
+    return name.lower().replace("'", "").replace(" ", "_")
+
+
+RESOURCE_KEYS = ("coin", "mana", "weapon")
+MISSION_COST_KEYS = ("coin", "mana", "weapon", "mercenaries", "traders", "wizards", "soldiers")
+MISSION_REWARD_KEYS = ("vp", "bonus_coin", "bonus_mana", "bonus_weapon")
 
 
 # --- rule lookups ------------------------------------------------------------------------------
@@ -616,23 +283,23 @@ def hire_funding(free, stored, traders, y, price, hires):
 # --- what a building gives ---------------------------------------------------------------------
 
 @compiled
-def yield_of(s, p, slot, alt):
+def yield_of(s, r, p, slot, alt):
     """The resources (coin, mana, weapons) of ``p``'s Normal Building on ``slot``, alternative
     ``alt`` (0, or 1 for the other side of a '/'); the Mercenary choice is ``has_merc_choice``."""
     t = s.normal[p, slot]
-    return s.n_yield[t, s.normal_side[p, slot], alt]
+    return r.n_yield[t, s.normal_side[p, slot], alt]
 
 
 @compiled
-def has_alternative(s, p, slot):
+def has_alternative(s, r, p, slot):
     t = s.normal[p, slot]
-    a = s.n_yield[t, s.normal_side[p, slot], 1]
+    a = r.n_yield[t, s.normal_side[p, slot], 1]
     return a[0] + a[1] + a[2] > 0
 
 
 @compiled
-def has_merc_choice(s, p, slot):
-    return s.n_merc[s.normal[p, slot], s.normal_side[p, slot]] == 1
+def has_merc_choice(s, r, p, slot):
+    return r.n_merc[s.normal[p, slot], s.normal_side[p, slot]] == 1
 
 
 @compiled
@@ -727,7 +394,7 @@ def mission_vp(s, r, space):
     """What the mission on ``space`` gives now: its VP less any Hex (at least 0)."""
     card = s.missions[space]
     side = BASE if space < 2 else ADVANCED
-    return max(0, s.m_reward[card, side, 0] - s.hexes[space] * r.hex_penalty)
+    return max(0, r.m_reward[card, side, 0] - s.hexes[space] * r.hex_penalty)
 
 
 @compiled

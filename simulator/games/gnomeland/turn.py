@@ -23,7 +23,7 @@ from simulator.games.gnomeland.board import (
     N_ACTIONS, N_CARDS, N_MISSIONS, N_SPELLS, ON_BOARD, SOLDIER, SUMMONING, TRADER, TWO_COINS,
     WAREHOUSE, WEAPON, YES, ABUNDANCE, action_counts, circular, contest_points,
     convert_gives, convert_price, dice_left, final_score, building_points, has_alternative,
-    has_gnome_house, has_merc_choice, hire_funding, keep_limit, load_cards, may_complete,
+    has_gnome_house, has_merc_choice, hire_funding, keep_limit, may_complete,
     warehouses_of,
     mercenaries_per_deck, mission_vp, new_table, slot_of, special_effect, spell_counts,
     supply_start, yield_of,
@@ -203,7 +203,6 @@ def new_game(r, n_players, plans, rng, log):
     s = table[0]
     s.n_players = n_players
     s.current = -1
-    load_cards(s, r)
     for k in range(3):
         s.supply[k] = supply_start(r, k)
         s.merc_deck[k] = mercenaries_per_deck(r, n_players)
@@ -362,7 +361,7 @@ def spend_die(s, r, plans, rng, log, p, d, alt):
         record(log, L.DIE, p, s.dice[d], slot, alt, 0, t * 2 + side)
         record(log, L.MERCENARY, p, kind, 0)
         return
-    got = gain(s, r, p, yield_of(s, p, slot, alt), FROM_DICE, log)
+    got = gain(s, r, p, yield_of(s, r, p, slot, alt), FROM_DICE, log)
     record(log, L.DIE, p, s.dice[d], slot, alt, pack(got[0], got[1], got[2]), t * 2 + side)
     offer_copies(s, r, plans, rng, log, p, got)
 
@@ -426,9 +425,9 @@ def cover_warehouse(s, r, plans, rng, log, p, slot):
 
 
 @compiled
-def mission_cost(s, space):
+def mission_cost(s, r, space):
     card = s.missions[space]
-    return s.m_cost[card, 0 if space < 2 else 1]
+    return r.m_cost[card, 0 if space < 2 else 1]
 
 
 @compiled
@@ -439,10 +438,10 @@ def mission_payable(s, r, p, space):
     side = 0 if space < 2 else 1
     spare = 0
     for k in range(3):
-        named = s.m_cost[card, side, M_TRADERS + k]
+        named = r.m_cost[card, side, M_TRADERS + k]
         if named > s.mercs[p, k]:
             return False
-        c = s.m_cost[card, side, k]
+        c = r.m_cost[card, side, k]
         have = s.res[p, k]
         need = c - have
         used = mercs_for(s, r, p, k, need, s.mercs[p, k] - named)
@@ -451,16 +450,16 @@ def mission_payable(s, r, p, space):
         if need > 0 and r.supply_limited == YES and s.supply[k] + min(c, have) < need:
             return False
         spare += s.mercs[p, k] - named - used
-    return spare >= s.m_cost[card, side, M_ANY]
+    return spare >= r.m_cost[card, side, M_ANY]
 
 
 @compiled
 def complete_mission(s, r, log, p, space):
     card = s.missions[space]
     side = 0 if space < 2 else 1
-    c = mission_cost(s, space)
+    c = mission_cost(s, r, space)
     vp = mission_vp(s, r, space)
-    hexed = s.m_reward[card, side, 0] - vp
+    hexed = r.m_reward[card, side, 0] - vp
     for k in range(3):  # the named Mercenaries
         for _ in range(c[M_TRADERS + k]):
             s.mercs[p, k] -= 1
@@ -482,7 +481,7 @@ def complete_mission(s, r, log, p, space):
     s.vp_by_mission[p, card] += vp
     record(log, L.MISSION, p, space, card, side, vp, hexed)
     add_points(s, p, vp, SCORE_MISSION, log)
-    gain(s, r, p, s.m_reward[card, side, 1:], FROM_MISSION, log)
+    gain(s, r, p, r.m_reward[card, side, 1:], FROM_MISSION, log)
 
 
 @compiled
@@ -584,7 +583,7 @@ def use_special(s, r, rng, log, p, kind, slot, b):
         got = gain_one(s, r, p, b, 1, FROM_SPECIAL, log)
         record(log, L.SPECIAL, p, t, side, pack(got[0], got[1], got[2]))
     elif kind == OPT_INCOME:
-        got = gain(s, r, p, s.s_income[side], FROM_SPECIAL, log)
+        got = gain(s, r, p, r.s_income[side], FROM_SPECIAL, log)
         record(log, L.SPECIAL, p, t, side, pack(got[0], got[1], got[2]))
 
 
@@ -621,9 +620,9 @@ def list_options(s, r, p, opts):
             continue
         slot = slot_of(s.dice[d])
         n = add_option(opts, n, OPT_DIE, d, 0, 0)
-        if has_alternative(s, p, slot):
+        if has_alternative(s, r, p, slot):
             n = add_option(opts, n, OPT_DIE, d, 1, 0)
-        if has_merc_choice(s, p, slot):
+        if has_merc_choice(s, r, p, slot):
             for k in range(3):
                 if s.merc_deck[k] > 0:
                     n = add_option(opts, n, OPT_DIE, d, 2 + k, 0)
@@ -707,9 +706,9 @@ def list_options(s, r, p, opts):
             if s.deck_at[p, kind, i] != IN_DECK:
                 continue
             if kind == 0:
-                c0, c1, c2 = s.n_cost[first + i, 0, 0], s.n_cost[first + i, 0, 1], s.n_cost[first + i, 0, 2]
+                c0, c1, c2 = r.n_cost[first + i, 0, 0], r.n_cost[first + i, 0, 1], r.n_cost[first + i, 0, 2]
             else:
-                c0, c1, c2 = s.s_cost[first + i, 0, 0], s.s_cost[first + i, 0, 1], s.s_cost[first + i, 0, 2]
+                c0, c1, c2 = r.s_cost[first + i, 0, 0], r.s_cost[first + i, 0, 1], r.s_cost[first + i, 0, 2]
             if not payable3(s, r, p, c0, c1, c2):
                 continue
             for slot in range(3):
@@ -718,22 +717,22 @@ def list_options(s, r, p, opts):
     for slot in range(3):
         t = s.normal[p, slot]
         if t >= FIRST_NORMAL_CARD and s.normal_side[p, slot] == BASE:
-            if payable3(s, r, p, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2]):
+            if payable3(s, r, p, r.n_cost[t, 1, 0], r.n_cost[t, 1, 1], r.n_cost[t, 1, 2]):
                 n = add_option(opts, n, OPT_UPGRADE_NORMAL, slot, t,
-                               pack(s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2]))
+                               pack(r.n_cost[t, 1, 0], r.n_cost[t, 1, 1], r.n_cost[t, 1, 2]))
         t = s.special[p, slot]
         if t >= FIRST_SPECIAL_CARD and s.special_side[p, slot] == BASE:
-            if payable3(s, r, p, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2]):
+            if payable3(s, r, p, r.s_cost[t, 1, 0], r.s_cost[t, 1, 1], r.s_cost[t, 1, 2]):
                 n = add_option(opts, n, OPT_UPGRADE_SPECIAL, slot, t,
-                               pack(s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2]))
+                               pack(r.s_cost[t, 1, 0], r.s_cost[t, 1, 1], r.s_cost[t, 1, 2]))
     for space in range(4):
         if may_complete(s, r, p, space) and mission_payable(s, r, p, space):
             card, side = s.missions[space], 0 if space < 2 else 1
-            mercs = s.m_cost[card, side, 3] + s.m_cost[card, side, 4] + \
-                s.m_cost[card, side, 5] + s.m_cost[card, side, 6]
+            mercs = r.m_cost[card, side, 3] + r.m_cost[card, side, 4] + \
+                r.m_cost[card, side, 5] + r.m_cost[card, side, 6]
             n = add_option(opts, n, OPT_MISSION, space, card,
-                           pack(s.m_cost[card, side, 0], s.m_cost[card, side, 1],
-                                s.m_cost[card, side, 2]) + 1000 * mercs)
+                           pack(r.m_cost[card, side, 0], r.m_cost[card, side, 1],
+                                r.m_cost[card, side, 2]) + 1000 * mercs)
     return n
 
 
@@ -756,23 +755,23 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
         record(log, L.HIRE, p, a, price, b)
         take_mercenary(s, log, p, a, 3)
     elif kind == OPT_BUILD_NORMAL:
-        pay(s, r, p, s.n_cost[a, 0, 0], s.n_cost[a, 0, 1], s.n_cost[a, 0, 2], log)
+        pay(s, r, p, r.n_cost[a, 0, 0], r.n_cost[a, 0, 1], r.n_cost[a, 0, 2], log)
         place_card(s, r, log, p, 0, a, b)
     elif kind == OPT_BUILD_SPECIAL:
-        pay(s, r, p, s.s_cost[a, 0, 0], s.s_cost[a, 0, 1], s.s_cost[a, 0, 2], log)
+        pay(s, r, p, r.s_cost[a, 0, 0], r.s_cost[a, 0, 1], r.s_cost[a, 0, 2], log)
         cover_warehouse(s, r, plans, rng, log, p, b)
         place_card(s, r, log, p, 1, a, b)
         free_dice(s, r, rng, log, p)
     elif kind == OPT_UPGRADE_NORMAL:
         t = s.normal[p, a]
-        pay(s, r, p, s.n_cost[t, 1, 0], s.n_cost[t, 1, 1], s.n_cost[t, 1, 2], log)
+        pay(s, r, p, r.n_cost[t, 1, 0], r.n_cost[t, 1, 1], r.n_cost[t, 1, 2], log)
         s.normal_side[p, a] = ADVANCED
         s.upgraded[p, 0] += 1
         s.card_level[p, 0, t - FIRST_NORMAL_CARD] = 2
         record(log, L.UPGRADE, p, 0, a, t)
     elif kind == OPT_UPGRADE_SPECIAL:
         t = s.special[p, a]
-        pay(s, r, p, s.s_cost[t, 1, 0], s.s_cost[t, 1, 1], s.s_cost[t, 1, 2], log)
+        pay(s, r, p, r.s_cost[t, 1, 0], r.s_cost[t, 1, 1], r.s_cost[t, 1, 2], log)
         s.special_side[p, a] = ADVANCED
         s.upgraded[p, 1] += 1
         s.card_level[p, 1, t - FIRST_SPECIAL_CARD] = 2
@@ -867,10 +866,10 @@ def end_of_turn(s, r, plans, rng, log, p):
 # --- End of the Round ------------------------------------------------------------------------------
 
 @compiled
-def best_die_count(s, p, k, value):
+def best_die_count(s, r, p, k, value):
     """Units of resource ``k`` a die of ``value`` brings on ``p``'s board (the '/' chosen for it)."""
     slot = slot_of(value)
-    return max(yield_of(s, p, slot, 0)[k], yield_of(s, p, slot, 1)[k])
+    return max(yield_of(s, r, p, slot, 0)[k], yield_of(s, r, p, slot, 1)[k])
 
 
 @compiled
@@ -898,12 +897,12 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
         if e == EFFECT_DIE_UP or e == EFFECT_DIE_UP_DOWN:
             best_gain, best_i, best_v = 0, -1, 0
             for i in range(n):
-                base = best_die_count(s, q, k, dice[i])
+                base = best_die_count(s, r, q, k, dice[i])
                 for step in (1, -1):
                     if step == -1 and e == EFFECT_DIE_UP:
                         continue
                     v = circular(dice[i] + step)
-                    g = best_die_count(s, q, k, v) - base
+                    g = best_die_count(s, r, q, k, v) - base
                     if g > best_gain:
                         best_gain, best_i, best_v = g, i, v
             if best_i >= 0:
@@ -911,7 +910,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
         elif e == EFFECT_REROLL:
             worst, worst_i = 1000, -1
             for i in range(n):
-                c = best_die_count(s, q, k, dice[i])
+                c = best_die_count(s, r, q, k, dice[i])
                 if c < worst:
                     worst, worst_i = c, i
             if worst_i >= 0 and worst == 0:
@@ -920,8 +919,8 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     coins = 0
     for i in range(n):
         slot = slot_of(dice[i])
-        a0 = yield_of(s, q, slot, 0)
-        a1 = yield_of(s, q, slot, 1)
+        a0 = yield_of(s, r, q, slot, 0)
+        a1 = yield_of(s, r, q, slot, 1)
         if a1[k] > a0[k]:
             from_dice += a1[k]
             coins += a1[COIN]
@@ -940,8 +939,8 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
             from_dice += 1
             coins -= convert_price(r, side)
         elif e == EFFECT_INCOME:
-            from_dice += s.s_income[side, k]
-            income_coins += s.s_income[side, COIN]
+            from_dice += r.s_income[side, k]
+            income_coins += r.s_income[side, COIN]
     stored = s.res[q, k]
     # FAQ Q3: Mercenaries 'can be bought and discarded anytime, even during a scuffle or a magic
     # challenge': the count's own Coins, the Warehouses' Coins and Traders pay for Mercenaries of
