@@ -170,7 +170,7 @@ def coefficients(s, p, w):
     return coef
 
 
-@compiled(inline="always")  # called in every valuation: no call overhead
+@compiled
 def place_term(s, r, g, coef, pts):
     """The weighted points of place ``g`` if it were scored now."""
     standings(s, r, g, False, pts)
@@ -274,7 +274,7 @@ def value_of_copy(copy, s, r, p, w, coef, terms):
     return worth(x, p, w, coef, mine)
 
 
-@compiled(inline="always")  # called in every valuation: no call overhead
+@compiled
 def term_with(s, r, q, g, change, coef, pts):
     """``place_term`` of ``g`` with ``change`` more Caballeros of ``q`` there."""
     if s.expansion:
