@@ -1,5 +1,10 @@
 """Comparing runs: what a tweak changed, with intervals, paired where that is tighter.
 
+A comparison tests every row it reports (each seat, strategy and role's win rate and score, the
+point sources, the game length), so its verdicts are Holm-corrected over those rows, as the
+report's are: with 67 rows and no real change, uncorrected 95% intervals would call about three
+of them changes by chance.
+
 Runs of an experiment share their seed, so game ``i`` starts from the same random stream in
 each (common random numbers). A seat's outcome in the baseline and in a variant is then a
 matched pair; the difference of matched pairs usually varies much less than two independent
@@ -16,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from scipy import stats as sps
+from statsmodels.stats.weightstats import ttost_ind, ttost_paired
 
 from reports import stats
 from reports.metrics import ENGINE
@@ -27,7 +34,11 @@ GROUPS = ("seat", "strategy", "role")
 
 @dataclass
 class Change:
-    """One quantity's change from the baseline to a variant."""
+    """One quantity's change from the baseline to a variant.
+
+    ``low``/``high`` is the interval at ``level``: the base confidence, or after the Holm
+    correction over the rows of the comparison the level of the row's Holm step, so that an
+    interval excludes zero exactly when the row is called a change (``detected``)."""
 
     metric: str      # "win_rate", "score", "turns", a point source...
     group: str       # "seat", "strategy", "role" or "all"
@@ -38,44 +49,108 @@ class Change:
     low: float
     high: float
     n: int
-    method: str      # "paired" or "unpaired"
+    method: str      # "paired" (the same games, seat by seat), "unpaired" or "too few"
+    p: float = math.nan           # two-sided, no change
+    p_adjusted: float = math.nan  # Holm over the comparison's rows
+    level: float = math.nan       # the confidence of low/high
+    margin: float | None = None   # --min-effect in this row's unit (None: not asked, or turns)
+    p_equivalent: float = math.nan  # two one-sided tests against +-margin, Holm over the rows
+    se: float = math.nan
+    df: float = math.inf
+    confidence: float = 0.95
 
     @property
     def detected(self) -> bool:
-        return not (self.low <= 0.0 <= self.high)
+        return math.isfinite(self.p_adjusted) and self.p_adjusted <= 1 - self.confidence
+
+    @property
+    def equivalent(self) -> bool:
+        """Shown to be within +-margin (a positive verdict of no change that matters)."""
+        return (self.margin is not None and not self.detected and math.isfinite(self.p_equivalent)
+                and self.p_equivalent <= 1 - self.confidence)
 
     def verdict(self, percent: bool) -> str:
         scale, unit = (100.0, " pts") if percent else (1.0, "")
         if not math.isfinite(self.low):
             return "too few games"
-        if not self.detected:
-            return "no detectable change"
-        half = (self.high - self.low) / 2
-        return f"changed by {scale * self.delta:+.2f} ± {scale * half:.2f}{unit}"
+        if self.detected:
+            half = (self.high - self.low) / 2
+            return f"changed by {scale * self.delta:+.2f} ± {scale * half:.2f}{unit}"
+        if self.equivalent:
+            return f"no change larger than {scale * self.margin:g}{unit}"
+        return "no detectable change"
 
     def as_dict(self) -> dict:
         return {"metric": self.metric, "group": self.group, "label": self.label,
                 "baseline": self.baseline, "variant": self.variant, "delta": self.delta,
-                "low": self.low, "high": self.high, "n": self.n, "method": self.method,
-                "detected": self.detected}
+                "low": self.low, "high": self.high, "level": self.level, "n": self.n,
+                "method": self.method, "p": self.p, "p_adjusted": self.p_adjusted,
+                "detected": self.detected, "margin": self.margin,
+                "p_equivalent": self.p_equivalent, "equivalent": self.equivalent}
 
 
-def _difference(paired: np.ndarray | None, a: np.ndarray, b: np.ndarray, confidence: float):
-    """(delta, low, high, n, method) for mean(b) - mean(a), paired when that is tighter."""
+def _difference(paired: np.ndarray | None, a: np.ndarray, b: np.ndarray, confidence: float,
+                margin: float | None) -> dict:
+    """mean(b) - mean(a): paired (a t test of the matched differences) when that gives the
+    tighter interval, else unpaired (Welch's normal approximation); its standard error, the
+    p-value of no change and, given ``margin``, of the two one-sided tests (statsmodels)."""
     na, nb = len(a), len(b)
     if na < stats.MIN_SAMPLE or nb < stats.MIN_SAMPLE:
         delta = float(np.mean(b) - np.mean(a)) if na and nb else math.nan
-        return delta, math.nan, math.nan, min(na, nb), "too few"
-    delta = float(b.mean() - a.mean())
-    se_unpaired = math.sqrt(a.var(ddof=1) / na + b.var(ddof=1) / nb)
-    z = stats.z_value(confidence)
-    best = (delta, delta - z * se_unpaired, delta + z * se_unpaired, min(na, nb), "unpaired")
+        return {"delta": delta, "n": min(na, nb), "method": "too few"}
+    se = math.sqrt(a.var(ddof=1) / na + b.var(ddof=1) / nb)
+    best = {"delta": float(b.mean() - a.mean()), "se": se, "df": math.inf, "n": min(na, nb),
+            "method": "unpaired"}
     if paired is not None and len(paired) >= stats.MIN_SAMPLE:
-        sd = float(paired.std(ddof=1))
-        low, high = stats.t_interval(float(paired.mean()), sd, len(paired), confidence)
-        if high - low <= best[2] - best[1]:
-            best = (float(paired.mean()), float(low), float(high), len(paired), "paired")
+        n = len(paired)
+        se_paired = float(paired.std(ddof=1)) / math.sqrt(n)
+        if se_paired * sps.t.ppf(0.5 + confidence / 2, n - 1) <= se * stats.z_value(confidence):
+            best = {"delta": float(paired.mean()), "se": se_paired, "df": n - 1, "n": n,
+                    "method": "paired"}
+    best["p"] = _two_sided_p(best["delta"], best["se"], best["df"])
+    if margin is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):  # no spread at all: p is 0 or nan
+            best["p_equivalent"] = _equivalence_p(best["method"], paired, a, b, margin)
     return best
+
+
+def _equivalence_p(method: str, paired, a, b, margin: float) -> float:
+    """The two one-sided tests' p-value that the change lies within +-margin."""
+    if method == "paired":
+        return float(ttost_paired(paired, np.zeros_like(paired), -margin, margin)[0])
+    return float(ttost_ind(b, a, -margin, margin, usevar="unequal")[0])
+
+
+def _two_sided_p(delta: float, se: float, df: float) -> float:
+    if se == 0:
+        return 0.0 if delta != 0 else 1.0
+    return float(2 * sps.t.sf(abs(delta) / se, df))
+
+
+def _interval(delta: float, se: float, df: float, confidence: float) -> tuple[float, float]:
+    half = float(sps.t.ppf(0.5 + confidence / 2, df)) * se
+    return delta - half, delta + half
+
+
+def holm_correct(changes: list[Change], confidence: float) -> None:
+    """Holm's step-down correction over ``changes`` (those with a p-value): adjusted p-values,
+    and each interval recomputed at its step's level (1 - alpha / (m - k) for the k-th smallest
+    p; every row after the first not rejected at that row's level), so verdict and interval
+    agree. Equivalence p-values are Holm-adjusted over the rows that have them."""
+    alpha = 1 - confidence
+    tested = [c for c in changes if math.isfinite(c.p)]
+    for c, adjusted in zip(tested, stats.holm([c.p for c in tested])):
+        c.p_adjusted = float(adjusted)
+    m = len(tested)
+    stopped = None
+    for k, c in enumerate(sorted(tested, key=lambda c: c.p)):
+        if stopped is None and c.p > alpha / (m - k):
+            stopped = alpha / (m - k)
+        c.level = 1 - (stopped if stopped is not None else alpha / (m - k))
+        c.low, c.high = _interval(c.delta, c.se, c.df, c.level)
+    with_margin = [c for c in tested if c.margin is not None and math.isfinite(c.p_equivalent)]
+    for c, adjusted in zip(with_margin, stats.holm([c.p_equivalent for c in with_margin])):
+        c.p_equivalent = float(adjusted)
 
 
 def _seat_frame(path: Path, columns: list[str]) -> pl.DataFrame:
@@ -84,17 +159,32 @@ def _seat_frame(path: Path, columns: list[str]) -> pl.DataFrame:
     return data.seats.select([c for c in ["game_id", "seat", *columns] if c in have]).collect(engine=ENGINE)
 
 
-def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95) -> list[Change]:
-    """Every headline change from ``baseline`` to ``variant``."""
+def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95,
+                 min_effect: float | None = None) -> list[Change]:
+    """Every headline change from ``baseline`` to ``variant``, Holm-corrected over all of them.
+
+    ``min_effect`` (points: percentage points of a win rate, game points of a score or a point
+    source) is the smallest change that matters; a row shown to lie within it (two one-sided
+    tests) says so."""
     mb, mv = load(baseline).manifest, load(variant).manifest
     sources = list((mb.get("columns") or {}).get("point_sources", []))
     columns = ["strategy", "role", "win_share", "score", *sources]
     a, b = _seat_frame(baseline, columns), _seat_frame(variant, columns)
     sources = [s for s in sources if s in a.columns and s in b.columns]  # a mode's own sources
-    same_games = mb["seed"] == mv["seed"] and mb["n_players"] == mv["n_players"] and \
-        mb["game"] == mv["game"]
-    joined = a.join(b, on=["game_id", "seat"], suffix="_v") if same_games else None
+    joined = a.join(b, on=["game_id", "seat"], suffix="_v") if same_games(mb, mv) else None
     changes = []
+
+    def add(metric, group, label, xa, xb, diff):
+        margin = None if min_effect is None or metric == "turns" else \
+            min_effect / 100 if metric == "win_rate" else min_effect
+        d = _difference(diff, xa, xb, confidence, margin)
+        changes.append(Change(metric, group, str(label), float(xa.mean()) if len(xa) else 0.0,
+                              float(xb.mean()) if len(xb) else 0.0, d["delta"], math.nan,
+                              math.nan, d["n"], d["method"], p=d.get("p", math.nan),
+                              margin=margin, p_equivalent=d.get("p_equivalent", math.nan),
+                              se=d.get("se", math.nan), df=d.get("df", math.inf),
+                              confidence=confidence))
+
     metrics = [("win_rate", "win_share"), ("score", "score")] + [(s, s) for s in sources]
     for group in GROUPS:
         if group not in a.columns or a[group].null_count() == a.height:
@@ -111,29 +201,29 @@ def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95) -> lis
             pa = pairable.filter(pl.col(group) == label) if pairable is not None else None
             for metric, column in metrics[:2] if group != "strategy" else metrics:
                 diff = None if pa is None else (pa[f"{column}_v"] - pa[column]).to_numpy().astype(float)
-                delta, low, high, n, method = _difference(
-                    diff, xa[column].to_numpy().astype(float), xb[column].to_numpy().astype(float),
-                    confidence)
-                changes.append(Change(metric, group, str(label), float(xa[column].mean() or 0),
-                                      float(xb[column].mean() or 0), delta, low, high, n, method))
+                add(metric, group, label, xa[column].to_numpy().astype(float),
+                    xb[column].to_numpy().astype(float), diff)
     # Whole-table quantities: game length and where the points come from.
     ga = load(baseline, lazy=True).games.select("game_id", "turns").collect(engine=ENGINE)
     gb = load(variant, lazy=True).games.select("game_id", "turns").collect(engine=ENGINE)
     paired = None
-    if same_games:
+    if joined is not None:
         g = ga.join(gb, on="game_id", suffix="_v")
         paired = (g["turns_v"] - g["turns"]).to_numpy().astype(float)
-    delta, low, high, n, method = _difference(paired, ga["turns"].to_numpy().astype(float),
-                                              gb["turns"].to_numpy().astype(float), confidence)
-    changes.append(Change("turns", "all", "all", float(ga["turns"].mean()), float(gb["turns"].mean()),
-                          delta, low, high, n, method))
+    add("turns", "all", "all", ga["turns"].to_numpy().astype(float),
+        gb["turns"].to_numpy().astype(float), paired)
     for source in sources:
         diff = None if joined is None else (joined[f"{source}_v"] - joined[source]).to_numpy().astype(float)
-        delta, low, high, n, method = _difference(diff, a[source].to_numpy().astype(float),
-                                                  b[source].to_numpy().astype(float), confidence)
-        changes.append(Change(source, "all", "all", float(a[source].mean()), float(b[source].mean()),
-                              delta, low, high, n, method))
+        add(source, "all", "all", a[source].to_numpy().astype(float),
+            b[source].to_numpy().astype(float), diff)
+    holm_correct(changes, confidence)
     return changes
+
+
+def same_games(mb: dict, mv: dict) -> bool:
+    """Whether two runs played the same games (same game, seed and player count): game i then
+    started from the same random stream in both, and seats can be paired."""
+    return mb["seed"] == mv["seed"] and mb["n_players"] == mv["n_players"] and mb["game"] == mv["game"]
 
 
 def win_rates(path: Path, confidence: float = 0.95) -> pl.DataFrame:

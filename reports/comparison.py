@@ -27,7 +27,7 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 from reports import charts  # noqa: E402
 from reports.build import Bullets, Heading, Image, Para, Table, _html, _md  # noqa: E402
 from reports.metrics import ENGINE  # noqa: E402
-from reports.compare import Change, balance_index, compare_runs, win_rates  # noqa: E402
+from reports.compare import Change, balance_index, compare_runs, same_games, win_rates  # noqa: E402
 from reports.stats import check_confidence  # noqa: E402
 from reports.verdicts import PlayerSet, _flag_text, compare_verdicts  # noqa: E402
 from simulator.core.dataset import load, require_verified  # noqa: E402
@@ -72,7 +72,8 @@ def _delta_chart(path: Path, label: str, changes: list[Change], palettes) -> boo
                 fmt="none", ecolor="black", capsize=3, lw=1)
     ax.axvline(0, color=charts.FAIR_COLOUR, lw=1)
     ax.set_yticks(y, [f"{c.group}: {charts.pretty(c.label)}" for c in rows])
-    ax.set_xlabel("Change in win rate against the baseline (percentage points), with interval")
+    ax.set_xlabel("Change in win rate against the baseline (percentage points), with its Holm-corrected "
+                  "interval")
     ax.set_title(f"What did '{label}' change? Win rate against the baseline")
     fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
     return True
@@ -181,9 +182,14 @@ def _sweep_axis(ax, x, values, numeric: bool) -> None:
 
 
 def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
-                     title: str = "Comparison", description: str = "") -> Path:
-    """Compare every entry with the first (the baseline) of the same player count."""
+                     title: str = "Comparison", description: str = "",
+                     min_effect: float | None = None) -> Path:
+    """Compare every entry with the first (the baseline) of the same player count.
+
+    ``min_effect`` (points) is the smallest change that matters: a change shown to be smaller
+    is reported as such (``compare_runs``)."""
     confidence = check_confidence(confidence)
+    check_min_effect(min_effect)
     if len(entries) < 2:
         raise UsageError("compare: give at least two runs (the first is the baseline)")
     for e in entries:
@@ -204,9 +210,10 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
         palettes = {"role": charts.Palette(role_names).as_dict(),
                     "strategy": charts.Palette(strategy_names, charts.STRATEGY_COLOURS).as_dict()}
         summary = {"title": title, "description": description, "confidence": confidence,
-                   "configurations": [], "comparisons": []}
+                   "multiple_comparisons": "holm, over the rows of each comparison",
+                   "min_effect_points": min_effect, "configurations": [], "comparisons": []}
         indices = [balance_index(e.path, confidence) for e in entries]
-        blocks, headlines = [], []
+        blocks, headlines, pairs = [], [], []
         for e, m, idx in zip(entries, manifests, indices):
             summary["configurations"].append({
                 "label": e.label, "path": str(e.path), "players": e.players, "games": m["n_games"],
@@ -218,11 +225,13 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             base = next(b for b in entries if b.players == e.players and b.player_set == e.player_set)
             if e is base:
                 continue
-            changes = compare_runs(base.path, e.path, confidence)
+            changes = compare_runs(base.path, e.path, confidence, min_effect)
+            paired = same_games(load(base.path).manifest, load(e.path).manifest)
+            pairs.append((base, e, paired))
             summary["comparisons"].append({"baseline": base.label, "variant": e.label,
-                                           "players": e.players,
+                                           "players": e.players, "same_games": paired,
                                            "changes": [c.as_dict() for c in changes]})
-            headlines.append(_headline_line(e, changes))
+            headlines.append(_headline_line(e, changes, min_effect))
             blocks += _variant_blocks(e, base, changes, tmp, images, palettes)
         _balance_chart(tmp / "charts" / "balance.png", entries, indices)
         images["balance"] = (tmp / "charts" / "balance.png").read_bytes()
@@ -252,13 +261,9 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
                     images[file] = (tmp / "charts" / file).read_bytes()
                     sweep_blocks.append(Image(file, f"charts/{file}", f"{name}: {file}"))
         intro = [Heading(2, "What moved", "findings"),
-                 Para(description) if description else Para(""),
+                 *([Para(description)] if description else []),
                  Bullets(headlines or ["Only a baseline: nothing to compare."]),
-                 Para(f"Intervals at {100 * confidence:.0f}% confidence. Every configuration used "
-                      "the same seed, so game i started from the same deal and dice in each "
-                      "(common random numbers); changes use paired differences of the same "
-                      "seats in the same games wherever that gives the tighter interval, and "
-                      "each row names the method used.", note=True)]
+                 Para(_method_note(pairs, confidence, min_effect), note=True)]
         verdict_blocks = _verdict_blocks(entries, confidence, summary)
         all_blocks = balance_blocks + verdict_blocks + sweep_blocks + blocks
         (tmp / "comparison.md").write_text(f"# {title}\n\n" + _md(intro + all_blocks))
@@ -314,13 +319,51 @@ def _labels(path: Path, column: str) -> list[str]:
     return [v for v in seats.select(column).unique().collect(engine=ENGINE)[column].to_list() if v is not None]
 
 
-def _headline_line(e: Entry, changes: list[Change]) -> str:
+def check_min_effect(min_effect: float | None) -> None:
+    if min_effect is not None and not (math.isfinite(min_effect) and min_effect > 0):
+        raise UsageError(f"--min-effect {min_effect}: must be a positive number of points "
+                         "(e.g. 1 for one percentage point of a win rate)")
+
+
+def _method_note(pairs: list, confidence: float, min_effect: float | None) -> str:
+    """How the changes were tested: the seeds, the pairing, the correction, the margin."""
+    paired = [f"{e.label} against {b.label}" for b, e, same in pairs if same]
+    unpaired = [f"{e.label} against {b.label}" for b, e, same in pairs if not same]
+    if not unpaired:
+        seeds = ("Every configuration used the same seed, so game i started from the same deal "
+                 "and dice in each (common random numbers); changes use paired differences of "
+                 "the same seats in the same games wherever that gives the tighter interval.")
+    elif not paired:
+        seeds = ("The runs did not play the same games (different seeds or player "
+                 "counts), so every change is an unpaired difference of independent samples.")
+    else:
+        seeds = (f"{'; '.join(paired)}: the same games (common random numbers), paired where "
+                 f"tighter. {'; '.join(unpaired)}: different games, unpaired.")
+    text = (f"{seeds} Each row names its method. Verdicts are Holm-corrected over all the rows "
+            f"of each comparison at {100 * confidence:.0f}% confidence; each interval is at its "
+            "row's Holm step, so it excludes zero exactly when the row is called a change.")
+    if min_effect is not None:
+        text += (f" Smallest change that matters: {min_effect:g} points (of a win rate, or of a "
+                 "score); a row shown within it by two one-sided tests (Holm-corrected) reads "
+                 f"\"no change larger than {min_effect:g} pts\".")
+    return text
+
+
+def _headline_line(e: Entry, changes: list[Change], min_effect: float | None = None) -> str:
     moved = sorted((c for c in changes if c.detected and c.metric == "win_rate"),
                    key=lambda c: -abs(c.delta))
     length = next(c for c in changes if c.metric == "turns")
     parts = [f"{c.group} {charts.pretty(c.label)} {_fmt(c)} ({c.verdict(True)}, {c.method})"
              for c in moved[:3]]
-    text = "; ".join(parts) if parts else "no detectable change in any win rate"
+    rates = [c for c in changes if c.metric == "win_rate" and math.isfinite(c.low)]
+    if parts:
+        text = "; ".join(parts)
+    elif min_effect is not None and rates and all(c.equivalent for c in rates):
+        text = f"no win rate changed by more than {min_effect:g} pts"
+    else:
+        text = "no detectable change in any win rate"
+    tested = sum(math.isfinite(c.p) for c in changes)
+    text += f" (of {tested} rows, Holm-corrected)"
     if length.detected:
         text += f"; game length {length.baseline:.1f} → {length.variant:.1f} turns"
     return f"{e.label} ({e.players} players{', played by ' + e.player_set if e.player_set else ''}): {text}."
@@ -341,6 +384,8 @@ def _variant_blocks(e: Entry, base: Entry, changes, tmp: Path, images, palettes)
     for c in changes:
         percent = c.metric == "win_rate"
         rows.append([c.metric.replace("_", " "), c.group, charts.pretty(c.label), _fmt(c),
-                     c.verdict(percent), c.method])
-    blocks.append(Table(["quantity", "by", "who", "baseline → variant", "verdict", "method"], rows))
+                     c.verdict(percent), c.method,
+                     "-" if not math.isfinite(c.p_adjusted) else f"{c.p_adjusted:.3g}"])
+    blocks.append(Table(["quantity", "by", "who", "baseline → variant", "verdict", "method", "Holm p"],
+                        rows))
     return blocks

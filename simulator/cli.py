@@ -169,20 +169,24 @@ def verify(run_dir):
               help="Add games until every headline win rate is within ±P (e.g. 0.01), up to "
                    "the file's max_games.")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--min-effect", type=float, default=None,
+              help="The smallest change that matters, in points (of a win rate, or of a score): "
+                   "a change shown to be smaller reads 'no change larger than N pts'.")
 @click.option("--threads", "-t", type=int, default=None)
 @backend_options
-def experiment(file, out, n_games, precision, confidence, threads, backend, scheduler):
+def experiment(file, out, n_games, precision, confidence, min_effect, threads, backend, scheduler):
     """Run every configuration of an experiment FILE, then compare them with the baseline."""
     import datetime
     from pathlib import Path
 
     from tqdm import tqdm
 
-    from reports.comparison import Entry, build_comparison
+    from reports.comparison import Entry, build_comparison, check_min_effect
     from reports.stats import check_confidence
     from simulator.experiment import load_experiment, load_plan, run_experiment
 
     check_confidence(confidence)
+    check_min_effect(min_effect)
     if precision is not None and not 0 < precision < 0.5:
         raise UsageError(f"--precision {precision}: must be between 0 and 0.5 (e.g. 0.01 for ±1 point)")
     if n_games is not None and n_games < 1:
@@ -200,7 +204,8 @@ def experiment(file, out, n_games, precision, confidence, threads, backend, sche
     plan = load_plan(out)
     entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
                      player_set=c.get("player_set", "")) for c in plan["configurations"]]
-    report = build_comparison(entries, out / "comparison", confidence, exp.title, exp.description)
+    report = build_comparison(entries, out / "comparison", confidence, exp.title, exp.description,
+                              min_effect)
     click.echo((report / "comparison.md").read_text().split("\n## Balance index")[0].strip())
     click.echo(str(report / "comparison.html"))
 
@@ -210,7 +215,10 @@ def experiment(file, out, n_games, precision, confidence, threads, backend, sche
 @click.option("--out", "-o", type=click.Path(), default=None,
               help="Output folder (default: a fresh folder under runs/).")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
-def compare(runs, out, confidence):
+@click.option("--min-effect", type=float, default=None,
+              help="The smallest change that matters, in points (of a win rate, or of a score): "
+                   "a change shown to be smaller reads 'no change larger than N pts'.")
+def compare(runs, out, confidence, min_effect):
     """Compare existing runs: each against the first (the baseline) of its player count."""
     import datetime
     from pathlib import Path
@@ -222,7 +230,7 @@ def compare(runs, out, confidence):
     if out.exists() and any(out.iterdir()) and not (out / "comparison.json").exists():
         raise UsageError(f"--out {out}: folder is not empty and holds no earlier comparison")
     entries = [Entry(Path(r).name, Path(r)) for r in runs]
-    report = build_comparison(entries, out, confidence, "Comparison of runs")
+    report = build_comparison(entries, out, confidence, "Comparison of runs", min_effect=min_effect)
     click.echo((report / "comparison.md").read_text().split("\n## Balance index")[0].strip())
     click.echo(str(report / "comparison.html"))
 

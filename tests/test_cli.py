@@ -86,6 +86,18 @@ def test_games_lists_everything(playtest):
         assert text in out
 
 
+@pytest.mark.parametrize("game,name,starred", [("gnomeland", "covered_warehouse", True),
+                                               ("elgrande", "black_caballeros_per_region", True),
+                                               ("elgrande", "all_out_takes_black", True),
+                                               ("elgrande", "transport_cards", True),
+                                               ("gremios", "inn_cost", False)])
+def test_games_stars_every_assumption_wherever_its_source_names_it(playtest, game, name, starred):
+    """A source that reads a rulebook passage and then says "Assumption: ..." is starred too."""
+    code, out, _ = playtest("games", game)
+    line = next(l for l in out.splitlines() if l.strip().lstrip("*").startswith(name + " "))
+    assert code == 0 and line.lstrip().startswith("*") == starred
+
+
 def test_replay_text_and_jsonl(playtest):
     code, text, _ = playtest("replay", "gremios", "--seed", 3, "-i", 2)
     assert code == 0 and "Turn 1" in text and "Game over" in text

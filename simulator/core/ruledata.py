@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,7 +38,9 @@ class Param:
 
     @property
     def is_assumption(self) -> bool:
-        return self.source.lower().startswith("assumption")
+        """Whether the value (or part of it) is assumed where the rulebook is silent: its source
+        says "assumption", first or after the rulebook passage it reads."""
+        return re.search(r"\bassumption\b", self.source, re.IGNORECASE) is not None
 
     @property
     def allowed(self) -> str:

@@ -1,0 +1,100 @@
+"""Comparisons of runs: Holm-corrected verdicts, intervals that agree with them, the pairing
+named, and equivalence against the smallest change that matters."""
+
+import json
+import math
+
+import pytest
+
+from reports.compare import Change, compare_runs, holm_correct
+from reports.comparison import Entry, build_comparison
+from simulator import api
+
+
+@pytest.fixture(scope="module")
+def null_runs(tmp_path_factory):
+    """Four Gremios runs with identical rules and seeds 3, 4, 5, 6: every difference is noise."""
+    root = tmp_path_factory.mktemp("null")
+    return [api.run("gremios", games=2000, seed=s, out=root / f"seed{s}", progress=False)
+            for s in (3, 4, 5, 6)]
+
+
+def test_noise_between_seeds_is_not_reported_as_change(null_runs):
+    comparisons = [compare_runs(null_runs[0], other) for other in null_runs[1:]]
+    rows = [c for changes in comparisons for c in changes if math.isfinite(c.p)]
+    uncorrected = sum(c.p <= 0.05 for c in rows)
+    detected = sum(c.detected for c in rows)
+    # about 5% of the rows pass an uncorrected test by chance; Holm keeps each comparison's
+    # chance of any false change at 5%
+    assert uncorrected >= 5
+    assert detected <= 1
+    assert all(c.method == "unpaired" for c in rows)  # different seeds: nothing to pair
+
+
+def test_an_interval_excludes_zero_exactly_when_its_row_is_a_change(null_runs, tmp_path):
+    tweaked = api.run("gremios", games=2000, seed=3, out=tmp_path / "t", progress=False,
+                      settings={"archbishop_coins": 4})
+    changes = compare_runs(null_runs[0], null_runs[1]) + compare_runs(null_runs[0], tweaked)
+    assert any(c.detected for c in changes)
+    for c in changes:
+        if math.isfinite(c.p):
+            assert c.detected == (not c.low <= 0.0 <= c.high), c
+            assert c.level >= 0.95
+
+
+def test_holm_steps_set_each_rows_level():
+    def row(p, delta):
+        return Change("score", "all", "all", 0.0, delta, delta, math.nan, math.nan, 100, "unpaired",
+                      p=p, se=1.0)
+    rows = [row(0.001, 4.0), row(0.02, 2.3), row(0.04, 2.05), row(0.5, 0.6)]
+    holm_correct(rows, 0.95)
+    # steps: 0.001 <= 0.05/4 rejected; 0.02 > 0.05/3 stops: the rest at 1 - 0.05/3
+    assert [c.detected for c in rows] == [True, False, False, False]
+    assert rows[0].level == pytest.approx(1 - 0.05 / 4)
+    assert all(c.level == pytest.approx(1 - 0.05 / 3) for c in rows[1:])
+    assert rows[0].p_adjusted == pytest.approx(0.004)
+    assert rows[1].p_adjusted == pytest.approx(0.06)
+
+
+def test_min_effect_turns_a_null_into_a_verdict_of_no_change_that_matters(null_runs):
+    wide = [c for c in compare_runs(null_runs[0], null_runs[1], min_effect=10)
+            if c.metric == "win_rate" and math.isfinite(c.p)]
+    assert wide and all(c.equivalent for c in wide if not c.detected)
+    assert wide[0].verdict(True) == "no change larger than 10 pts"
+    narrow = compare_runs(null_runs[0], null_runs[1], min_effect=0.1)
+    assert not any(c.equivalent for c in narrow if c.metric == "win_rate")  # 2,000 games are too few
+
+
+def test_a_real_change_is_not_called_equivalent(null_runs, tmp_path):
+    tweaked = api.run("gremios", games=2000, seed=3, out=tmp_path / "t", progress=False,
+                      settings={"archbishop_coins": 4})
+    arch = next(c for c in compare_runs(null_runs[0], tweaked, min_effect=1)
+                if c.metric == "win_rate" and c.label == "archbishop")
+    assert arch.detected and not arch.equivalent and arch.method == "paired"
+    assert arch.verdict(True).startswith("changed by +")
+
+
+def test_the_report_says_which_comparisons_are_paired(null_runs, tmp_path):
+    unpaired = build_comparison([Entry("a", null_runs[0]), Entry("b", null_runs[1])], tmp_path / "u")
+    text = (unpaired / "comparison.md").read_text()
+    assert "different seeds" in text and "the same seed" not in text
+    assert "Holm-corrected" in text
+    same = api.run("gremios", games=2000, seed=3, out=tmp_path / "same", progress=False,
+                   settings={"vp_inn": 3})
+    paired = build_comparison([Entry("a", null_runs[0]), Entry("b", same)], tmp_path / "p",
+                              min_effect=2)
+    text = (paired / "comparison.md").read_text()
+    assert "Every configuration used the same seed" in text
+    assert "Smallest change that matters: 2 points" in text
+    summary = json.loads((paired / "comparison.json").read_text())
+    assert summary["min_effect_points"] == 2 and summary["comparisons"][0]["same_games"] is True
+    assert {"p_adjusted", "level", "equivalent"} <= set(summary["comparisons"][0]["changes"][0])
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan"])
+def test_a_bad_min_effect_is_refused_in_one_line(null_runs, tmp_path, playtest, value):
+    code, _, err = playtest("compare", null_runs[0], null_runs[1], "--min-effect", value,
+                            "--out", tmp_path / "c")
+    assert code == 2 and f"--min-effect {float(value)}" in err and "positive" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "c").exists()
