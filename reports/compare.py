@@ -28,6 +28,7 @@ from reports import stats
 from reports.metrics import ENGINE
 from simulator.core.dataset import load
 
+TRUNCATION_WARNING = 0.01  # share of games cut off at the turn limit that earns a warning
 PAIRED_MIN_MATCH = 0.95  # share of seat pairs with the same label needed to pair them
 GROUPS = ("seat", "strategy", "role")
 
@@ -220,6 +221,21 @@ def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95,
     return changes
 
 
+def identical_games(baseline: Path, variant: Path) -> bool:
+    """Whether two runs of the same games (``same_games``) have the same rows: every seat's
+    strategy, role, score and win share and every game's length. A tweak whose run is
+    identical never came up in these games, or the players never took it."""
+    a, b = load(baseline), load(variant)
+    if not same_games(a.manifest, b.manifest) or a.manifest["n_games"] != b.manifest["n_games"]:
+        return False
+    keys = ["game_id", "seat"]
+    columns = [c for c in ("strategy", "role", "score", "win_share")
+               if c in a.seats.columns and c in b.seats.columns]
+    seats_a, seats_b = (d.seats.select(keys + columns).sort(keys) for d in (a, b))
+    games_a, games_b = (d.games.select("game_id", "turns").sort("game_id") for d in (a, b))
+    return seats_a.equals(seats_b) and games_a.equals(games_b)
+
+
 def same_games(mb: dict, mv: dict) -> bool:
     """Whether two runs played the same games (same game, seed and player count): game i then
     started from the same random stream in both, and seats can be paired."""
@@ -249,8 +265,13 @@ def headline_half_width(path: Path, confidence: float = 0.95) -> float:
     return float(((rates["high"] - rates["low"]) / 2).max())
 
 
+BALANCE_RESAMPLES = 1000
+MAX_RESAMPLED_UNITS = 20_000  # beyond, consecutive games are resampled in equal blocks
+
+
 def balance_index(path: Path, confidence: float = 0.95) -> dict:
-    """Single numbers to rank configurations: spreads between strongest and weakest, first-seat edge."""
+    """Single numbers to rank configurations: spreads between strongest and weakest, first-seat
+    edge, and the index with a percentile bootstrap interval over games (``low``, ``high``)."""
     rates = win_rates(path, confidence)
     manifest = load(path).manifest
     out = {"first_seat_advantage": None, "strategy_spread": None, "role_spread": None}
@@ -261,10 +282,65 @@ def balance_index(path: Path, confidence: float = 0.95) -> dict:
         part = rates.filter(pl.col("group") == group)
         if part.height > 1:
             out[f"{group}_spread"] = float(part["rate"].max() - part["rate"].min())
-    main = out["role_spread"] if out["role_spread"] is not None else out["strategy_spread"]
-    out["index"] = (main or 0.0) + abs(out["first_seat_advantage"] or 0.0)
+    main = "role" if out["role_spread"] is not None else \
+        "strategy" if out["strategy_spread"] is not None else None
+    out["index"] = (out[f"{main}_spread"] if main else 0.0) + abs(out["first_seat_advantage"] or 0.0)
+    out["low"], out["high"] = _bootstrap_index(path, main, manifest["n_players"], out["index"],
+                                               confidence)
     out["index_definition"] = ("spread between the strongest and weakest role (or strategy when "
                                "the game has no roles) plus the first seat's distance from a fair "
-                               "share; 0 is perfectly balanced")
+                               "share; 0 is perfectly balanced; its interval is a bias-corrected "
+                               f"percentile bootstrap over games ({BALANCE_RESAMPLES} resamples)")
     return out
 
+
+def _bootstrap_index(path: Path, group: str | None, n_players: int, point: float,
+                     confidence: float):
+    """Percentile interval of the balance index, resampling whole games (in blocks of
+    consecutive games when there are more than ``MAX_RESAMPLED_UNITS``: games are independent,
+    so blocks of them are too). A fixed seed: the same run gives the same interval."""
+    columns = ["game_id", "seat", "win_share"] + ([group] if group else [])
+    seats = load(path, lazy=True).seats.select(columns).collect(engine=ENGINE)
+    n_games = int(seats["game_id"].max()) + 1
+    block = -(-n_games // MAX_RESAMPLED_UNITS)
+    unit = (seats["game_id"] // block).to_numpy()
+    n_units = int(unit.max()) + 1
+    win = seats["win_share"].to_numpy().astype(float)
+    seat0 = seats["seat"].to_numpy() == 0
+    first_wins = np.bincount(unit[seat0], win[seat0], n_units)
+    first_games = np.bincount(unit[seat0], None, n_units).astype(float)
+    if group:
+        codes, labels = np.unique(seats[group].cast(pl.String).fill_null("").to_numpy(),
+                                  return_inverse=True)
+        keep = codes != ""
+        wins = np.zeros((n_units, len(codes)))
+        np.add.at(wins, (unit, labels), win)
+        played = np.zeros((n_units, len(codes)))
+        np.add.at(played, (unit, labels), 1.0)
+        wins, played = wins[:, keep], played[:, keep]
+    rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
+    index = []
+    for _ in range(BALANCE_RESAMPLES // 100):  # 100 resamples at a time: memory stays small
+        counts = rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=100).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = np.abs(counts @ first_wins / (counts @ first_games) - 1.0 / n_players)
+            if group:
+                rate = (counts @ wins) / (counts @ played)
+                value = value + np.nanmax(rate, axis=1) - np.nanmin(rate, axis=1)
+        index.append(value)
+    return bias_corrected_interval(np.concatenate(index), point, confidence)
+
+
+def bias_corrected_interval(resampled: np.ndarray, point: float, confidence: float):
+    """Efron's bias-corrected percentile interval: a spread between the strongest and weakest
+    of several groups is larger in most resamples than in the data (the extremes are picked
+    after the noise), so the plain percentiles sit too high; their levels are shifted by the
+    share of resamples below the point estimate."""
+    resampled = resampled[np.isfinite(resampled)]
+    n = len(resampled)
+    below = np.clip((np.sum(resampled < point) + 0.5 * np.sum(resampled == point)) / n,
+                    0.5 / n, 1 - 0.5 / n)
+    z0 = sps.norm.ppf(below)
+    z = sps.norm.ppf(0.5 + confidence / 2)
+    low, high = np.quantile(resampled, sps.norm.cdf([2 * z0 - z, 2 * z0 + z]))
+    return float(low), float(high)

@@ -21,13 +21,15 @@ import matplotlib
 matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from reports import charts  # noqa: E402
 from reports.build import Bullets, Heading, Image, Para, Table, _html, _md  # noqa: E402
 from reports.metrics import ENGINE  # noqa: E402
-from reports.compare import Change, balance_index, compare_runs, same_games, win_rates  # noqa: E402
+from reports.compare import (TRUNCATION_WARNING, Change, balance_index, compare_runs,  # noqa: E402
+                             identical_games, same_games, win_rates)
 from reports.stats import check_confidence  # noqa: E402
 from reports.verdicts import PlayerSet, _flag_text, compare_verdicts  # noqa: E402
 from simulator.core.dataset import load, require_verified  # noqa: E402
@@ -88,12 +90,27 @@ def _balance_chart(path: Path, entries: list[Entry], indices: list[dict]) -> Non
     seat = [100 * abs(i["first_seat_advantage"] or 0) for i in indices]
     ax.barh(y, main, color="#4e79a7", label="spread, strongest to weakest role (or strategy)")
     ax.barh(y, seat, left=main, color="#f28e2b", label="first seat's distance from a fair share")
-    ax.set_yticks(y, [e.label for e in entries])
+    index = np.array([100 * i["index"] for i in indices])
+    ax.errorbar(index, y, xerr=[np.maximum(0, index - [100 * i["low"] for i in indices]),
+                                np.maximum(0, [100 * i["high"] for i in indices] - index)],
+                fmt="none", ecolor="black", capsize=3, lw=1)
+    ax.set_yticks(y, [_entry_name(e, entries) for e in entries])
     ax.invert_yaxis()
-    ax.set_xlabel("Balance index (percentage points; lower is more balanced)")
+    ax.set_xlabel("Balance index (percentage points; lower is more balanced), with its bootstrap "
+                  "interval")
     ax.set_title("Which configuration is most balanced?")
     ax.legend(loc="lower right", fontsize=8)
     fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
+
+
+def _entry_name(e: Entry, entries: list[Entry]) -> str:
+    """A configuration's label, with its player count and player set where those vary."""
+    parts = [e.label]
+    if len({x.players for x in entries}) > 1:
+        parts.append(f"{e.players}p")
+    if e.player_set:
+        parts.append(e.player_set)
+    return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
 
 
 def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: float, palettes) -> list[str]:
@@ -231,23 +248,38 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             summary["comparisons"].append({"baseline": base.label, "variant": e.label,
                                            "players": e.players, "same_games": paired,
                                            "changes": [c.as_dict() for c in changes]})
-            headlines.append(_headline_line(e, changes, min_effect))
+            identical = paired and identical_games(base.path, e.path)
+            summary["comparisons"][-1]["identical_games"] = identical
+            headlines.append(_headline_line(e, changes, min_effect) if not identical else
+                             f"{e.label} ({e.players} players): not one game changed: every seat's "
+                             "score and result and every game's length are those of "
+                             f"{base.label}, so the tweak never came up in these games, or the "
+                             "players never took it (a null that says nothing about its effect).")
             blocks += _variant_blocks(e, base, changes, tmp, images, palettes)
+        for e, configuration in zip(entries, summary["configurations"]):
+            share = float(load(e.path, lazy=True).games.select(pl.col("truncated").mean())
+                          .collect(engine=ENGINE).item() or 0.0)
+            configuration["truncated_share"] = share
+            if share > TRUNCATION_WARNING:
+                headlines.append(f"Warning: {share:.1%} of the games of {_entry_name(e, entries)} hit "
+                                 "the turn limit and were cut off: its changes are the limit's as "
+                                 "much as the rules'.")
         _balance_chart(tmp / "charts" / "balance.png", entries, indices)
         images["balance"] = (tmp / "charts" / "balance.png").read_bytes()
         ranking = sorted(zip(entries, indices), key=lambda p: p[1]["index"])
         balance_blocks = [
             Heading(2, "Balance index", "balance"),
             Para(indices[0]["index_definition"].capitalize() + ".", note=True),
-            Table(["configuration", "players", "games", "index", "role spread", "strategy spread",
-                   "first seat vs fair"],
+            Table(["configuration", "players", "games", "index", "interval", "role spread",
+                   "strategy spread", "first seat vs fair"],
                   [[e.label + (f" ({e.player_set})" if e.player_set else ""), str(e.players),
                     f"{load(e.path).manifest['n_games']:,}",
                     f"{100 * i['index']:.1f} pts",
+                    f"{100 * i['low']:.1f} to {100 * i['high']:.1f}",
                     "-" if i["role_spread"] is None else f"{100 * i['role_spread']:.1f} pts",
                     "-" if i["strategy_spread"] is None else f"{100 * i['strategy_spread']:.1f} pts",
                     "-" if i["first_seat_advantage"] is None else f"{100 * i['first_seat_advantage']:+.1f} pts"]
-                   for e, i in ranking], [False, True, True, True, True, True, True]),
+                   for e, i in ranking], [False, True, True, True, True, True, True, True]),
             Image("balance", "charts/balance.png", "Balance index per configuration")]
         sweep_blocks = []
         for name in dict.fromkeys(e.group for e in entries if e.swept):
@@ -343,8 +375,8 @@ def _method_note(pairs: list, confidence: float, min_effect: float | None) -> st
             f"of each comparison at {100 * confidence:.0f}% confidence; each interval is at its "
             "row's Holm step, so it excludes zero exactly when the row is called a change.")
     if min_effect is not None:
-        text += (f" Smallest change that matters: {min_effect:g} points (of a win rate, or of a "
-                 "score); a row shown within it by two one-sided tests (Holm-corrected) reads "
+        text += (f" Smallest change that matters: {min_effect:g} point"
+                 f"{'' if min_effect == 1 else 's'} (of a win rate, or of a score); a row shown within it by two one-sided tests (Holm-corrected) reads "
                  f"\"no change larger than {min_effect:g} pts\".")
     return text
 
@@ -362,6 +394,9 @@ def _headline_line(e: Entry, changes: list[Change], min_effect: float | None = N
         text = f"no win rate changed by more than {min_effect:g} pts"
     else:
         text = "no detectable change in any win rate"
+    if parts and min_effect is not None:
+        within = sum(c.equivalent for c in rates)
+        text += f"; {within} of {len(rates)} win rates shown within ±{min_effect:g} pts"
     tested = sum(math.isfinite(c.p) for c in changes)
     text += f" (of {tested} rows, Holm-corrected)"
     if length.detected:

@@ -1,9 +1,13 @@
-"""playtest from Python: the same runs, replays and datasets as the command line.
+"""playtest from Python: the same runs, replays, datasets and studies as the command line.
 
     from simulator import api
     path = api.run("gremios", players=4, games=100_000, seed=1)
     data = api.load(path)            # data.seats, data.games: polars DataFrames
+    api.win_rates(path)              # every seat, strategy and role, with Wilson intervals
     story = api.replay("gremios", seed=1, game_index=7)
+    tweak = api.run("gremios", players=4, games=100_000, seed=1, settings={"inn_cost": 5})
+    changes = api.compare(path, tweak, min_effect=1)   # Holm-corrected rows, paired
+    api.report(path)                 # the balance report (report/report.html)
 """
 
 from __future__ import annotations
@@ -82,6 +86,86 @@ def tournament(run_dir: str | Path, confidence: float = 0.95) -> dict:
     """Plackett-Luce ratings (with bootstrap intervals) of the strategies of a run."""
     from reports.ratings import ratings
     return ratings(run_dir, confidence)
+
+
+def win_rates(run_dir: str | Path, confidence: float = 0.95):
+    """A run's win rate for every seat, strategy and role, with its Wilson interval (a polars
+    DataFrame: group, label, n, rate, low, high)."""
+    from reports.compare import win_rates as rates
+    from reports.stats import check_confidence
+    return rates(Path(run_dir), check_confidence(confidence))
+
+
+def compare(baseline: str | Path, variant: str | Path, confidence: float = 0.95,
+            min_effect: float | None = None) -> list[dict]:
+    """Every headline change from ``baseline`` to ``variant`` as ``playtest compare`` reports
+    it: one dict per row (metric, group, label, baseline, variant, delta, low, high, method,
+    p, p_adjusted, detected, equivalent...), Holm-corrected over the rows; ``min_effect`` in
+    points, as ``--min-effect``."""
+    from reports.compare import compare_runs
+    from reports.comparison import check_min_effect
+    from reports.stats import check_confidence
+    from simulator.core.dataset import require_verified
+    check_min_effect(min_effect)
+    for path in (baseline, variant):
+        require_verified(path)
+    return [c.as_dict() for c in compare_runs(Path(baseline), Path(variant),
+                                              check_confidence(confidence), min_effect)]
+
+
+def report(run_dir: str | Path, out: str | Path | None = None, confidence: float = 0.95) -> Path:
+    """Write a run's balance report (``run_dir/report`` unless ``out``); returns its folder."""
+    from reports.build import build_report
+    return build_report(run_dir, out, confidence)
+
+
+def experiment(file: str | Path, out: str | Path, games: int | None = None,
+               precision: float | None = None, confidence: float = 0.95,
+               min_effect: float | None = None, threads: int | None = None,
+               progress: bool | None = None) -> Path:
+    """Run an experiment file into ``out`` and write its comparison report
+    (``out/comparison``); returns ``out``. ``simulator.experiment.load_plan(out)`` lists its runs."""
+    from reports.comparison import Entry, build_comparison, check_min_effect
+    from reports.stats import check_confidence
+    from simulator.experiment import load_experiment, load_plan, run_experiment
+    check_confidence(confidence)
+    check_min_effect(min_effect)
+    exp = load_experiment(file, games)
+    out = Path(out)
+    run_experiment(exp, out, threads, progress, precision)
+    entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
+                     player_set=c.get("player_set", "")) for c in load_plan(out)["configurations"]]
+    build_comparison(entries, out / "comparison", confidence, exp.title, exp.description, min_effect)
+    return out
+
+
+def sensitivity(game: str, out: str | Path, threads: int | None = None,
+                progress: bool | None = None, **options) -> Path:
+    """Rank the rule numbers by their effect (``playtest sensitivity``); ``options`` are the
+    fields of ``simulator.sensitivity.SensitivityOptions`` (players, games, metric, params,
+    method, settings, seed, confidence...). Returns ``out`` (sensitivity.md/.json)."""
+    from simulator.sensitivity import SensitivityOptions, sensitivity as scan
+    return scan(_options(SensitivityOptions, game, options), out, threads, progress=progress)
+
+
+def balance(game: str, out: str | Path, resume: bool = False, threads: int | None = None,
+            progress: bool | None = None, **options) -> Path:
+    """Search for rule numbers that balance the game (``playtest balance``); ``options`` are the
+    fields of ``simulator.balance.BalanceOptions`` (goal, players, keep, budget, games,
+    verify_games, settings, seed...). Returns ``out`` (balance.md/.json, proposal-N.toml)."""
+    from simulator.balance import BalanceOptions, balance as search
+    return search(_options(BalanceOptions, game, options), out, resume, threads, progress)
+
+
+def _options(kind, game: str, options: dict):
+    """``kind(game, **options)``, an unknown option refused in one line."""
+    from dataclasses import fields
+    from simulator.core.ruledata import unknown_name
+    allowed = [f.name for f in fields(kind) if f.name != "game"]
+    for name in options:
+        if name not in allowed:
+            raise UsageError(unknown_name("option", name, allowed))
+    return kind(game, **options)
 
 
 def catalog() -> list[dict]:

@@ -365,11 +365,12 @@ def _toml_value(v) -> str:
 def _experiment_file(o: BalanceOptions, entry: dict, config) -> str:
     changes = ", ".join(f"{k}: {entry['printed'][k]} → {v}" for k, v in entry["settings"].items())
     base = ", ".join(f"{k} = {_toml_value(v)}" for k, v in o.settings.items())
-    lines = ["[experiment]",
-             f'title = "{config.game.title}: balance proposal {entry["rank"]} ({o.goal})"',
-             f'description = "Proposed by playtest balance: {changes}. Balance index '
-             f'{100 * entry["baseline_index"]:.1f} -> {100 * entry["index"]:.1f} points on '
-             f'{entry["verify_games"]} fresh games."',
+    status = status_text(entry, o.confidence)
+    lines = [f"# {status}",
+             "[experiment]",
+             f'title = "{config.game.title}: balance proposal {entry["rank"]} ({o.goal}), '
+             f'{"confirmed" if entry["confirmed"] else "not confirmed"}"',
+             f'description = "Proposed by playtest balance: {changes}. {status}"',
              f'game = "{o.game}"', f'mode = "{config.mode}"', f"players = [{config.n_players}]",
              f"games = {entry['verify_games']}", f"seed = {entry['verify_seed']}"]
     if o.strategies:
@@ -380,6 +381,17 @@ def _experiment_file(o: BalanceOptions, entry: dict, config) -> str:
     lines += ["", f"[variants.proposal_{entry['rank']}]", f'description = "{changes}"',
               f"settings = {{ {settings} }}", ""]
     return "\n".join(lines)
+
+
+def status_text(entry: dict, confidence: float) -> str:
+    """A proposal's verdict on its fresh games, as every file it is written into says it."""
+    d = entry["difference"]
+    verdict = ("confirmed: the whole interval is below zero" if entry["confirmed"]
+               else "not confirmed on fresh seeds: the interval reaches zero or above")
+    return (f"Balance index {100 * entry['baseline_index']:.1f} -> {100 * entry['index']:.1f} "
+            f"points ({100 * d['delta']:+.1f}, {confidence:.0%} interval {100 * d['low']:+.1f} to "
+            f"{100 * d['high']:+.1f}) on {entry['verify_games']:,} fresh games, seed "
+            f"{entry['verify_seed']}; {verdict}.")
 
 
 def _cannot_change(game, base, o, baseline, screen, free, metric) -> dict:

@@ -376,6 +376,8 @@ def strength(game, against, players, rollouts, n_games, seed, out, threads):
               help="Comma-separated parameters or shell patterns (default: every parameter).")
 @click.option("--steps", type=int, default=2, show_default=True,
               help="Values tried between the ends of a number's range.")
+@click.option("--near", type=int, default=2, show_default=True,
+              help="First, values 1 to NEAR steps either side of the printed one.")
 @click.option("--method", type=click.Choice(["oat", "morris"]), default="oat", show_default=True,
               help="oat: one at a time; morris: also SALib's global Morris screen.")
 @click.option("--trajectories", type=int, default=10, show_default=True, help="Morris trajectories.")
@@ -389,7 +391,7 @@ def strength(game, against, players, rollouts, n_games, seed, out, threads):
 @click.option("--threads", "-t", type=int, default=None)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @backend_options
-def sensitivity(game, players, mode, strategies, n_games, metric, params, steps, method,
+def sensitivity(game, players, mode, strategies, n_games, metric, params, steps, near, method,
                 trajectories, levels, settings, seed, confidence, out, threads, quiet, backend,
                 scheduler):
     """Which rule number moves the balance most: each parameter alone, against the printed rules."""
@@ -400,7 +402,7 @@ def sensitivity(game, players, mode, strategies, n_games, metric, params, steps,
 
     o = SensitivityOptions(game, players, mode, _split(strategies), n_games, metric, _split(params),
                            steps, method, trajectories, levels, parse_settings(settings), seed,
-                           confidence)
+                           confidence, near)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     folder = scan(o, Path(out) if out else Path("runs") / f"sensitivity-{game}-{stamp}", threads,
                   backend, scheduler, progress=False if quiet else None)

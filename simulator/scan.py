@@ -175,14 +175,17 @@ def select_params(game: Game, patterns: list[str] | None, keep: list[str] | None
     return [p for p in chosen if p.name not in (keep or [])]
 
 
-def scan_values(param: Param, printed, steps: int) -> list:
-    """The values a one-at-a-time scan tries: every other choice; for a number, both ends of its
-    range and ``steps`` evenly spaced values between (the printed value left out)."""
+def scan_values(param: Param, printed, steps: int, near: int = 0) -> list:
+    """The values a one-at-a-time scan tries: every other choice; for a number, first the
+    designer's question, 1 to ``near`` steps either side of the printed value, then both ends
+    of its range and ``steps`` evenly spaced values between (the printed value left out)."""
     if param.choices:
         return [c for c in param.choices if c != printed]
+    close = [printed + d * k for k in range(1, near + 1) for d in (-1, 1)
+             if param.low <= printed + d * k <= param.high]
     points = np.linspace(param.low, param.high, steps + 2)
-    values = sorted({int(round(x)) for x in points})
-    return [v for v in values if v != printed]
+    wide = sorted({int(round(x)) for x in points} - set(close) - {printed})
+    return close + wide
 
 
 def load_run(path: Path) -> dict:

@@ -1,7 +1,8 @@
 """``playtest sensitivity``: which rule number moves the balance most.
 
-One at a time, every selected parameter of the game's rule data is moved to the ends of its
-allowed range (and ``steps`` evenly spaced values between; a choice to each of its other
+One at a time, every selected parameter of the game's rule data is moved one and up to ``near``
+steps either side of its printed value (the tweak a designer asks about), then to the ends of
+its allowed range (and ``steps`` evenly spaced values between; a choice to each of its other
 options), everything else as printed. Each configuration is an ordinary run dataset of the same
 seed as the baseline, so game ``i`` starts from the same random stream in both (common random
 numbers) and the effect on the metric is a paired difference: its interval is a percentile
@@ -27,6 +28,7 @@ import numpy as np
 from tqdm import tqdm
 
 from reports import stats
+from reports.compare import TRUNCATION_WARNING
 from simulator import scan
 from simulator.core.config import make_config
 from simulator.core.dataset import atomic_write_bytes
@@ -54,12 +56,14 @@ class SensitivityOptions:
     settings: dict = field(default_factory=dict)
     seed: int = 0
     confidence: float = 0.95
+    near: int = 2                    # first, 1 to ``near`` steps either side of the printed value
 
 
 def check(o: SensitivityOptions):
     game = get_game(o.game)
     for name, value, low in (("--games", o.games, stats.MIN_SAMPLE), ("--steps", o.steps, 0),
-                             ("--trajectories", o.trajectories, 2), ("--levels", o.levels, 2)):
+                             ("--near", o.near, 0), ("--trajectories", o.trajectories, 2),
+                             ("--levels", o.levels, 2)):
         if value < low:
             raise UsageError(f"{name} {value}: must be at least {low}")
     if o.method not in METHODS:
@@ -95,7 +99,7 @@ def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = No
     out = Path(out)
     _prepare_out(out, o)
     runs = out / "runs"
-    points = [(p, v) for p in params for v in scan.scan_values(p, base.rules.value(p.name), o.steps)]
+    points = [(p, v) for p in params for v in scan.scan_values(p, base.rules.value(p.name), o.steps, o.near)]
     show = progress if progress is not None else True
     bar = tqdm(total=1 + len(points), unit="run", desc=f"sensitivity {game.name}", disable=not show)
 
@@ -115,6 +119,8 @@ def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = No
         groups = metric.groups(base_run["seats"])
         n_players = base.n_players
         base_value, base_sums = scan.measure(metric, base_run, groups, n_players)
+        truncation = scan.parse_metric("truncation", game)
+        base_truncated = scan.measure(truncation, base_run, [""], n_players)[0]
         rows = []
         for param, value in points:
             bar.set_postfix_str(f"{param.name}={value}")
@@ -126,14 +132,15 @@ def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = No
             else:
                 variant_value, sums = scan.measure(metric, run, groups, n_players)
                 diff = scan.paired_difference(metric, base_sums, sums, n_players, o.confidence)
-                row.update(playable=True, metric=variant_value, **diff)
+                row.update(playable=True, metric=variant_value,
+                           truncated=scan.measure(truncation, run, [""], n_players)[0], **diff)
             rows.append(row)
             bar.update(1)
     _decide(rows, o.confidence)
     result = {
         "options": asdict(o), "game": game.name, "title": game.title, "players": n_players,
         "mode": base.mode, "strategies": list(base.strategies), "metric": asdict(metric),
-        "baseline": base_value, "groups": groups,
+        "baseline": base_value, "baseline_truncated": base_truncated, "groups": groups,
         "method": {"one_at_a_time": "each parameter alone at each value; paired percentile "
                    f"bootstrap over games ({scan.RESAMPLES} resamples, scipy); detected where the "
                    f"Benjamini-Hochberg adjusted p-value (statsmodels, over the points whose games "
@@ -245,6 +252,15 @@ def markdown(result: dict) -> str:
         source = ("assumption" if e["assumption"] else "rulebook")
         lines.append(f"| {i} | {e['parameter']} | {e['printed']} | {big['value']} | {show(big['delta'])} "
                      f"| {show(big['low'])} to {show(big['high'])} | {verdict} | {source} |")
+    truncated = [r for r in result["points"] if r["playable"] and r["truncated"] > TRUNCATION_WARNING]
+    if truncated or result["baseline_truncated"] > TRUNCATION_WARNING:
+        lines += ["", "## Warning: games cut off at the turn limit", "",
+                  f"Above {TRUNCATION_WARNING:.0%} of games truncated, an effect (or its absence) "
+                  "is the turn limit's as much as the rule's:"]
+        if result["baseline_truncated"] > TRUNCATION_WARNING:
+            lines.append(f"- the baseline: {result['baseline_truncated']:.1%} of games truncated")
+        lines += [f"- {r['parameter']} = {r['value']}: {r['truncated']:.1%} of games truncated"
+                  for r in truncated]
     quiet = [e["parameter"] for e in result["ranking"] if not e["detected"] and e["largest"]]
     lines += ["", "## No detectable effect", "",
               (", ".join(quiet) if quiet else "Every parameter scanned had a detectable effect.")]

@@ -38,7 +38,11 @@ def test_a_scan_ranks_what_matters_and_finds_no_effect_where_there_is_none(turns
     target = ranking["victory_points_to_win"]
     assert target["detected"]
     points = {r["value"]: r for r in result["points"] if r["parameter"] == "victory_points_to_win"}
-    assert set(points) == {3, 22, 40}  # both ends of [3, 40] and the midpoint, 21.5 rounded
+    printed = get_game("gremios").rules().params["victory_points_to_win"].default
+    # first the designer's question, one and two steps either side of the printed value; then
+    # both ends of [3, 40] and the midpoint, 21.5 rounded
+    assert [r["value"] for r in result["points"] if r["parameter"] == "victory_points_to_win"] == [
+        printed - 1, printed + 1, printed - 2, printed + 2, 3, 22, 40]
     assert points[3]["delta"] < 0 < points[40]["delta"]
     assert result["ranking"][0]["parameter"] == "victory_points_to_win"
     md = (out / "sensitivity.md").read_text()
@@ -153,6 +157,10 @@ def test_balance_screens_searches_verifies_and_writes_experiments(small_balance)
         assert experiment.game == "gremios" and experiment.seed == p["verify_seed"]
         assert [c.changes.get("settings") for c in experiment.configurations if c.kind == "variant"] \
             == [p["settings"]]
+        # the proposal's status goes with it into the experiment file it writes
+        status = "confirmed: the whole interval" if p["confirmed"] else "not confirmed on fresh seeds"
+        assert status in experiment.description and status in path.read_text().splitlines()[0]
+        assert experiment.title.endswith(", confirmed" if p["confirmed"] else ", not confirmed")
     md = (out / "balance.md").read_text()
     assert "## What it cannot change" in md and "## Proposals (verified on fresh seeds)" in md
 
@@ -177,10 +185,22 @@ def test_balance_without_roles_or_with_everything_kept_says_so(tmp_path):
 def test_sensitivity_and_balance_work_for_every_game(name, tmp_path):
     """Both commands on a tiny budget for each game (seats: every game has a turn order)."""
     params = list(get_game(name).rules().params)[:3]
-    o = SensitivityOptions(name, games=40, metric="first_seat", params=params, steps=0)
+    o = SensitivityOptions(name, games=40, metric="first_seat", params=params, steps=0, near=0)
     result = json.loads((sensitivity(o, tmp_path / "s", progress=False) / "sensitivity.json").read_text())
     assert {e["parameter"] for e in result["ranking"]} == set(params)
     b = BalanceOptions(name, goal="seats", games=120, budget=2, candidates=2, proposals=1,
                        verify_games=60, params=params)
     result = json.loads((balance(b, tmp_path / "b", progress=False) / "balance.json").read_text())
     assert result["goal"] == "seats" and len(result["baseline"]["rates"]) == result["players"]
+
+
+def test_games_cut_off_at_the_turn_limit_are_a_warning_not_a_quiet_null(tmp_path):
+    """max_turns = 10 truncates every Gremios game: the scan says so beside its verdict."""
+    o = SensitivityOptions("gremios", players=2, games=200, params=["max_turns"], steps=0)
+    out = sensitivity(o, tmp_path / "s", progress=False)
+    result = json.loads((out / "sensitivity.json").read_text())
+    low = next(r for r in result["points"] if r["value"] == 10)
+    assert low["truncated"] == 1.0 and result["baseline_truncated"] < 0.01
+    md = (out / "sensitivity.md").read_text()
+    assert "## Warning: games cut off at the turn limit" in md
+    assert "max_turns = 10: 100.0% of games truncated" in md

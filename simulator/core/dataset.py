@@ -137,12 +137,26 @@ def read_manifest(path: Path) -> dict:
         raise UsageError(f"{path}: not a folder; give the folder of a run (it holds {MANIFEST})")
     manifest_path = path / MANIFEST
     if not manifest_path.is_file():
-        raise UsageError(f"{path}: no {MANIFEST}, so not a complete run dataset "
-                         "(an unfinished or interrupted run, or not a run folder)")
+        raise UsageError(f"{path}: no {MANIFEST}, so not a complete run dataset; {_what_it_is(path)}")
     try:
         return json.loads(manifest_path.read_text())
     except json.JSONDecodeError as e:
         raise UsageError(f"{manifest_path}: not valid JSON ({e.msg})") from None
+
+
+def _what_it_is(path: Path) -> str:
+    """What a folder without a manifest holds, and what to do with it."""
+    if (path / "run.json").is_file():
+        return f"it is an unfinished run: finish it with playtest run --resume {path}"
+    if (path / "experiment.json").is_file():
+        runs = sorted(p.name for p in path.iterdir() if (p / MANIFEST).is_file())
+        shown = ", ".join(runs[:4]) + (", ..." if len(runs) > 4 else "")
+        return (f"it is an experiment folder: its report is {path / 'comparison'}, its runs are "
+                f"the sub-folders ({shown or 'none finished'})")
+    runs = sorted(p.name for p in path.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
+    if runs:
+        return f"it holds runs: give one of {', '.join(runs[:4])}{', ...' if len(runs) > 4 else ''}"
+    return "not a run folder (a run's folder holds manifest.json, seats/ and games/)"
 
 
 def verify(path: str | Path) -> list[str]:

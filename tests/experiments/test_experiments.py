@@ -149,6 +149,16 @@ def test_extended_run_equals_a_run_of_the_full_size(tmp_path):
         batch.extend(tmp_path / "grown", make_config("gremios", 3, seed=5), 10, progress=False)
 
 
+def test_report_on_an_experiment_folder_points_to_its_report_and_runs(tmp_path, playtest):
+    path = _write(tmp_path, '[experiment]\ngame = "gremios"\ngames = 200\n'
+                            '[variants.v]\nsettings = { inn_cost = 5 }\n')
+    assert playtest("experiment", path, "--out", tmp_path / "x")[0] == 0
+    code, _, err = playtest("report", tmp_path / "x")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "an experiment folder" in err and str(tmp_path / "x" / "comparison") in err
+    assert "4p-baseline" in err
+
+
 def test_compare_command(tmp_path, playtest):
     a = api.run("gremios", games=500, seed=1, out=tmp_path / "a", progress=False)
     b = api.run("gremios", games=500, seed=1, out=tmp_path / "b", progress=False,

@@ -98,3 +98,55 @@ def test_a_bad_min_effect_is_refused_in_one_line(null_runs, tmp_path, playtest, 
     assert code == 2 and f"--min-effect {float(value)}" in err and "positive" in err
     assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "c").exists()
+
+
+def test_the_balance_index_has_a_reproducible_bootstrap_interval(null_runs, tmp_path):
+    from reports.compare import balance_index
+    first = balance_index(null_runs[0])
+    assert first["low"] < first["index"] < first["high"]
+    assert balance_index(null_runs[0]) == first  # a fixed seed
+    # four runs of the same rules: each interval holds the others' index far more often than not
+    indices = [balance_index(r) for r in null_runs]
+    held = sum(a["low"] <= b["index"] <= a["high"] for a in indices for b in indices if a is not b)
+    assert held >= 9
+    report = build_comparison([Entry("a", null_runs[0]), Entry("b", null_runs[1])], tmp_path / "c")
+    summary = json.loads((report / "comparison.json").read_text())
+    assert summary["configurations"][0]["balance"]["low"] == pytest.approx(first["low"])
+    assert "bootstrap over games" in (report / "comparison.md").read_text()
+
+
+def test_a_comparison_warns_of_games_cut_off_at_the_turn_limit(null_runs, tmp_path):
+    short = api.run("gremios", games=300, seed=3, out=tmp_path / "short", progress=False,
+                    settings={"max_turns": 10})
+    report = build_comparison([Entry("printed", null_runs[0]), Entry("short", short)], tmp_path / "c")
+    text = (report / "comparison.md").read_text()
+    assert "Warning: 100.0% of the games of short hit the turn limit" in text
+    assert "of the games of printed" not in text
+    summary = json.loads((report / "comparison.json").read_text())
+    assert [c["truncated_share"] for c in summary["configurations"]][1] == 1.0
+
+
+def test_a_tweak_that_changed_no_game_says_so(null_runs, tmp_path):
+    """A two-player number changed at four players is never read: the games are the same, and
+    the comparison says that, not just "no detectable change"."""
+    unread = api.run("gremios", games=2000, seed=3, out=tmp_path / "unread", progress=False,
+                     settings={"guilds_at_start_two_players": 2})
+    report = build_comparison([Entry("printed", null_runs[0]), Entry("unread", unread),
+                               Entry("other seed", null_runs[1])], tmp_path / "c")
+    text = (report / "comparison.md").read_text()
+    assert "unread (4 players): not one game changed" in text
+    assert "other seed (4 players): not one game changed" not in text
+    flags = [c["identical_games"] for c in json.loads((report / "comparison.json").read_text())["comparisons"]]
+    assert flags == [True, False]
+
+
+def test_the_false_change_rate_over_many_identical_comparisons_is_nominal(tmp_path):
+    """24 independent comparisons of same-rules runs (disjoint pairs of seeds): Holm keeps each
+    one's chance of any false change at 5%, so more than 4 of 24 (binomial tail 0.6%) would
+    mean the correction fails."""
+    flagged = 0
+    for pair in range(24):
+        a, b = (api.run("gremios", players=2, games=400, seed=1000 + 2 * pair + k,
+                        out=tmp_path / f"{pair}-{k}", progress=False) for k in (0, 1))
+        flagged += any(c.detected for c in compare_runs(a, b))
+    assert flagged <= 4

@@ -38,7 +38,8 @@ def test_sigkill_mid_run_then_resume_gives_the_uninterrupted_data(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert not (out / dataset.MANIFEST).exists()
-    with pytest.raises(UsageError, match="no manifest.json"):
+    with pytest.raises(UsageError, match=f"no manifest.json.*unfinished run: finish it with "
+                                         f"playtest run --resume {out}"):
         api.load(out)
     with pytest.raises(UsageError, match="no manifest.json"):
         api.verify(out)
