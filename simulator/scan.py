@@ -129,9 +129,11 @@ def measure(metric: Metric, data, groups: list[str], n_players: int) -> tuple:
 
 
 def paired_difference(metric: Metric, base, variant, n_players: int, confidence: float,
-                      seed: int = BOOTSTRAP_SEED) -> dict:
+                      seed: int = BOOTSTRAP_SEED, keep_resamples: bool = False) -> dict:
     """variant - baseline for ``metric`` over the same games: estimate, percentile bootstrap
-    interval (games resampled jointly, scipy), and a two-sided bootstrap p-value."""
+    interval (games resampled jointly, scipy), and a two-sided bootstrap p-value; with
+    ``keep_resamples``, the bootstrap distribution too (``resamples``), to draw the interval
+    again at another level."""
     from scipy import stats as sps
     (bn, bd), (vn, vd) = base, variant
     n = bn.shape[0]
@@ -153,9 +155,12 @@ def paired_difference(metric: Metric, base, variant, n_players: int, confidence:
                                batch=max(1, 2_000_000 // (n * bn.shape[1])))
     spread = result.bootstrap_distribution
     p = min(1.0, 2.0 * min(np.mean(spread <= 0.0), np.mean(spread >= 0.0)))
-    return {"delta": delta, "low": float(result.confidence_interval.low),
-            "high": float(result.confidence_interval.high), "p": max(p, 1.0 / RESAMPLES),
-            "identical": False}
+    out = {"delta": delta, "low": float(result.confidence_interval.low),
+           "high": float(result.confidence_interval.high), "p": max(p, 1.0 / RESAMPLES),
+           "identical": False}
+    if keep_resamples:
+        out["resamples"] = spread
+    return out
 
 
 def select_params(game: Game, patterns: list[str] | None, keep: list[str] | None = None) -> list[Param]:

@@ -131,7 +131,8 @@ def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = No
                 row.update(playable=False, note=config)
             else:
                 variant_value, sums = scan.measure(metric, run, groups, n_players)
-                diff = scan.paired_difference(metric, base_sums, sums, n_players, o.confidence)
+                diff = scan.paired_difference(metric, base_sums, sums, n_players, o.confidence,
+                                              keep_resamples=True)
                 row.update(playable=True, metric=variant_value,
                            truncated=scan.measure(truncation, run, [""], n_players)[0], **diff)
             rows.append(row)
@@ -162,12 +163,23 @@ def _decide(rows: list[dict], confidence: float) -> None:
     """Mark each playable point detected or not: Benjamini-Hochberg over the points whose games
     differ from the baseline's. A point whose games are all identical (a number the scanned
     table never reads, such as another mode's) is no test at all; counting it would only make
-    the others harder to detect."""
+    the others harder to detect. Every tested point's interval is then drawn again at the level
+    that matches the decisions (Benjamini and Yekutieli's false-coverage-rate adjustment: 1 - R
+    alpha / m for R of m points detected, 1 - alpha / m when none is), so an interval excludes
+    zero exactly when its point is detected."""
+    alpha = 1 - confidence
     tested = [r for r in rows if r["playable"] and not r["identical"]]
     adjusted = stats.benjamini_hochberg([r["p"] for r in tested]) if tested else []
     for r, p in zip(tested, adjusted):
         r["p_adjusted"] = float(p)
-        r["detected"] = bool(p < 1 - confidence)
+        r["detected"] = bool(p < alpha)
+    detected = sum(r["detected"] for r in tested)
+    level = 1 - max(detected, 1) * alpha / max(len(tested), 1)
+    for r in tested:
+        r["level"] = level
+        if "resamples" in r:
+            r["low"], r["high"] = (float(q) for q in np.quantile(
+                r.pop("resamples"), [(1 - level) / 2, (1 + level) / 2]))
     for r in rows:
         if r["playable"] and r["identical"]:
             r["p_adjusted"], r["detected"] = 1.0, False
@@ -223,6 +235,11 @@ def _morris(o, game, metric, base, params, groups, runs, threads, backend, sched
                       "interactions or curvature)"}
 
 
+def _levels(points: list[dict]) -> str:
+    levels = sorted({r["level"] for r in points if "level" in r})
+    return ", ".join(f"{100 * x:.2f}%" for x in levels) if levels else "no point tested"
+
+
 def markdown(result: dict) -> str:
     metric = scan.Metric(**result["metric"])
     o = result["options"]
@@ -235,8 +252,9 @@ def markdown(result: dict) -> str:
         f"Baseline (the rules as printed{' with ' + ', '.join(f'{k}={v}' for k, v in o['settings'].items()) if o['settings'] else ''}): "
         f"{scan.fmt(result['baseline'], metric, signed=False)}.",
         "",
-        f"Method: {result['method']['one_at_a_time']}. Effects are the variant minus the baseline "
-        f"with {o['confidence']:.0%} intervals.",
+        f"Method: {result['method']['one_at_a_time']}. Effects are the variant minus the baseline; "
+        "each interval is at the level that matches the corrected verdicts (Benjamini-Yekutieli: "
+        f"{_levels(result['points'])}), so it excludes zero exactly where the effect is detected.",
         "",
         "## Parameters ranked by their largest effect",
         "",

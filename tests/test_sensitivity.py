@@ -44,6 +44,10 @@ def test_a_scan_ranks_what_matters_and_finds_no_effect_where_there_is_none(turns
     assert [r["value"] for r in result["points"] if r["parameter"] == "victory_points_to_win"] == [
         printed - 1, printed + 1, printed - 2, printed + 2, 3, 22, 40]
     assert points[3]["delta"] < 0 < points[40]["delta"]
+    # the intervals are drawn at the level of the corrected verdicts: they agree point by point
+    tested = [r for r in result["points"] if r["playable"] and not r["identical"]]
+    assert tested and all(r["detected"] == (not r["low"] <= 0 <= r["high"]) for r in tested)
+    assert len({r["level"] for r in tested}) == 1 and tested[0]["level"] >= o.confidence
     assert result["ranking"][0]["parameter"] == "victory_points_to_win"
     md = (out / "sensitivity.md").read_text()
     assert "## No detectable effect" in md and TWO_PLAYER_ONLY in md.split("## No detectable effect")[1]
