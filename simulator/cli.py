@@ -172,9 +172,12 @@ def verify(run_dir):
 @click.option("--min-effect", type=float, default=None,
               help="The smallest change that matters, in points (of a win rate, or of a score): "
                    "a change shown to be smaller reads 'no change larger than N pts'.")
+@click.option("--resume", is_flag=True,
+              help="Go on with the interrupted experiment in --out (the same file and options).")
 @click.option("--threads", "-t", type=int, default=None)
 @backend_options
-def experiment(file, out, n_games, precision, confidence, min_effect, threads, backend, scheduler):
+def experiment(file, out, n_games, precision, confidence, min_effect, resume, threads, backend,
+               scheduler):
     """Run every configuration of an experiment FILE, then compare them with the baseline."""
     import datetime
     from pathlib import Path
@@ -191,16 +194,25 @@ def experiment(file, out, n_games, precision, confidence, min_effect, threads, b
         raise UsageError(f"--precision {precision}: must be between 0 and 0.5 (e.g. 0.01 for ±1 point)")
     if n_games is not None and n_games < 1:
         raise UsageError(f"--games {n_games}: must be at least 1")
+    if resume and not out:
+        raise UsageError("--resume: give the interrupted experiment's folder with --out")
     exp = load_experiment(file, n_games)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(out) if out else Path("runs") / f"experiment-{Path(file).stem}-{stamp}"
     total = len(exp.configurations)
-    with tqdm(total=total, unit="config", desc=exp.title, file=sys.stderr,
-              disable=not sys.stderr.isatty()) as bar:
-        run_experiment(exp, out, threads, progress=False, precision=precision, backend=backend,
-                       scheduler=scheduler,
-                       on_config=lambda c, games: (bar.set_postfix_str(f"{c.label}: {games:,} games"),
-                                                   bar.update(1)))
+    again = " ".join(["playtest experiment", str(file), "--out", str(out), "--resume"]
+                     + (["--games", str(n_games)] if n_games is not None else [])
+                     + (["--precision", str(precision)] if precision is not None else []))
+    try:
+        with tqdm(total=total, unit="config", desc=exp.title, file=sys.stderr,
+                  disable=not sys.stderr.isatty()) as bar:
+            run_experiment(exp, out, threads, progress=False, precision=precision,
+                           backend=backend, scheduler=scheduler, resume=resume,
+                           on_config=lambda c, games: (bar.set_postfix_str(f"{c.label}: {games:,} games"),
+                                                       bar.update(1)))
+    except KeyboardInterrupt:
+        click.echo(f"playtest: interrupted; what was played is kept: go on with {again}", err=True)
+        sys.exit(130)
     plan = load_plan(out)
     entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
                      player_set=c.get("player_set", "")) for c in plan["configurations"]]

@@ -30,6 +30,7 @@ SWEEP_KEYS = ("description", "parameter", "parameters", "values", "range", "seat
 PLAYER_SET_KEYS = ("description", "strategies", "weights")
 ROLE_SWEEP = "role"
 PLAN = "experiment.json"
+STARTED = "experiment-started.json"  # what was asked, so that --resume goes on with the same
 
 
 @dataclass
@@ -260,14 +261,29 @@ def _role_points(name, sweep, values, base, players, spec, where) -> list[Config
 
 def run_experiment(experiment: Experiment, out: Path, threads=None, progress=None,
                    precision: float | None = None, on_config=None, backend: str = "local",
-                   scheduler: str | None = None) -> Path:
+                   scheduler: str | None = None, resume: bool = False) -> Path:
     """Run every configuration into ``out/<players>p/<label>/`` and write ``experiment.json``.
 
     With ``precision``, configurations get more games (doubling) until every headline win rate's
-    95% interval is within ±precision, or ``max_games`` is reached.
+    95% interval is within ±precision, or ``max_games`` is reached. With ``resume``, ``out`` is
+    an interrupted experiment of the same file and options: finished configurations are kept,
+    an unfinished run is finished (``batch.resume``) and the rest are played, so the folder ends
+    as an uninterrupted experiment would.
     """
     out = Path(out)
-    batch.make_empty_dir(out)
+    asked = {"file": Path(experiment.path).read_text(), "games": experiment.games,
+             "precision": precision}
+    if resume:
+        started = out / STARTED
+        if not started.is_file():
+            raise UsageError(f"--resume {out}: no {STARTED}, so not an experiment this version "
+                             "of playtest started")
+        if json.loads(started.read_text()) != asked:
+            raise UsageError(f"--resume {out}: started from another experiment file or with other "
+                             "--games/--precision; resume with the same, or use a new folder")
+    else:
+        batch.make_empty_dir(out)
+        atomic_write_bytes(out / STARTED, (json.dumps(asked, indent=2) + "\n").encode())
     plan = {
         "experiment": str(experiment.path),
         "title": experiment.title,
@@ -285,11 +301,16 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
     for c in experiment.configurations:
         config = experiment.config(c)
         folder = out / c.folder
-        batch.run(config, experiment.games, folder, threads, progress=progress, backend=backend,
-                  scheduler=scheduler)
+        if (folder / MANIFEST).is_file():
+            pass  # finished before the interruption
+        elif folder.is_dir() and any(folder.iterdir()):
+            batch.resume(folder, threads, progress=progress, backend=backend, scheduler=scheduler)
+        else:
+            batch.run(config, experiment.games, folder, threads, progress=progress, backend=backend,
+                      scheduler=scheduler)
         if precision is not None:
             from reports.compare import headline_half_width
-            n = experiment.games
+            n = json.loads((folder / MANIFEST).read_text())["n_games"]
             while headline_half_width(folder) > precision and n < experiment.max_games:
                 more = min(n, experiment.max_games - n)
                 batch.extend(folder, config, more, threads, progress=progress)

@@ -148,6 +148,9 @@ def _what_it_is(path: Path) -> str:
     """What a folder without a manifest holds, and what to do with it."""
     if (path / "run.json").is_file():
         return f"it is an unfinished run: finish it with playtest run --resume {path}"
+    if (path / "experiment-started.json").is_file() and not (path / "experiment.json").is_file():
+        return ("it is an unfinished experiment: go on with playtest experiment FILE --out "
+                f"{path} --resume")
     if (path / "experiment.json").is_file():
         runs = sorted(p.name for p in path.iterdir() if (p / MANIFEST).is_file())
         shown = ", ".join(runs[:4]) + (", ..." if len(runs) > 4 else "")

@@ -195,3 +195,39 @@ settings = { inn_cost = 8 }
     assert len(summary["comparisons"]) == 2 and pairs == {("baseline", "dear_inns")}
     assert [(v["label"], v["players"]) for v in summary["verdicts"]] == [("baseline", 3), ("dear_inns", 3)]
     assert "Verdicts under each set of players" in (tmp_path / "x" / "comparison" / "comparison.md").read_text()
+
+
+def _part_bytes(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*.parquet"))}
+
+
+def test_an_interrupted_experiment_resumes_to_the_uninterrupted_result(tmp_path, playtest, monkeypatch):
+    path = _write(tmp_path, '[experiment]\ngame = "gremios"\ngames = 300\nseed = 4\n'
+                            '[variants.dear]\nsettings = { inn_cost = 5 }\n'
+                            '[variants.cheap]\nsettings = { inn_cost = 1 }\n')
+    whole = run_experiment(load_experiment(path), tmp_path / "whole")
+    from simulator import experiment as module
+    real_run, calls = module.batch.run, []
+
+    def interrupted(*args, **kwargs):  # Ctrl-C while the second configuration plays
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_run(*args, **kwargs)
+    monkeypatch.setattr(module.batch, "run", interrupted)
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "x")
+    assert code == 130 and f"--out {tmp_path / 'x'} --resume" in err
+    monkeypatch.setattr(module.batch, "run", real_run)
+    code, _, err = playtest("report", tmp_path / "x")
+    assert code == 2 and "unfinished experiment" in err and "--resume" in err
+    # the first configuration as a SIGKILL before its manifest leaves it: finished, not replayed
+    folders = [c["folder"] for c in load_plan(whole)["configurations"]]
+    (tmp_path / "x" / folders[0] / "manifest.json").unlink()
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "x", "--resume")
+    assert code == 0, err
+    for folder in folders:
+        assert _part_bytes(tmp_path / "x" / folder) == _part_bytes(whole / folder)
+    assert (tmp_path / "x" / "comparison" / "comparison.html").is_file()
+    other = _write(tmp_path, '[experiment]\ngame = "gremios"\ngames = 200\n')
+    code, _, err = playtest("experiment", other, "--out", tmp_path / "x", "--resume")
+    assert code == 2 and "another experiment file" in err
