@@ -557,7 +557,7 @@ def tornado_chart(path, result: dict, max_rows: int) -> Path:
                  f"{result['title']}, {result['players']} players", fontsize=11, loc="left")
     _footnote(fig, f"Blue: the parameter at the low end of its range; orange: at the high end; "
                    f"purple: another option of a choice (labelled with the value). Lines: "
-                   f"{result['options']['confidence']:.0%} paired bootstrap intervals over "
-                   f"{result['options']['games']:,} games on common random numbers. Pale bars and "
+                   f"paired bootstrap intervals over {result['options']['games']:,} games on "
+                   f"common random numbers, at the level of the corrected verdicts. Pale bars and "
                    f"(n.s.): no effect detected after the Benjamini-Hochberg correction.")
     return _save(fig, path)

@@ -52,10 +52,13 @@ class Entry:
 
 
 def _fmt(change: Change) -> str:
+    """baseline → variant, with as many decimals as it takes to show them apart (up to 4)."""
     percent = change.metric == "win_rate"
-    if percent:
-        return f"{100 * change.baseline:.1f}% → {100 * change.variant:.1f}%"
-    return f"{change.baseline:.2f} → {change.variant:.2f}"
+    scale, unit, digits = (100.0, "%", 1) if percent else (1.0, "", 2)
+    a, b = scale * change.baseline, scale * change.variant
+    while digits < 4 and a != b and f"{a:.{digits}f}" == f"{b:.{digits}f}":
+        digits += 1
+    return f"{a:.{digits}f}{unit} → {b:.{digits}f}{unit}"
 
 
 def _delta_chart(path: Path, label: str, changes: list[Change], palettes) -> bool:

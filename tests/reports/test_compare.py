@@ -150,3 +150,11 @@ def test_the_false_change_rate_over_many_identical_comparisons_is_nominal(tmp_pa
                         out=tmp_path / f"{pair}-{k}", progress=False) for k in (0, 1))
         flagged += any(c.detected for c in compare_runs(a, b))
     assert flagged <= 4
+
+
+def test_a_change_is_shown_with_the_decimals_that_tell_its_ends_apart():
+    from reports.comparison import _fmt
+    row = Change("win_rate", "role", "peasant", 0.2504, 0.2496, -0.0008, math.nan, math.nan, 900, "paired")
+    assert _fmt(row) == "25.04% → 24.96%"
+    same = Change("win_rate", "role", "peasant", 0.25, 0.25, 0.0, math.nan, math.nan, 900, "paired")
+    assert _fmt(same) == "25.0% → 25.0%"
