@@ -516,9 +516,20 @@ def _lighter(colour: str, by: float = 0.65) -> str:
     return to_hex(tuple(c + (1 - c) * by for c in to_rgb(colour)))
 
 
+TORNADO_NAME_CHARS = 34   # a parameter's name wraps onto a second line beyond this
+TORNADO_VALUE_CHARS = 30  # the values tried, at the right, go one a line beyond this
+
+
 def tornado_chart(path, result: dict, max_rows: int) -> Path:
+    return _save(tornado_figure(result, max_rows), path)
+
+
+def tornado_figure(result: dict, max_rows: int) -> Figure:
     """Each parameter's effect on the metric at the low and high end of its range (a choice: at
-    each other option), with the bootstrap interval, largest on top; undetected effects muted."""
+    each other option), with the bootstrap interval, largest on top; undetected effects muted.
+
+    Names go in the left margin and the values tried (with their effects) in the right one,
+    both wrapped, with rows tall enough for the longest: nothing is written over the bars."""
     scale = result["metric"]["scale"]
     unit = result["metric"]["unit"]
     ranked = [e for e in result["ranking"] if e["largest"] is not None][:max_rows]
@@ -526,9 +537,8 @@ def tornado_chart(path, result: dict, max_rows: int) -> Path:
     for r in result["points"]:
         if r["playable"]:
             by_param.setdefault(r["parameter"], []).append(r)
-    fig, (ax,) = _figure(max(1, len(ranked)), row_height=0.38, base=2.2)
-    y = np.arange(len(ranked))[::-1]
-    for row, entry in zip(y, ranked):
+    rows = []
+    for entry in ranked:
         points = by_param[entry["parameter"]]
         numbers = [r for r in points if isinstance(r["value"], int)]
         if numbers:
@@ -536,6 +546,16 @@ def tornado_chart(path, result: dict, max_rows: int) -> Path:
                     (max(numbers, key=lambda r: r["value"]), TORNADO_HIGH)]
         else:
             ends = [(r, TORNADO_CHOICE) for r in points]
+        name = textwrap.fill(pretty(entry["parameter"]) + ("" if entry["detected"] else " (n.s.)"),
+                             TORNADO_NAME_CHARS)
+        tried = [f"{r['value']}: {scale * r['delta']:+.1f}" for r, _ in ends]
+        values = ("   ".join(tried) if sum(map(len, tried)) + 3 * len(tried) <= TORNADO_VALUE_CHARS
+                  else "\n".join(textwrap.fill(t, TORNADO_VALUE_CHARS) for t in tried))
+        rows.append((ends, name, values))
+    lines = max((max(n.count("\n"), v.count("\n")) + 1 for _, n, v in rows), default=1)
+    fig, (ax,) = _figure(max(1, len(rows)), row_height=max(0.38, 0.16 * lines + 0.1), base=2.2)
+    y = np.arange(len(rows))[::-1]
+    for row, (ends, _, _) in zip(y, rows):
         # the longer bar first, so a shorter one on the same side stays in view on top of it
         for r, colour in sorted(ends, key=lambda e: -abs(e[0]["delta"])):
             shade = colour if r["detected"] else _lighter(colour)
@@ -543,21 +563,24 @@ def tornado_chart(path, result: dict, max_rows: int) -> Path:
                     linewidth=0.8)
             ax.hlines(row, scale * r["low"], scale * r["high"], colors="black", linewidth=1,
                       alpha=0.9 if r["detected"] else 0.35)
-            ax.text(scale * r["delta"], row, f" {r['value']} ", va="center", fontsize=7.5,
-                    ha="left" if r["delta"] >= 0 else "right", color="#333333")
     ax.axvline(0, color=FAIR_COLOUR, linewidth=1)
     ax.set_yticks(y)
-    ax.set_yticklabels([pretty(e["parameter"]) + ("" if e["detected"] else "  (n.s.)")
-                        for e in ranked], fontsize=8.5)
-    ax.set_ylim(-0.7, max(1, len(ranked)) - 0.3)
+    ax.set_yticklabels([name for _, name, _ in rows], fontsize=8.5)
+    ax.set_ylim(-0.7, max(1, len(rows)) - 0.3)
+    values = ax.twinx()  # the right margin: the values tried, row by row
+    values.set_ylim(ax.get_ylim())
+    values.set_yticks(y)
+    values.set_yticklabels([v for _, _, v in rows], fontsize=8, color="#333333")
+    values.tick_params(axis="y", length=0)
     ax.set_xlabel(f"Change of the {result['metric']['short']} ({unit}), variant - printed rules")
     ax.grid(axis="x", alpha=0.3)
     ax.set_axisbelow(True)
     ax.set_title(f"Which rule number moves the {result['metric']['short']}? "
                  f"{result['title']}, {result['players']} players", fontsize=11, loc="left")
     _footnote(fig, f"Blue: the parameter at the low end of its range; orange: at the high end; "
-                   f"purple: another option of a choice (labelled with the value). Lines: "
+                   f"purple: another option of a choice. At the right, each value tried and its "
+                   f"effect ({unit}). Lines: "
                    f"paired bootstrap intervals over {result['options']['games']:,} games on "
                    f"common random numbers, at the level of the corrected verdicts. Pale bars and "
                    f"(n.s.): no effect detected after the Benjamini-Hochberg correction.")
-    return _save(fig, path)
+    return fig
