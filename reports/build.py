@@ -32,7 +32,7 @@ import polars as pl
 
 from reports import charts, metrics, stats
 from reports.charts import level, pretty, seat_label
-from simulator.core.dataset import require_verified
+from simulator.core.dataset import atomic_write_bytes, require_verified
 from simulator.core.errors import UsageError
 
 REPORT_FORMAT = 1
@@ -165,6 +165,14 @@ def _html(title: str, blocks, images: dict[str, bytes], findings_blocks, nav) ->
             f"<h1>{html.escape(title)}</h1>\n<nav>{links}</nav>\n"
             f'<section id="findings">{_html_blocks(findings_blocks, images)}</section>\n'
             f"{_html_blocks(blocks, images)}\n</body></html>\n")
+
+
+def write_pages(folder: Path, stem: str, title: str, intro, blocks, images: dict[str, bytes]) -> None:
+    """``stem.md`` and ``stem.html`` in ``folder`` from the same blocks, each written whole
+    (the intro heads the page; every heading with an anchor is in its navigation)."""
+    nav = [(b.anchor, b.text) for b in blocks if isinstance(b, Heading) and b.anchor]
+    atomic_write_bytes(folder / f"{stem}.md", (f"# {title}\n\n" + _md(intro + blocks)).encode())
+    atomic_write_bytes(folder / f"{stem}.html", _html(title, blocks, images, intro, nav).encode())
 
 
 # --- formatting ---------------------------------------------------------------------------

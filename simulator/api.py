@@ -139,20 +139,22 @@ def experiment(file: str | Path, out: str | Path, games: int | None = None,
     return out
 
 
-def sensitivity(game: str, out: str | Path, threads: int | None = None,
+def sensitivity(game: str, out: str | Path, resume: bool = False, threads: int | None = None,
                 progress: bool | None = None, **options) -> Path:
     """Rank the rule numbers by their effect (``playtest sensitivity``); ``options`` are the
     fields of ``simulator.sensitivity.SensitivityOptions`` (players, games, metric, params,
-    method, settings, seed, confidence...). Returns ``out`` (sensitivity.md/.json)."""
+    method, settings, seed, confidence...). ``resume`` goes on with an interrupted scan in
+    ``out``. Returns ``out`` (sensitivity.md/.html/.json, tornado.png)."""
     from simulator.sensitivity import SensitivityOptions, sensitivity as scan
-    return scan(_options(SensitivityOptions, game, options), out, threads, progress=progress)
+    return scan(_options(SensitivityOptions, game, options), out, resume, threads,
+                progress=progress)
 
 
 def balance(game: str, out: str | Path, resume: bool = False, threads: int | None = None,
             progress: bool | None = None, **options) -> Path:
     """Search for rule numbers that balance the game (``playtest balance``); ``options`` are the
     fields of ``simulator.balance.BalanceOptions`` (goal, players, keep, budget, games,
-    verify_games, settings, seed...). Returns ``out`` (balance.md/.json, proposal-N.toml)."""
+    verify_games, settings, seed...). Returns ``out`` (balance.md/.html/.json, proposal-N.toml)."""
     from simulator.balance import BalanceOptions, balance as search
     return search(_options(BalanceOptions, game, options), out, resume, threads, progress)
 

@@ -33,7 +33,8 @@ import numpy as np
 from tqdm import tqdm
 
 from reports import stats
-from simulator import scan
+from reports.compare import TRUNCATION_WARNING
+from simulator import resumable, scan
 from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.dataset import atomic_write_bytes
@@ -164,39 +165,19 @@ def out_of_bounds(result: dict, baseline: dict, o: BalanceOptions) -> str:
     return ""
 
 
-def _prepare_out(out: Path, o: BalanceOptions, resume: bool) -> dict:
-    state_path = out / STATE
-    if state_path.exists():
-        state = json.loads(state_path.read_text())
-        if not resume:
-            raise UsageError(f"--out {out}: holds an interrupted balance search; add --resume to go "
-                             "on with it, or choose a new folder")
-        if state["options"] != json.loads(json.dumps(asdict(o))):
-            raise UsageError(f"--resume: {out} was made with other options; give the same ones")
-        return state
-    if resume:
-        raise UsageError(f"--resume: no balance search in {out} to go on with")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UsageError(f"--out {out}: exists; choose a new folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-    state = {"options": asdict(o)}
-    atomic_write_bytes(state_path, (json.dumps(state, indent=2) + "\n").encode())
-    return state
-
-
 def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: int | None = None,
             progress: bool | None = None) -> Path:
-    """Search, verify and write balance.md/.json and proposal-N.toml into ``out``."""
+    """Search, verify and write balance.md/.html/.json and proposal-N.toml into ``out``. With
+    ``resume``, ``out`` holds a search started with the same options: its screen, trials and
+    verification runs are kept and the search goes on."""
     import optuna
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
+    from optuna.trial import TrialState
 
     game, metric, base, free = check(o)
     out = Path(out)
-    state = _prepare_out(out, o, resume)
+    state = resumable.start(out, STATE, asdict(o), resume, "balance search")
     show = progress if progress is not None else True
     ev = Evaluator(o, metric, threads)
     printed = {p.name: base.rules.value(p.name) for p in free}
@@ -227,7 +208,7 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
                            "index": result["index"], "group_change": moved,
                            "out_of_bounds": out_of_bounds(result, screen_baseline, o)})
         state["screen"] = screen
-        atomic_write_bytes(out / STATE, (json.dumps(state, indent=2, default=float) + "\n").encode())
+        resumable.save(out, STATE, state)
     screen = state["screen"]
     helpful = sorted((r for r in screen if r["playable"] and r["delta"] < 0 and not r["out_of_bounds"]),
                      key=lambda r: r["delta"])
@@ -241,7 +222,7 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
     trials = []
     if chosen:
         storage = JournalStorage(JournalFileBackend(str(out / STUDY)))
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        optuna.logging.set_verbosity(optuna.logging.ERROR)  # a failed or interrupted trial is no traceback
         with warnings.catch_warnings():  # multivariate and group are marked experimental
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             sampler = optuna.samplers.TPESampler(seed=o.seed, multivariate=True, group=True)
@@ -260,7 +241,11 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
                                   else trial.suggest_int(name, p.low, p.high))
             settings = {k: v for k, v in settings.items() if v != printed[k]}
             trial.set_user_attr("settings", settings)
-            config = ev.config(settings)
+            try:
+                config = ev.config(settings)
+            except UsageError as e:  # tried and refused; a trial cut off by Ctrl-C is not marked
+                trial.set_user_attr("unplayable", str(e))
+                raise
             parts, done = [], 0
             for rung in ev.rungs:
                 parts.append(ev.play(config, done, rung - done))
@@ -275,7 +260,9 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
             trial.set_user_attr("out_of_bounds", bounds)
             return score
 
-        left = o.budget - len(study.trials)
+        tried = [t for t in study.trials if t.state in (TrialState.COMPLETE, TrialState.PRUNED)
+                 or "unplayable" in t.user_attrs]  # an interrupted trial is played again
+        left = o.budget - len(tried)
         with tqdm(total=o.budget, initial=o.budget - max(left, 0), unit="candidate",
                   desc=f"balance {game.name}: search", disable=not show) as bar:
             def tick(study, trial):
@@ -284,7 +271,7 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
                     bar.set_postfix(best=f"{100 * study.best_trial.user_attrs.get('index', math.nan):.1f} pts")
             if left > 0:
                 study.optimize(objective, n_trials=left, callbacks=[tick], catch=(UsageError,))
-        trials = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+        trials = [t for t in study.trials if t.state == TrialState.COMPLETE]
 
     # 4. verification on fresh seeds
     seen, picks = set(), []
@@ -310,7 +297,8 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
     atomic_write_bytes(out / "balance.json", (json.dumps(result, indent=2, default=float) + "\n").encode())
-    (out / "balance.md").write_text(markdown(result))
+    from reports.build import write_pages
+    write_pages(out, "balance", *page(result), {})
     return out
 
 
@@ -429,42 +417,63 @@ def _cannot_change(game, base, o, baseline, screen, free, metric) -> dict:
                           "fixed readings).")}
 
 
-def markdown(r: dict) -> str:
+def page(r: dict) -> tuple[str, list, list]:
+    """(title, intro, blocks): what balance.md and balance.html say, described once."""
+    from reports.build import Bullets, Heading, Para, Table
     metric = scan.Metric(**r["metric"])
     b = r["baseline"]
     o = r["options"]
-    lines = [f"# Balance proposals for {r['title']}: {o['goal']}", "",
-             f"{r['players']} players, mode {r['mode']}, strategies {', '.join(r['strategies'])}. "
-             f"Goal: the {metric.title}, lower is fairer.", "",
-             f"Baseline on {o['games']:,} games (seed {o['seed']}): balance index "
-             f"{100 * b['index']:.1f} points; game length {b['turns']:.1f} turns; "
-             f"{b['truncation']:.2%} truncated.", "",
-             "| " + metric.group + " | win rate |", "|---|---|"]
-    lines += [f"| {g} | {100 * v:.1f}% |" for g, v in sorted(b["rates"].items(), key=lambda kv: -kv[1])]
-    lines += ["", "## Proposals (verified on fresh seeds)", ""]
+    confidence = f"{100 * o['confidence']:g}%"
+    intro = [Para(f"{r['players']} players, mode {r['mode']}, strategies {', '.join(r['strategies'])}. "
+                  f"Goal: the {metric.title}, lower is fairer."),
+             Para(f"Baseline on {o['games']:,} games (seed {o['seed']}): balance index "
+                  f"{100 * b['index']:.1f} points; game length {b['turns']:.1f} turns; "
+                  f"{b['truncation']:.2%} truncated.")]
+    blocks = [Table([metric.group, "win rate"],
+                    [[g, f"{100 * v:.1f}%"] for g, v in sorted(b["rates"].items(), key=lambda kv: -kv[1])],
+                    [False, True]),
+              Heading(2, "Proposals (verified on fresh seeds)", "proposals")]
     if not r["proposals"]:
-        lines.append("No proposal: no candidate within bounds narrowed the spread." if r["searched"]
-                     else "No proposal: no single number narrowed the spread in the screen.")
-    for p in r["proposals"]:
-        d = p["difference"]
-        changes = "; ".join(f"{k}: {p['printed'][k]} → {v}" for k, v in p["settings"].items())
-        verdict = "confirmed" if p["confirmed"] else "not confirmed on fresh seeds"
-        lines += [f"{p['rank']}. **{changes}**: balance index {100 * p['baseline_index']:.1f} → "
-                  f"{100 * p['index']:.1f} points ({100 * d['delta']:+.1f}, {o['confidence']:.0%} "
-                  f"interval {100 * d['low']:+.1f} to {100 * d['high']:+.1f}; {verdict}); game length "
-                  f"{p['turns']['baseline']:.1f} → {p['turns']['proposal']:.1f} turns, truncated "
-                  f"{p['truncation']['baseline']:.2%} → {p['truncation']['proposal']:.2%}; "
-                  f"{p['verify_games']:,} games, seed {p['verify_seed']}; rerun: `playtest experiment "
-                  f"{p['experiment']}`."]
+        blocks.append(Para("No proposal: no candidate within bounds narrowed the spread." if r["searched"]
+                           else "No proposal: no single number narrowed the spread in the screen."))
+    else:
+        rows = []
+        for p in r["proposals"]:
+            d = p["difference"]
+            rows.append([p["rank"], "; ".join(f"{k}: {p['printed'][k]} → {v}" for k, v in p["settings"].items()),
+                         f"{100 * p['baseline_index']:.1f} → {100 * p['index']:.1f}",
+                         f"{100 * d['delta']:+.1f} ({100 * d['low']:+.1f} to {100 * d['high']:+.1f})",
+                         "confirmed" if p["confirmed"] else "not confirmed on fresh seeds",
+                         f"{p['turns']['baseline']:.1f} → {p['turns']['proposal']:.1f}",
+                         f"{p['truncation']['baseline']:.2%} → {p['truncation']['proposal']:.2%}",
+                         f"{p['verify_games']:,}, seed {p['verify_seed']}",
+                         f"playtest experiment {p['experiment']}"])
+        blocks += [Table(["rank", "changes", "balance index (points)",
+                          f"change ({confidence} interval)", "status", "game length (turns)",
+                          "truncated", "fresh games", "rerun"], rows,
+                         [True, False, True, True, False, True, True, True, False]),
+                   Para("Confirmed: the whole interval of the change lies below zero on games the "
+                        "search never saw.", note=True)]
+    truncated = [p for p in r["proposals"] if p["truncation"]["proposal"] > TRUNCATION_WARNING]
+    if truncated or b["truncation"] > TRUNCATION_WARNING:
+        cut_off = ([f"the baseline: {b['truncation']:.1%} of games truncated"]
+                    if b["truncation"] > TRUNCATION_WARNING else [])
+        cut_off += [f"proposal {p['rank']}: {p['truncation']['proposal']:.1%} of its fresh games "
+                     "truncated" for p in truncated]
+        blocks += [Heading(2, "Warning: games cut off at the turn limit", "truncation"),
+                   Para(f"Above {TRUNCATION_WARNING:.0%} of games truncated, a balance index is "
+                        "the turn limit's as much as the rules':"),
+                   Bullets(cut_off)]
     c = r["cannot_change"]
-    lines += ["", "## What it cannot change", "", c["abilities"]]
+    blocks += [Heading(2, "What it cannot change", "cannot-change"), Para(c["abilities"])]
     if c["kept"]:
-        lines.append(f"Kept fixed (--keep): {', '.join(c['kept'])}.")
+        blocks.append(Para(f"Kept fixed (--keep): {', '.join(c['kept'])}."))
     if c["no_effect_on_goal"]:
-        lines.append(f"No effect on any game at this table ({len(c['no_effect_on_goal'])}): "
-                     f"{', '.join(c['no_effect_on_goal'])}.")
+        blocks.append(Para(f"No effect on any game at this table ({len(c['no_effect_on_goal'])}): "
+                           f"{', '.join(c['no_effect_on_goal'])}."))
     if c["not_playable"]:
-        lines.append(f"No value tried could be played at this table: {', '.join(c['not_playable'])}.")
+        blocks.append(Para(f"No value tried could be played at this table: {', '.join(c['not_playable'])}."))
+    out_of_line = []
     for g in c["out_of_line"]:
         if not g["own_numbers"]:
             own = f"{g['group']} has no number of its own in the rule data"
@@ -474,8 +483,10 @@ def markdown(r: dict) -> str:
             own = f"its own numbers that move it: {', '.join(g['own_numbers_that_move_it'])}"
         others = (f"; numbers that move it detectably toward the fair share: {', '.join(g['numbers_that_move_it'])}"
                   if g["numbers_that_move_it"] else "; no number moves it detectably toward the fair share")
-        lines.append(f"- {g['group']} wins {100 * g['rate']:.1f}% (fair {100 * g['fair']:.1f}%): {own}{others}.")
-    lines += ["", f"Searched: {', '.join(r['searched']) or 'nothing'} "
-              f"({r['trials']['complete']} complete candidates of {r['trials']['total']}; the rest "
-              "were pruned after a part of the games)."]
-    return "\n".join(lines) + "\n"
+        out_of_line.append(f"{g['group']} wins {100 * g['rate']:.1f}% (fair {100 * g['fair']:.1f}%): {own}{others}.")
+    if out_of_line:
+        blocks.append(Bullets(out_of_line))
+    blocks.append(Para(f"Searched: {', '.join(r['searched']) or 'nothing'} "
+                       f"({r['trials']['complete']} complete candidates of {r['trials']['total']}; "
+                       "the rest were pruned after a part of the games).", note=True))
+    return f"Balance proposals for {r['title']}: {o['goal']}", intro, blocks

@@ -6,7 +6,10 @@ code 2, and nothing written.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
+import shlex
 import sys
 
 import click
@@ -21,6 +24,34 @@ def _split(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
+
+
+def _resume_command(command: str, options, out) -> str:
+    """The command line that goes on with an interrupted ``command``: the options (a dataclass
+    whose fields are the command's options) not at their defaults, then --out and --resume."""
+    words = ["playtest", command, options.game]
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        default = (f.default_factory() if f.default_factory is not dataclasses.MISSING
+                   else f.default)
+        if f.name == "game" or value == default:
+            continue
+        if f.name == "settings":
+            words += [w for k, v in value.items() for w in ("--set", f"{k}={v}")]
+        else:
+            words += [f"--{f.name.replace('_', '-')}",
+                      ",".join(map(str, value)) if isinstance(value, list) else str(value)]
+    return shlex.join(words + ["--out", str(out), "--resume"])
+
+
+@contextlib.contextmanager
+def _kept_when_interrupted(again: str):
+    """Ctrl-C: what was played stays in the folder; say which command goes on with it."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"playtest: interrupted; what was played is kept: go on with {again}", err=True)
+        sys.exit(130)
 
 
 def run_options(f):
@@ -312,31 +343,26 @@ def tune(game, strategy, players, mode, role, table, n_games, budget, held_out_g
 @click.option("--out", "-o", type=click.Path(), default=None,
               help="Output folder (new or empty; default: a fresh folder under runs/).")
 @click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--resume", is_flag=True,
+              help="Go on with the interrupted tournament in --out (the same options).")
 @click.option("--threads", "-t", type=int, default=None)
-def tournament(game, strategies, players, mode, n_games, settings, seed, out, confidence, threads):
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def tournament(game, strategies, players, mode, n_games, settings, seed, out, confidence, resume,
+               threads, quiet):
     """Every strategy in every seat against every combination of the others, then ratings."""
     import datetime
     from pathlib import Path
 
-    from reports.ratings import ratings, write_tournament
-    from reports.stats import check_confidence
-    from simulator.core.batch import make_empty_dir
+    from simulator.tournament import TournamentOptions, tournament as play
 
-    check_confidence(confidence)
-    names = _split(strategies) or []
-    if len(names) < 2 or len(set(names)) < len(names):
-        raise UsageError(f"--strategies {strategies}: give at least two different strategies")
-    config = api.make_config(game, players, mode, names, None, parse_settings(settings), seed)
-    if len(names) < config.n_players:
-        raise UsageError(f"--strategies {strategies}: {len(names)} strategies for "
-                         f"{config.n_players} seats; a tournament needs at least one per seat")
+    if resume and out is None:
+        raise UsageError("--resume: give the --out folder of the tournament to go on with")
+    o = TournamentOptions(game, _split(strategies) or [], players, mode, n_games,
+                          parse_settings(settings), seed, confidence)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = Path(out) if out else Path("runs") / f"tournament-{game}-{config.n_players}p-{stamp}"
-    make_empty_dir(out)
-    run_dir = api.run(game, players, n_games, seed, out / "run", names, mode, None,
-                      parse_settings(settings), threads=threads, command=" ".join(sys.argv))
-    result = ratings(run_dir, confidence)
-    report = write_tournament(result, out)
+    out = Path(out) if out else Path("runs") / f"tournament-{game}-{stamp}"
+    with _kept_when_interrupted(_resume_command("tournament", o, out)):
+        report = play(o, out, resume, threads, progress=False if quiet else None)
     click.echo((report / "tournament.md").read_text().strip())
     click.echo(str(report))
 
@@ -399,27 +425,32 @@ def strength(game, against, players, rollouts, n_games, seed, out, threads):
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--confidence", type=float, default=0.95, show_default=True)
 @click.option("--out", "-o", type=click.Path(), default=None,
-              help="Output folder (new, or an interrupted scan with the same options to go on with).")
+              help="Output folder (new or empty; default: a fresh folder under runs/).")
+@click.option("--resume", is_flag=True,
+              help="Go on with the interrupted scan in --out (the same options).")
 @click.option("--threads", "-t", type=int, default=None)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @backend_options
 def sensitivity(game, players, mode, strategies, n_games, metric, params, steps, near, method,
-                trajectories, levels, settings, seed, confidence, out, threads, quiet, backend,
-                scheduler):
+                trajectories, levels, settings, seed, confidence, out, resume, threads, quiet,
+                backend, scheduler):
     """Which rule number moves the balance most: each parameter alone, against the printed rules."""
     import datetime
     from pathlib import Path
 
     from simulator.sensitivity import SensitivityOptions, sensitivity as scan
 
+    if resume and out is None:
+        raise UsageError("--resume: give the --out folder of the scan to go on with")
     o = SensitivityOptions(game, players, mode, _split(strategies), n_games, metric, _split(params),
                            steps, method, trajectories, levels, parse_settings(settings), seed,
                            confidence, near)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = scan(o, Path(out) if out else Path("runs") / f"sensitivity-{game}-{stamp}", threads,
-                  backend, scheduler, progress=False if quiet else None)
+    out = Path(out) if out else Path("runs") / f"sensitivity-{game}-{stamp}"
+    with _kept_when_interrupted(_resume_command("sensitivity", o, out)):
+        folder = scan(o, out, resume, threads, backend, scheduler, progress=False if quiet else None)
     click.echo((folder / "sensitivity.md").read_text().split("\n## Every value tried")[0].strip())
-    click.echo(str(folder))
+    click.echo(str(folder / "sensitivity.html"))
 
 
 @main.command()
@@ -474,10 +505,11 @@ def balance(game, goal, players, mode, strategies, keep, params, max_changes, bu
                        verify_games, length_tolerance, max_truncation, parse_settings(settings),
                        seed, confidence)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = search(o, Path(out) if out else Path("runs") / f"balance-{game}-{stamp}", resume,
-                    threads, progress=False if quiet else None)
+    out = Path(out) if out else Path("runs") / f"balance-{game}-{stamp}"
+    with _kept_when_interrupted(_resume_command("balance", o, out)):
+        folder = search(o, out, resume, threads, progress=False if quiet else None)
     click.echo((folder / "balance.md").read_text().strip())
-    click.echo(str(folder))
+    click.echo(str(folder / "balance.html"))
 
 
 @main.command()

@@ -200,7 +200,8 @@ def load_run(path: Path) -> dict:
             "manifest": data.manifest}
 
 
-def ensure_run(config: RunConfig, n_games: int, folder: Path, threads, backend, scheduler) -> Path:
+def ensure_run(config: RunConfig, n_games: int, folder: Path, threads, backend, scheduler,
+               progress: bool | None = False) -> Path:
     """The dataset of ``config`` in ``folder``: played, finished if interrupted, or reused when a
     complete run of the same configuration and code is already there (a scan is resumable)."""
     if (folder / dataset.MANIFEST).exists():
@@ -212,8 +213,8 @@ def ensure_run(config: RunConfig, n_games: int, folder: Path, threads, backend, 
             raise UsageError(f"{folder}: holds a run with other options or code; use a new --out")
         return folder
     if (folder / batch.PLAN).exists():
-        return batch.resume(folder, threads, None, False, backend, scheduler)
-    return batch.run(config, n_games, folder, threads, None, False, "", backend, scheduler)
+        return batch.resume(folder, threads, None, progress, backend, scheduler)
+    return batch.run(config, n_games, folder, threads, None, progress, "", backend, scheduler)
 
 
 def folder_name(settings: dict) -> str:

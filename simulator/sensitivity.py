@@ -29,7 +29,7 @@ from tqdm import tqdm
 
 from reports import stats
 from reports.compare import TRUNCATION_WARNING
-from simulator import scan
+from simulator import resumable, scan
 from simulator.core.config import make_config
 from simulator.core.dataset import atomic_write_bytes
 from simulator.core.errors import UsageError
@@ -75,29 +75,15 @@ def check(o: SensitivityOptions):
     return game, metric, base, params
 
 
-def _prepare_out(out: Path, o: SensitivityOptions) -> None:
-    """A new folder, or one holding a scan with the same options (which is then resumed)."""
-    plan = out / PLAN
-    if plan.exists():
-        if json.loads(plan.read_text())["options"] != json.loads(json.dumps(asdict(o))):
-            raise UsageError(f"--out {out}: holds a scan with other options; use a new folder")
-        return
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UsageError(f"--out {out}: exists and is not an earlier scan; choose a new folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
-    atomic_write_bytes(plan, (json.dumps({"options": asdict(o)}, indent=2) + "\n").encode())
-
-
-def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = None,
-                backend: str = "local", scheduler: str | None = None,
+def sensitivity(o: SensitivityOptions, out: str | Path, resume: bool = False,
+                threads: int | None = None, backend: str = "local", scheduler: str | None = None,
                 progress: bool | None = None) -> Path:
-    """Run the scan into ``out`` (sensitivity.md/.json, tornado.png, runs/); returns ``out``."""
+    """Run the scan into ``out`` (sensitivity.md/.html/.json, tornado.png, runs/); returns
+    ``out``. With ``resume``, ``out`` holds a scan started with the same options: the
+    configurations it finished are kept, an unfinished one is finished, the rest are played."""
     game, metric, base, params = check(o)
     out = Path(out)
-    _prepare_out(out, o)
+    resumable.start(out, PLAN, asdict(o), resume, "sensitivity scan")
     runs = out / "runs"
     points = [(p, v) for p in params for v in scan.scan_values(p, base.rules.value(p.name), o.steps, o.near)]
     show = progress if progress is not None else True
@@ -153,9 +139,10 @@ def sensitivity(o: SensitivityOptions, out: str | Path, threads: int | None = No
         result["morris"] = _morris(o, game, metric, base, params, groups, runs, threads, backend,
                                    scheduler, show)
     atomic_write_bytes(out / "sensitivity.json", (json.dumps(result, indent=2, default=float) + "\n").encode())
+    from reports.build import write_pages
     from reports.charts import tornado_chart
     tornado_chart(out / "tornado.png", result, CHART_ROWS)
-    (out / "sensitivity.md").write_text(markdown(result))
+    write_pages(out, "sensitivity", *page(result), {"tornado": (out / "tornado.png").read_bytes()})
     return out
 
 
@@ -240,69 +227,76 @@ def _levels(points: list[dict]) -> str:
     return ", ".join(f"{100 * x:.2f}%" for x in levels) if levels else "no point tested"
 
 
-def markdown(result: dict) -> str:
+def page(result: dict) -> tuple[str, list, list]:
+    """(title, intro, blocks): what sensitivity.md and sensitivity.html say, described once."""
+    from reports.build import Bullets, Heading, Image, Para, Table
     metric = scan.Metric(**result["metric"])
     o = result["options"]
     show = lambda v: scan.fmt(v, metric)  # noqa: E731
-    lines = [
-        f"# Sensitivity of {result['title']}: {metric.title}",
-        "",
-        f"{result['players']} players, mode {result['mode']}, strategies "
-        f"{', '.join(result['strategies'])}; {o['games']:,} games per configuration, seed {o['seed']}.",
-        f"Baseline (the rules as printed{' with ' + ', '.join(f'{k}={v}' for k, v in o['settings'].items()) if o['settings'] else ''}): "
-        f"{scan.fmt(result['baseline'], metric, signed=False)}.",
-        "",
-        f"Method: {result['method']['one_at_a_time']}. Effects are the variant minus the baseline; "
-        "each interval is at the level that matches the corrected verdicts (Benjamini-Yekutieli: "
-        f"{_levels(result['points'])}), so it excludes zero exactly where the effect is detected.",
-        "",
-        "## Parameters ranked by their largest effect",
-        "",
-        "| rank | parameter | printed | value | effect | interval | verdict | source |",
-        "|---|---|---|---|---|---|---|---|",
+    settings = ", ".join(f"{k}={v}" for k, v in o["settings"].items())
+    intro = [
+        Para(f"{result['players']} players, mode {result['mode']}, strategies "
+             f"{', '.join(result['strategies'])}; {o['games']:,} games per configuration, seed "
+             f"{o['seed']}. Baseline (the rules as printed{' with ' + settings if settings else ''}): "
+             f"{scan.fmt(result['baseline'], metric, signed=False)}."),
+        Para(f"Method: {result['method']['one_at_a_time']}. Effects are the variant minus the "
+             "baseline; each interval is at the level that matches the corrected verdicts "
+             f"(Benjamini-Yekutieli: {_levels(result['points'])}), so it excludes zero exactly "
+             "where the effect is detected.", note=True),
     ]
+    ranked = []
     for i, e in enumerate(result["ranking"], 1):
         if e["largest"] is None:
             continue
         big = e["largest"]
         verdict = ("detected" if e["detected"] else
                    "no effect (identical games)" if e["identical"] else "no detectable effect")
-        source = ("assumption" if e["assumption"] else "rulebook")
-        lines.append(f"| {i} | {e['parameter']} | {e['printed']} | {big['value']} | {show(big['delta'])} "
-                     f"| {show(big['low'])} to {show(big['high'])} | {verdict} | {source} |")
+        ranked.append([i, e["parameter"], e["printed"], big["value"], show(big["delta"]),
+                       f"{show(big['low'])} to {show(big['high'])}", verdict,
+                       "assumption" if e["assumption"] else "rulebook"])
+    blocks = [Heading(2, "Parameters ranked by their largest effect", "ranking"),
+              Table(["rank", "parameter", "printed", "value", "effect", "interval", "verdict", "source"],
+                    ranked, [True, False, False, False, True, True, False, False]),
+              Image("tornado", "tornado.png", f"Which rule number moves the {metric.short}: "
+                    "each parameter's effect at the ends of its range, largest on top")]
     truncated = [r for r in result["points"] if r["playable"] and r["truncated"] > TRUNCATION_WARNING]
     if truncated or result["baseline_truncated"] > TRUNCATION_WARNING:
-        lines += ["", "## Warning: games cut off at the turn limit", "",
-                  f"Above {TRUNCATION_WARNING:.0%} of games truncated, an effect (or its absence) "
-                  "is the turn limit's as much as the rule's:"]
-        if result["baseline_truncated"] > TRUNCATION_WARNING:
-            lines.append(f"- the baseline: {result['baseline_truncated']:.1%} of games truncated")
-        lines += [f"- {r['parameter']} = {r['value']}: {r['truncated']:.1%} of games truncated"
-                  for r in truncated]
+        cut_off = ([f"the baseline: {result['baseline_truncated']:.1%} of games truncated"]
+                    if result["baseline_truncated"] > TRUNCATION_WARNING else [])
+        cut_off += [f"{r['parameter']} = {r['value']}: {r['truncated']:.1%} of games truncated"
+                     for r in truncated]
+        blocks += [Heading(2, "Warning: games cut off at the turn limit", "truncation"),
+                   Para(f"Above {TRUNCATION_WARNING:.0%} of games truncated, an effect (or its "
+                        "absence) is the turn limit's as much as the rule's:"),
+                   Bullets(cut_off)]
     quiet = [e["parameter"] for e in result["ranking"] if not e["detected"] and e["largest"]]
-    lines += ["", "## No detectable effect", "",
-              (", ".join(quiet) if quiet else "Every parameter scanned had a detectable effect.")]
+    blocks += [Heading(2, "No detectable effect", "quiet"),
+               Para(", ".join(quiet) if quiet else "Every parameter scanned had a detectable effect.")]
     unplayable = [f"{e['parameter']} ({', '.join(map(str, e['not_playable']))})"
                   for e in result["ranking"] if e["not_playable"]]
     if unplayable:
-        lines += ["", "## Values that cannot be played at this table", "", ", ".join(unplayable)]
-    lines += ["", "## Every value tried", "",
-              "| parameter | value | metric | effect | interval | adjusted p |", "|---|---|---|---|---|---|"]
+        blocks += [Heading(2, "Values that cannot be played at this table", "unplayable"),
+                   Para(", ".join(unplayable))]
+    tried = []
     for r in result["points"]:
         if r["playable"]:
-            lines.append(f"| {r['parameter']} | {r['value']} | {scan.fmt(r['metric'], metric, False)} "
-                         f"| {show(r['delta'])} | {show(r['low'])} to {show(r['high'])} | {r['p_adjusted']:.3g} |")
+            tried.append([r["parameter"], r["value"], scan.fmt(r["metric"], metric, False),
+                          show(r["delta"]), f"{show(r['low'])} to {show(r['high'])}",
+                          f"{r['p_adjusted']:.3g}"])
         else:
-            lines.append(f"| {r['parameter']} | {r['value']} | not playable: {r['note']} | | | |")
+            tried.append([r["parameter"], r["value"], f"not playable: {r['note']}", "", "", ""])
+    blocks += [Heading(2, "Every value tried", "every-value"),
+               Table(["parameter", "value", "metric", "effect", "interval", "adjusted p"], tried,
+                     [False, False, True, True, True, True])]
     if "morris" in result:
         m = result["morris"]
-        lines += ["", "## Global screen (Morris)", "",
-                  f"{m['method']}; {m['trajectories']} trajectories, {m['levels']} levels, "
-                  f"{m['runs']} runs.", "",
-                  "| parameter | mu* | interval of mu* | sigma |", "|---|---|---|---|"]
-        for r in m["table"]:
-            lines.append(f"| {r['parameter']} | {scan.fmt(r['mu_star'], metric, False)} "
-                         f"| ± {scan.fmt(r['mu_star_conf'], metric, False)} | {scan.fmt(r['sigma'], metric, False)} |")
-    lines += ["", "Chart: tornado.png (largest effects on top). Every configuration is a run "
-              "dataset under runs/."]
-    return "\n".join(lines) + "\n"
+        blocks += [Heading(2, "Global screen (Morris)", "morris"),
+                   Para(f"{m['method']}; {m['trajectories']} trajectories, {m['levels']} levels, "
+                        f"{m['runs']} runs."),
+                   Table(["parameter", "mu*", "interval of mu*", "sigma"],
+                         [[r["parameter"], scan.fmt(r["mu_star"], metric, False),
+                           f"± {scan.fmt(r['mu_star_conf'], metric, False)}",
+                           scan.fmt(r["sigma"], metric, False)] for r in m["table"]],
+                         [False, True, True, True])]
+    blocks.append(Para("Every configuration is a run dataset under runs/.", note=True))
+    return f"Sensitivity of {result['title']}: {metric.title}", intro, blocks

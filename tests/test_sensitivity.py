@@ -60,11 +60,13 @@ def test_a_scan_ranks_what_matters_and_finds_no_effect_where_there_is_none(turns
 def test_a_scan_goes_on_where_it_stopped_and_refuses_other_options(turns_scan):
     o, out = turns_scan
     before = json.loads((out / "sensitivity.json").read_text())["points"]
-    again = sensitivity(o, out, progress=False)  # every run is reused
+    with pytest.raises(UsageError, match="holds a sensitivity scan already; add --resume"):
+        sensitivity(o, out, progress=False)
+    again = sensitivity(o, out, resume=True, progress=False)  # every run is reused
     assert json.loads((again / "sensitivity.json").read_text())["points"] == before
-    with pytest.raises(UsageError, match="other options"):
+    with pytest.raises(UsageError, match="started with games = 200, not 300"):
         sensitivity(SensitivityOptions("gremios", players=4, games=300, metric="turns",
-                                       params=SCANNED, steps=1), out, progress=False)
+                                       params=SCANNED, steps=1), out, resume=True, progress=False)
 
 
 def test_morris_screen_ranks_a_parameter_that_acts_above_one_that_cannot(tmp_path):
