@@ -27,7 +27,8 @@ EXPERIMENT_KEYS = ("title", "description", "game", "mode", "players", "strategie
 CHANGE_KEYS = ("description", "settings", "roles", "strategies", "weights")
 VARIANT_KEYS = CHANGE_KEYS + ("mode",)  # a variant may also play another mode of the game
 SWEEP_KEYS = ("description", "parameter", "parameters", "values", "range", "seat")
-PLAYER_SET_KEYS = ("description", "strategies", "weights")
+PLAYER_SET_KEYS = ("description", "strategies", "weights", "games", "precision")
+BUDGET_KEYS = ("games", "precision")  # a player set's own budget, not a change of its players
 ROLE_SWEEP = "role"
 PLAN = "experiment.json"
 STARTED = "experiment-started.json"  # what was asked, so that --resume goes on with the same
@@ -45,6 +46,8 @@ class Configuration:
     swept: dict = field(default_factory=dict)  # parameter -> value, for sweep points
     description: str = ""
     player_set: str = ""  # the [players.NAME] it is played by ("" without player sets)
+    games: int = 0  # games to play: the set's own count, else the file's (or --games)
+    precision: float | None = None  # the set's own --precision target, if it has one
 
     @property
     def folder(self) -> str:
@@ -89,6 +92,14 @@ def _int(value, name: str, where: str, low: int = 0) -> int:
     return value
 
 
+def check_precision(value, where: str) -> float:
+    """A precision target: the half-width of every headline win rate's 95% interval."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 0.5:
+        raise UsageError(f"{where} {value!r}: must be a number between 0 and 0.5 (e.g. 0.01 "
+                         "for ±1 point)")
+    return float(value)
+
+
 def _sweep_values(name: str, sweep: dict, where: str) -> list:
     if ("values" in sweep) == ("range" in sweep):
         raise UsageError(f"{where}: give either values = [...] or range = [start, stop, step]")
@@ -121,7 +132,9 @@ def _merge(base: dict, change: dict) -> dict:
 
 
 def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
-    """Read and check an experiment file; every configuration is validated before any is run."""
+    """Read and check an experiment file; every configuration is validated before any is run.
+
+    ``games`` (--games) replaces every game count of the file, a player set's own included."""
     path = Path(path)
     if not path.is_file():
         raise UsageError(f"{path}: no such experiment file")
@@ -160,10 +173,16 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
         if not isinstance(who, dict):
             raise UsageError(f"{here}: must be a table")
         _check_keys(who, PLAYER_SET_KEYS, here)
+        if "games" in who:
+            _int(who["games"], "games", here, 1)
+        if "precision" in who:
+            check_precision(who["precision"], f"{here}: precision =")
     configurations = []
     for set_name, who in (player_sets.items() or [("", {})]):
+        set_games = n_games if games is not None else who.get("games", n_games)
+        set_precision = who.get("precision")
         # a player set replaces the strategies (and adds weights) of every configuration
-        who = {k: v for k, v in who.items() if k != "description"}
+        who = {k: v for k, v in who.items() if k not in ("description", *BUDGET_KEYS)}
         for n in players:
             points = [Configuration("baseline", "baseline", "baseline", n, _merge({}, base),
                                     description="the baseline")]
@@ -180,7 +199,7 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
             for name, sweep in _table(data, "sweeps", where).items():
                 points += _sweep_points(name, sweep, base, n, spec, f"{where} [sweeps.{name}]")
             for c in points:
-                c.player_set = set_name
+                c.player_set, c.games, c.precision = set_name, set_games, set_precision
                 c.changes = _merge(c.changes, _resolved(who, path.parent))
             configurations += points
     labels = [c.folder for c in configurations]
@@ -264,12 +283,16 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
                    scheduler: str | None = None, resume: bool = False) -> Path:
     """Run every configuration into ``out/<players>p/<label>/`` and write ``experiment.json``.
 
-    With ``precision``, configurations get more games (doubling) until every headline win rate's
-    95% interval is within ±precision, or ``max_games`` is reached. With ``resume``, ``out`` is
+    Each configuration plays its own count of games (its player set's, else the file's). With
+    ``precision`` (or a player set's own, which ``precision`` replaces), configurations get more
+    games (doubling) until every headline win rate's 95% interval is within ±precision, or
+    ``max_games`` (at least the configuration's count) is reached. With ``resume``, ``out`` is
     an interrupted experiment of the same file and options: finished configurations are kept,
     an unfinished run is finished (``batch.resume``) and the rest are played, so the folder ends
     as an uninterrupted experiment would.
     """
+    if precision is not None:
+        check_precision(precision, "--precision")
     out = Path(out)
     asked = {"file": Path(experiment.path).read_text(), "games": experiment.games,
              "precision": precision}
@@ -306,19 +329,21 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
         elif folder.is_dir() and any(folder.iterdir()):
             batch.resume(folder, threads, progress=progress, backend=backend, scheduler=scheduler)
         else:
-            batch.run(config, experiment.games, folder, threads, progress=progress, backend=backend,
+            batch.run(config, c.games, folder, threads, progress=progress, backend=backend,
                       scheduler=scheduler)
-        if precision is not None:
+        target = precision if precision is not None else c.precision
+        if target is not None:
             from reports.compare import headline_half_width
             n = json.loads((folder / MANIFEST).read_text())["n_games"]
-            while headline_half_width(folder) > precision and n < experiment.max_games:
-                more = min(n, experiment.max_games - n)
+            cap = max(experiment.max_games, c.games)
+            while headline_half_width(folder) > target and n < cap:
+                more = min(n, cap - n)
                 batch.extend(folder, config, more, threads, progress=progress)
                 n += more
         manifest = json.loads((folder / MANIFEST).read_text())
         plan["configurations"].append({
             "label": c.label, "kind": c.kind, "group": c.group, "players": c.players,
-            "player_set": c.player_set,
+            "player_set": c.player_set, "precision": target,
             "folder": c.folder, "changes": c.changes, "swept": c.swept,
             "description": c.description, "games": manifest["n_games"],
         })

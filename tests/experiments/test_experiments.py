@@ -63,6 +63,12 @@ BAD = [
     ('[experiment\ngame = "gremios"\n', "not valid TOML"),
     ('[experiment]\ngame = "gremios"\n[players.a]\nroles = ["any"]\n', "unknown key 'roles'"),
     ('[experiment]\ngame = "gremios"\n[players.a]\nstrategies = ["nobody"]\n', "unknown strategy 'nobody'"),
+    ('[experiment]\ngame = "gremios"\n[players.a]\nbudget = 5\n', "unknown key 'budget'"),
+    ('[experiment]\ngame = "gremios"\n[players.a]\ngames = 0\n', "[players.a]: games = 0 must be an integer of at least 1"),
+    ('[experiment]\ngame = "gremios"\n[players.a]\ngames = "many"\n', "games = 'many' must be an integer"),
+    ('[experiment]\ngame = "gremios"\n[players.a]\nprecision = 0.7\n',
+     "[players.a]: precision = 0.7: must be a number between 0 and 0.5"),
+    ('[experiment]\ngame = "gremios"\n[players.a]\nprecision = "tight"\n', "precision = 'tight': must be a number"),
 ]
 
 
