@@ -31,7 +31,8 @@ from reports.metrics import ENGINE  # noqa: E402
 from reports.compare import (TRUNCATION_WARNING, Change, balance_index, compare_runs,  # noqa: E402
                              identical_games, same_games, win_rates)
 from reports.stats import check_confidence  # noqa: E402
-from reports.verdicts import PlayerSet, _flag_text, compare_verdicts  # noqa: E402
+from reports.verdicts import (PlayerSet, _flag_text, compare_effects, compare_verdicts,  # noqa: E402
+                              effect_chart, effect_text)
 from simulator.core.dataset import load, require_verified  # noqa: E402
 from simulator.core.errors import UsageError  # noqa: E402
 
@@ -61,7 +62,7 @@ def _fmt(change: Change) -> str:
     return f"{a:.{digits}f}{unit} → {b:.{digits}f}{unit}"
 
 
-def _delta_chart(path: Path, label: str, changes: list[Change], palettes) -> bool:
+def _delta_chart(path: Path, label: str, who: str, changes: list[Change], palettes) -> bool:
     rows = [c for c in changes if c.metric == "win_rate" and math.isfinite(c.low)]
     if not rows:
         return False
@@ -79,7 +80,7 @@ def _delta_chart(path: Path, label: str, changes: list[Change], palettes) -> boo
     ax.set_yticks(y, [f"{c.group}: {charts.pretty(c.label)}" for c in rows])
     ax.set_xlabel("Change in win rate against the baseline (percentage points), with its Holm-corrected "
                   "interval")
-    ax.set_title(f"What did '{label}' change? Win rate against the baseline")
+    ax.set_title(f"What did '{label}' change? Win rate against the baseline{who}")
     fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
     return True
 
@@ -116,8 +117,10 @@ def _entry_name(e: Entry, entries: list[Entry]) -> str:
     return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
 
 
-def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: float, palettes) -> list[str]:
-    """Win rate of each role (or strategy) and game length against the swept value."""
+def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: float, palettes,
+                  who: str = "") -> list[str]:
+    """Win rate of each role (or strategy) and game length against the swept value; ``who``
+    names the set of players in every title (", played by NAME"), or is empty."""
     keys = list(entries[0].swept)
     if len(keys) != 1:
         return []
@@ -145,7 +148,7 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
         ax.set_xticks(np.arange(len(values)), [charts.pretty(values[i]) for i in order], rotation=30,
                       ha="right")
         ax.set_ylabel("Win rate of the role (%), with interval")
-        ax.set_title(f"Which role is strongest? Each role in turn, all else equal ({name})")
+        ax.set_title(f"Which role is strongest? Each role in turn, all else equal ({name}){who}")
         ax.legend(fontsize=8)
         file = f"sweep-{name}-roles.png"
         fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
@@ -166,7 +169,7 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
     _sweep_axis(ax, x, values, numeric)
     ax.set_xlabel(charts.pretty(key))
     ax.set_ylabel(f"Win rate per {group} (%), band = interval")
-    ax.set_title(f"How does each {group}'s win rate move with {charts.pretty(key)}?")
+    ax.set_title(f"How does each {group}'s win rate move with {charts.pretty(key)}{who}?")
     ax.legend(fontsize=8, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
     file = f"sweep-{name}-win-rates.png"
     fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
@@ -187,7 +190,7 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
     _sweep_axis(ax, x, values, numeric)
     ax.set_xlabel(charts.pretty(key))
     ax.set_ylabel("Mean game length (turns)")
-    ax.set_title(f"How long are games as {charts.pretty(key)} changes?")
+    ax.set_title(f"How long are games as {charts.pretty(key)} changes{who}?")
     file = f"sweep-{name}-length.png"
     fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
     files.append(file)
@@ -234,6 +237,7 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
                    "min_effect_points": min_effect, "configurations": [], "comparisons": []}
         indices = [balance_index(e.path, confidence) for e in entries]
         blocks, headlines, pairs = [], [], []
+        compared = {}  # (players, player set, label) -> (baseline, variant, changes)
         for e, m, idx in zip(entries, manifests, indices):
             summary["configurations"].append({
                 "label": e.label, "path": str(e.path), "players": e.players, "games": m["n_games"],
@@ -246,6 +250,7 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             if e is base:
                 continue
             changes = compare_runs(base.path, e.path, confidence, min_effect)
+            compared[e.players, e.player_set, e.label] = (base, e, changes)
             paired = same_games(load(base.path).manifest, load(e.path).manifest)
             pairs.append((base, e, paired))
             summary["comparisons"].append({"baseline": base.label, "variant": e.label,
@@ -259,6 +264,9 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
                              f"{base.label}, so the tweak never came up in these games, or the "
                              "players never took it (a null that says nothing about its effect).")
             blocks += _variant_blocks(e, base, changes, tmp, images, palettes)
+        one_strategy = {e.path: len(set(m["strategies"])) == 1 for e, m in zip(entries, manifests)}
+        effect_blocks = _effect_blocks(entries, compared, one_strategy, confidence, tmp, images,
+                                       summary, headlines)
         for e, configuration in zip(entries, summary["configurations"]):
             share = float(load(e.path, lazy=True).games.select(pl.col("truncated").mean())
                           .collect(engine=ENGINE).item() or 0.0)
@@ -286,12 +294,15 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             Image("balance", "charts/balance.png", "Balance index per configuration")]
         sweep_blocks = []
         for name in dict.fromkeys(e.group for e in entries if e.swept):
-            for players in sorted({e.players for e in entries}):
-                points = [e for e in entries if e.group == name and e.players == players]
+            for players, player_set in dict.fromkeys((e.players, e.player_set) for e in entries):
+                points = [e for e in entries if e.group == name and e.players == players
+                          and e.player_set == player_set]
                 if not points:
                     continue
-                files = _sweep_charts(tmp / "charts", f"{name}-{players}p", points, confidence, palettes)
-                sweep_blocks.append(Heading(2, f"Sweep: {name}, {players} players", f"sweep-{name}-{players}"))
+                tag = f"{name}-{players}p" + (f"-{player_set}" if player_set else "")
+                who = f", played by {player_set}" if player_set else ""
+                files = _sweep_charts(tmp / "charts", tag, points, confidence, palettes, who)
+                sweep_blocks.append(Heading(2, f"Sweep: {name}, {players} players{who}", f"sweep-{tag}"))
                 for file in files:
                     images[file] = (tmp / "charts" / file).read_bytes()
                     sweep_blocks.append(Image(file, f"charts/{file}", f"{name}: {file}"))
@@ -300,9 +311,10 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
                  Bullets(headlines or ["Only a baseline: nothing to compare."]),
                  Para(_method_note(pairs, confidence, min_effect), note=True)]
         verdict_blocks = _verdict_blocks(entries, confidence, summary)
-        all_blocks = balance_blocks + verdict_blocks + sweep_blocks + blocks
+        all_blocks = balance_blocks + effect_blocks + verdict_blocks + sweep_blocks + blocks
         (tmp / "comparison.md").write_text(f"# {title}\n\n" + _md(intro + all_blocks))
-        nav = [("findings", "What moved"), ("balance", "Balance")]
+        nav = [("findings", "What moved"), ("balance", "Balance")] + \
+            ([("effects", "Under each set of players")] if effect_blocks else [])
         (tmp / "comparison.html").write_text(_html(title, all_blocks, images, intro, nav))
         (tmp / "comparison.json").write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
         if out.exists():
@@ -312,6 +324,70 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return out
+
+
+def _effect_blocks(entries: list[Entry], compared: dict, one_strategy: dict,
+                   confidence: float, tmp: Path, images: dict, summary: dict,
+                   headlines: list) -> list:
+    """With player sets: each variant's effect under every set (its run against the baseline
+    played by the same set, ``compared``), flagged where it does not hold as under the first
+    set; adds a headline per variant and ``effects_under_player_sets`` to the summary.
+    ``one_strategy``: whether a run seats a single strategy (its strategy rows say nothing)."""
+    sets = list(dict.fromkeys(e.player_set for e in entries))
+    if len(sets) < 2:
+        return []
+    blocks = [Heading(2, "The tweak under each set of players", "effects"),
+              Para(f"Each variant's effect under each set of players ({', '.join(sets)}): its "
+                   "run against the baseline played by the same set, on the same games (common "
+                   "random numbers; each row names its method in the sections below). Intervals "
+                   f"and verdicts are Holm-corrected over the rows of each set's comparison at "
+                   f"{100 * confidence:.0f}% confidence, each interval at its row's Holm step. The "
+                   f"first set ({sets[0]}) is the reference: an effect that changes sign, loses "
+                   "significance (the effect shrank: the later interval excludes the first "
+                   "estimate; or too few games to confirm it) or appears only under a later set "
+                   "is flagged.", note=True)]
+    summary["effects_under_player_sets"] = []
+    for players in sorted({e.players for e in entries}):
+        for label in dict.fromkeys(lab for n, _, lab in compared if n == players):
+            here = [s for s in sets if (players, s, label) in compared]
+            if len(here) < 2:
+                continue
+            runs = [compared[players, s, label] for s in here]
+            result = compare_effects(here, [changes for _, _, changes in runs],
+                                     [one_strategy[b.path] or one_strategy[v.path]
+                                      for b, v, _ in runs])
+            result.update(label=label, players=players,
+                          multiple_comparisons="holm, over the rows of each set's comparison")
+            summary["effects_under_player_sets"].append(result)
+            headlines.append(_effect_headline(label, players, result))
+            key = "effect-" + "".join(ch if ch.isalnum() or ch in "-_=" else "_"
+                                      for ch in f"{players}p-{label}")
+            blocks += [Heading(3, f"{label} ({players} players)", key),
+                       Bullets([f["text"] for f in result["flags"]] or [headlines[-1]])]
+            if effect_chart(tmp / "charts" / f"{key}.png", label, players, result, confidence):
+                images[key] = (tmp / "charts" / f"{key}.png").read_bytes()
+                blocks.append(Image(key, f"charts/{key}.png",
+                                    f"Effect of {label} under each set of players"))
+            blocks.append(Table(
+                ["quantity"] + [f"under {s}" for s in here] + ["flag"],
+                [[r["name"]] + [effect_text(c, r["metric"]) if c else "–" for c in r["cells"]]
+                 + ["; ".join(f"{f['kind']} under {f['under']}" for f in r["flags"])]
+                 for r in result["rows"]], [False] + [True] * len(here) + [False]))
+    return blocks
+
+
+def _effect_headline(label: str, players: int, result: dict) -> str:
+    sets = ", ".join(result["player_sets"])
+    flags = result["flags"]
+    if not flags:
+        moved = any(c is not None and c["detected"] for r in result["rows"] for c in r["cells"])
+        what = "holds under every set of players" if moved else \
+            "no detectable effect under any set of players"
+        return f"{label} ({players} players): {what} ({sets}; Holm-corrected per set)."
+    more = f"; and {len(flags) - 3} more" if len(flags) > 3 else ""
+    return (f"{label} ({players} players) does not do the same under every set of players "
+            f"({sets}; Holm-corrected per set): " + "; ".join(f["text"].rstrip(".") for f in flags[:3])
+            + more + ".")
 
 
 def _verdict_blocks(entries: list[Entry], confidence: float, summary: dict) -> list:
@@ -415,9 +491,9 @@ def _variant_blocks(e: Entry, base: Entry, changes, tmp: Path, images, palettes)
     blocks = [Heading(2, f"{e.label} against {base.label} ({e.players} players{who})", key)]
     if e.description:
         blocks.append(Para(e.description))
-    if _delta_chart(tmp / file, e.label, changes, palettes):
+    if _delta_chart(tmp / file, e.label, who, changes, palettes):
         images[key] = (tmp / file).read_bytes()
-        blocks.append(Image(key, file, f"Win-rate changes of {e.label}"))
+        blocks.append(Image(key, file, f"Win-rate changes of {e.label}{who}"))
     rows = []
     for c in changes:
         percent = c.metric == "win_rate"

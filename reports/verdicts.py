@@ -14,12 +14,17 @@ against the first run:
 - "loses significance": a verdict of the first run is "within chance" in a later one, told apart
   by whether the later interval excludes the first run's estimate (the effect shrank) or not
   (too few games to say: run more games before reading it as a change).
+
+The same flags judge a tweak under several sets of players (``compare_effects``): each set's
+variant against the baseline played by the same set is an effect with an interval, and an
+effect of the first set that changes sign or significance under another set is flagged.
 """
 
 from __future__ import annotations
 
 import datetime
 import json
+import math
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -32,6 +37,7 @@ from matplotlib.lines import Line2D
 from reports import charts, metrics
 from reports.build import Bullets, Heading, Image, Para, Table, _html, _md, _replace
 from reports.charts import level, pretty, seat_label
+from reports.compare import Change
 from reports.stats import check_confidence
 from simulator.core.dataset import require_verified
 from simulator.core.errors import UsageError
@@ -125,6 +131,22 @@ def _rules(manifest: dict) -> list:
     return [(p["name"], p["value"]) for p in manifest.get("parameters", [])]
 
 
+def flag_kind(first: str, then: str, first_value: float, then_low: float, then_high: float,
+              up: str, down: str) -> str | None:
+    """How the first players' verdict ``first`` (``up``, ``down`` or a null) fares as ``then``
+    under other players, whose interval is ``then_low``..``then_high``; None when it holds.
+    A lost verdict is told apart by whether the later interval excludes the first estimate."""
+    if {first, then} == {up, down}:
+        return "changes sign"
+    if first in (up, down) and then not in (up, down):
+        shrank = not (then_low <= first_value <= then_high)
+        return ("loses significance: the effect shrank" if shrank else
+                "loses significance: too few games to confirm it")
+    if first not in (up, down) and then in (up, down):
+        return "becomes significant"
+    return None
+
+
 def _flags(family: str, label: str, name: str, sets: list[PlayerSet], cells: list) -> list[dict]:
     ref = cells[0]
     if ref is None or ref["verdict"] == TOO_FEW:
@@ -133,15 +155,8 @@ def _flags(family: str, label: str, name: str, sets: list[PlayerSet], cells: lis
     for s, c in zip(sets[1:], cells[1:]):
         if c is None or c["verdict"] == TOO_FEW:
             continue
-        kind = None
-        if {ref["verdict"], c["verdict"]} == {STRONG, WEAK}:
-            kind = "changes sign"
-        elif ref["verdict"] in (STRONG, WEAK) and c["verdict"] == FAIR:
-            shrank = not (c["low"] <= ref["win_rate"] <= c["high"])
-            kind = ("loses significance: the effect shrank" if shrank else
-                    "loses significance: too few games to confirm it")
-        elif ref["verdict"] == FAIR and c["verdict"] in (STRONG, WEAK):
-            kind = "becomes significant"
+        kind = flag_kind(ref["verdict"], c["verdict"], ref["win_rate"], c["low"], c["high"],
+                         STRONG, WEAK)
         if kind:
             flags.append({"family": family, "label": label, "name": name, "under": s.label, "kind": kind,
                           "first": ref["verdict"], "then": c["verdict"],
@@ -171,7 +186,20 @@ def _cell(c, family: str) -> str:
 
 def _chart(path: Path, family: str, result: dict, rows: list) -> None:
     """Each label's win rate under every player set: one row per label, one colour per set."""
-    sets = [p["label"] for p in result["player_sets"]]
+    sets_chart(path, [p["label"] for p in result["player_sets"]], rows, "win_rate",
+               (STRONG, WEAK), 1 / result["n_players"],
+               "Win rate (% of games won, ties shared; dashed: fair share)",
+               f"Does the {family} verdict survive stronger play? Win rate per {family} under "
+               "each set of players",
+               f"Bars: {level(result['confidence'])} Wilson intervals; a black rim marks a "
+               "departure from the fair share beyond chance (Holm-corrected within each run).")
+
+
+def sets_chart(path: Path, sets: list[str], rows: list, value: str, significant: tuple,
+               reference: float, xlabel: str, title: str, footnote: str) -> None:
+    """Rows of dots and intervals, one colour per set of players (named in the legend): each
+    row's ``cells[i][value]`` with ``low``..``high``, a black rim where its verdict is one of
+    ``significant``, and a dashed line at ``reference``."""
     palette = charts.Palette(sets, charts.STRATEGY_COLOURS)
     fig, (ax,) = charts._figure(len(rows) * (1 + len(sets)) // 2, row_height=0.5)
     y0 = np.arange(len(rows))[::-1]
@@ -183,22 +211,18 @@ def _chart(path: Path, family: str, result: dict, rows: list) -> None:
             if c is None or c["verdict"] == TOO_FEW:
                 continue
             ax.hlines(yi, c["low"], c["high"], colors=palette[name], linewidth=2.8, alpha=0.55)
-            ax.plot([c["win_rate"]], [yi], "o", color=palette[name], markersize=6, zorder=3,
-                    markeredgecolor="black" if c["verdict"] != FAIR else palette[name])
-    fair = 1 / result["n_players"]
-    ax.axvline(fair, color=charts.FAIR_COLOUR, linestyle="--", linewidth=1.3)
+            ax.plot([c[value]], [yi], "o", color=palette[name], markersize=6, zorder=3,
+                    markeredgecolor="black" if c["verdict"] in significant else palette[name])
+    ax.axvline(reference, color=charts.FAIR_COLOUR, linestyle="--", linewidth=1.3)
     ax.set_yticks(y0)
     ax.set_yticklabels([r["name"] for r in rows])
     ax.xaxis.set_major_formatter(charts.PERCENT)
-    ax.set_xlabel("Win rate (% of games won, ties shared; dashed: fair share)")
+    ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(handles=[Line2D([], [], marker="o", linestyle="", color=palette[n], label=n)
                        for n in sets], loc="lower right", fontsize=9, title="players")
-    fig.suptitle(f"Does the {family} verdict survive stronger play? Win rate per {family} under "
-                 "each set of players", x=0.01, ha="left", fontsize=12, fontweight="bold")
-    charts._footnote(fig, f"Bars: {level(result['confidence'])} Wilson intervals; a black rim marks "
-                          "a departure from the fair share beyond chance (Holm-corrected within "
-                          "each run).")
+    fig.suptitle(title, x=0.01, ha="left", fontsize=12, fontweight="bold")
+    charts._footnote(fig, footnote)
     charts._save(fig, path)
 
 
@@ -208,6 +232,103 @@ def _flag_text(f: dict) -> str:
     return (f"{name}: {first} ({100 * f['first_rate']:.1f}%) with the first players, {then} "
             f"under {f['under']} ({100 * f['then_rate']:.1f}%, interval "
             f"{100 * f['then_low']:.1f}-{100 * f['then_high']:.1f}%): {f['kind']}.")
+
+
+RAISED, LOWERED, NO_CHANGE, NEGLIGIBLE = "raised", "lowered", "no detectable change", "negligible"
+EFFECT_METRICS = ("win_rate", "turns")  # judged under every set: each win rate, the game length
+EFFECT_WORDS = {
+    "changes sign": "the effect reverses under {under}",
+    "loses significance: the effect shrank": "the effect does not hold under {under}",
+    "loses significance: too few games to confirm it":
+        "not confirmed under {under}: too few games to tell (its interval still holds the "
+        "first estimate)",
+    "becomes significant": "an effect only under {under}",
+}
+# an effect only a later set shows, whose estimate the first set's interval still holds
+ONLY_LATER_BUT_CONSISTENT = ("an effect only under {under}, though {first}'s interval still "
+                             "holds it (too few games under {first} to tell)")
+
+
+def effect_verdict(change: Change) -> str:
+    if not math.isfinite(change.low):
+        return TOO_FEW
+    if change.detected:
+        return RAISED if change.delta > 0 else LOWERED
+    return NEGLIGIBLE if change.equivalent else NO_CHANGE
+
+
+def compare_effects(sets: list[str], changes: list[list[Change]],
+                    one_strategy: list[bool]) -> dict:
+    """A tweak's effect under each set of players, row by row (every seat's, strategy's and
+    role's win rate, and the game length). ``changes[i]`` is the set's variant against the
+    baseline played by the same set (``compare_runs``: paired on the same games, intervals and
+    verdicts Holm-corrected over its rows); ``one_strategy[i]``: the set seats one strategy
+    only, whose win rate is a fair share by definition. Every effect of the first set that
+    changes sign or significance under a later set is flagged, as is one only a later set shows."""
+    rows: dict[tuple, dict] = {}
+    for i, (set_changes, single) in enumerate(zip(changes, one_strategy)):
+        for c in set_changes:
+            if c.metric not in EFFECT_METRICS or (c.group == "strategy" and single):
+                continue
+            name = "game length" if c.metric == "turns" else f"{c.group} {pretty(c.label)}"
+            row = rows.setdefault((c.metric, c.group, c.label), {
+                "metric": c.metric, "group": c.group, "label": c.label, "name": name,
+                "cells": [None] * len(sets)})
+            cell = {k: v for k, v in c.as_dict().items() if k not in ("metric", "group", "label")}
+            row["cells"][i] = {"player_set": sets[i], **cell, "verdict": effect_verdict(c)}
+    out = {"player_sets": sets, "rows": list(rows.values()), "flags": []}
+    for row in out["rows"]:
+        row["flags"] = _effect_flags(row, sets)
+        out["flags"] += row["flags"]
+    return out
+
+
+def _effect_flags(row: dict, sets: list[str]) -> list[dict]:
+    ref = row["cells"][0]
+    if ref is None or ref["verdict"] == TOO_FEW:
+        return []
+    flags = []
+    for name, c in zip(sets[1:], row["cells"][1:]):
+        if c is None or c["verdict"] == TOO_FEW:
+            continue
+        kind = flag_kind(ref["verdict"], c["verdict"], ref["delta"], c["low"], c["high"],
+                         RAISED, LOWERED)
+        if kind:
+            flag = {"metric": row["metric"], "group": row["group"], "label": row["label"],
+                    "name": row["name"], "first_set": sets[0], "under": name, "kind": kind,
+                    "first": ref, "then": c}
+            words = EFFECT_WORDS[kind]
+            if kind == "becomes significant" and ref["low"] <= c["delta"] <= ref["high"]:
+                words = ONLY_LATER_BUT_CONSISTENT
+            flag["text"] = (f"{row['name']}: {effect_text(ref, row['metric'])} under {sets[0]}, "
+                            f"{effect_text(c, row['metric'])} under {name}: "
+                            f"{words.format(under=name, first=sets[0])}.")
+            flags.append(flag)
+    return flags
+
+
+def effect_text(cell: dict, metric: str) -> str:
+    """``-4.63 ± 0.72 pts (lowered)``: the effect, its interval's half-width and verdict."""
+    if cell["verdict"] == TOO_FEW:
+        return TOO_FEW
+    scale, unit = (100.0, " pts") if metric == "win_rate" else (1.0, " turns")
+    half = (cell["high"] - cell["low"]) / 2
+    return f"{scale * cell['delta']:+.2f} ± {scale * half:.2f}{unit} ({cell['verdict']})"
+
+
+def effect_chart(path: Path, label: str, players: int, result: dict, confidence: float) -> bool:
+    """Each win rate's change under every set of players; False when there is none to draw."""
+    rows = [r for r in result["rows"] if r["metric"] == "win_rate"]
+    if not rows:
+        return False
+    sets_chart(path, result["player_sets"], rows, "delta", (RAISED, LOWERED), 0.0,
+               "Change in win rate against the baseline of the same players (percentage points)",
+               f"Does '{label}' do the same under every set of players? ({players} players)",
+               "Each set's variant against the baseline played by the same set (paired on the "
+               "same games where tighter). Each interval is at its row's Holm step over the "
+               f"rows of its set's comparison ({level(confidence)} family-wise), so a black rim "
+               "(a change) marks exactly the intervals that exclude zero.")
+    return True
 
 
 def build_verdicts(sets: list[PlayerSet], out: Path | None = None,
