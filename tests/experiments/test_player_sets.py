@@ -170,8 +170,10 @@ def _part_bytes(folder):
     return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*.parquet"))}
 
 
+@pytest.mark.parametrize("step, at", [("run", 4), ("extend", 1)],
+                         ids=["as the small set's variant starts", "as the grown set grows"])
 def test_an_interrupted_experiment_with_per_set_counts_resumes_to_the_uninterrupted_result(
-        tmp_path, playtest, monkeypatch):
+        tmp_path, playtest, monkeypatch, step, at):
     path = tmp_path / "r.toml"
     path.write_text('[experiment]\ngame = "gremios"\nplayers = [3]\ngames = 300\nseed = 4\n'
                     'max_games = 600\n'
@@ -182,17 +184,17 @@ def test_an_interrupted_experiment_with_per_set_counts_resumes_to_the_uninterrup
     counts = [(c["folder"], c["games"]) for c in load_plan(whole)["configurations"]]
     assert [games for _, games in counts] == [600, 600, 150, 150]
     from simulator import experiment as module
-    real_run, calls = module.batch.run, []
+    real, calls = getattr(module.batch, step), []
 
-    def interrupted(*args, **kwargs):  # Ctrl-C as the small set's variant starts
+    def interrupted(*args, **kwargs):  # Ctrl-C at the ``at``-th call of batch.run or .extend
         calls.append(1)
-        if len(calls) == 4:
+        if len(calls) == at:
             raise KeyboardInterrupt
-        return real_run(*args, **kwargs)
-    monkeypatch.setattr(module.batch, "run", interrupted)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(module.batch, step, interrupted)
     code, _, err = playtest("experiment", path, "--out", tmp_path / "x")
     assert code == 130 and "--resume" in err
-    monkeypatch.setattr(module.batch, "run", real_run)
+    monkeypatch.setattr(module.batch, step, real)
     code, _, err = playtest("experiment", path, "--out", tmp_path / "x", "--resume")
     assert code == 0, err
     assert [(c["folder"], c["games"]) for c in load_plan(tmp_path / "x")["configurations"]] == counts
