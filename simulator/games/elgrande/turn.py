@@ -854,7 +854,9 @@ def play_on(s, r, plans, rng, log, last_round):
         play_round(s, r, plans, rng, log)
 
 
-@compiled
+# Compiled into the batch loop, its one caller: a function of its own would be optimised once
+# more with the whole game below it (docs/performance.md, Compile time).
+@compiled(inline="always")
 def play_game(r, n_players, plans, rng, log, mode):
     """Set up and play the rounds; the highest score after the last general scoring wins."""
     table = new_game(r, n_players, plans, rng, log, mode)

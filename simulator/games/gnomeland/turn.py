@@ -1119,7 +1119,9 @@ def play_on(s, r, plans, rng, log, rounds):
         played += 1
 
 
-@compiled
+# Compiled into the batch loop, its one caller: a function of its own would be optimised once
+# more with the whole game below it (docs/performance.md, Compile time).
+@compiled(inline="always")
 def play_game(r, n_players, plans, rng, log):
     """Set up and play one game of five rounds."""
     table = new_game(r, n_players, plans, rng, log)

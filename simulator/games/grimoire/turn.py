@@ -640,7 +640,9 @@ def play_on(s, r, plans, rng, log, until_round):
         play_round(s, r, plans, rng, log)
 
 
-@compiled
+# Compiled into the batch loop, its one caller: a function of its own would be optimised once
+# more with the whole game below it (docs/performance.md, Compile time).
+@compiled(inline="always")
 def play_game(r, n_players, plans, rng, log):
     """Set up and play one game to its end (or to ``max_rounds``, marked truncated)."""
     table = new_game(r, n_players, plans, rng, log)
