@@ -11,6 +11,8 @@ run was split or resumed change nothing in the data.
 from __future__ import annotations
 
 import datetime
+import functools
+import hashlib
 import json
 import platform
 import subprocess
@@ -41,6 +43,21 @@ def package_version() -> str:
         return "unknown"
 
 
+@functools.cache
+def engine_hash(game: str, root: Path = PACKAGE_ROOT) -> str:
+    """What makes a run's rows besides its options: the engine's core, the game's folder (rules,
+    kernels, spec) and its players. A run is resumed or extended only by the same engine; a commit
+    that touches none of it (documentation, reports, tests) leaves a run resumable."""
+    files = [*(root / "simulator" / "core").glob("*.py"), root / "simulator" / "jitcache.py",
+             *(root / "simulator" / "games" / game).glob("*.py"),
+             *(root / "simulator" / "games" / game).glob("*.toml"),
+             root / "strategies" / "__init__.py", root / "strategies" / f"{game}.py"]
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def git_commit() -> str:
     try:
         out = subprocess.run(["git", "-C", str(PACKAGE_ROOT), "rev-parse", "HEAD"],
@@ -53,7 +70,9 @@ def git_commit() -> str:
 def provenance(config: RunConfig) -> dict:
     """What produced the data; identical for identical runs (no clock, no machine details).
 
-    Each Parquet part carries it in its metadata, with the part's own game range."""
+    Each Parquet part carries it in its metadata, with the part's own game range. The git commit
+    is the manifest's alone: a commit that leaves the engine as it was changes no byte of the
+    data and does not stop a run from being resumed."""
     return {
         "game": config.game.name,
         "rules_version": config.rules.rules_version,
@@ -71,7 +90,7 @@ def provenance(config: RunConfig) -> dict:
         "columns": config.game.report_columns,
         "seed": config.seed,
         "package_version": package_version(),
-        "git_commit": git_commit(),
+        "engine_hash": engine_hash(config.game.name),
         "source_hash": jitcache.source_hash(config.game.name),
         "numba_version": numba.__version__,
     }
@@ -223,7 +242,7 @@ def _check_same_code(out: Path, config: RunConfig, recorded: dict, doing: str) -
     mine = provenance(config)
     for key in mine:
         if json.dumps(mine[key], sort_keys=True) != json.dumps(recorded.get(key), sort_keys=True):
-            what = "another version of playtest" if key in ("package_version", "git_commit",
+            what = "another version of playtest" if key in ("package_version", "engine_hash",
                                                              "source_hash", "numba_version") \
                 else "other options"
             raise UsageError(f"{out}: the run was made with {what} ({key} differs); cannot {doing} it")
@@ -285,6 +304,7 @@ def _play(out: Path, config: RunConfig, plan: dict, engine, chunk_size, progress
         "games_per_second": round(total / wall, 1) if wall > 0 else None,
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "python_version": platform.python_version(),
+        "git_commit": git_commit(),
         "command": plan.get("command", ""),
     })
     dataset.atomic_write_bytes(out / dataset.MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())

@@ -4,6 +4,7 @@ every failure is a clear error rather than a short dataset."""
 import errno
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -125,6 +126,63 @@ def test_disk_full_is_a_clear_error_and_resumable(tmp_path, monkeypatch):
     batch.resume(out, progress=False)
     reference = batch.run(config, 1000, tmp_path / "ref", progress=False)
     assert _parts_bytes(out) == _parts_bytes(reference)
+
+
+def _interrupted_run(tmp_path, monkeypatch, config):
+    """A 1,000-game run whose second part failed to write (400 games a part)."""
+    real = dataset.pq.write_table
+    calls = {"n": 0}
+
+    def failing(table, where, **kw):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(table, where, **kw)
+
+    monkeypatch.setattr(batch, "GAMES_PER_PART", 400)
+    monkeypatch.setattr(dataset.pq, "write_table", failing)
+    out = tmp_path / "run"
+    with pytest.raises(UsageError):
+        batch.run(config, 1000, out, progress=False)
+    monkeypatch.setattr(dataset.pq, "write_table", real)
+    return out
+
+
+def test_a_commit_that_leaves_the_engine_as_it_was_keeps_a_run_resumable(tmp_path, monkeypatch):
+    config = make_config("gremios", 2, seed=8)
+    out = _interrupted_run(tmp_path, monkeypatch, config)
+    monkeypatch.setattr(batch, "git_commit", lambda: "0" * 40)  # a documentation commit since
+    batch.resume(out, progress=False)
+    reference = batch.run(config, 1000, tmp_path / "ref", progress=False)
+    assert _parts_bytes(out) == _parts_bytes(reference)
+    assert json.loads((out / "manifest.json").read_text())["git_commit"] == "0" * 40
+
+
+def test_a_changed_engine_refuses_to_resume_a_run(tmp_path, monkeypatch):
+    config = make_config("gremios", 2, seed=8)
+    out = _interrupted_run(tmp_path, monkeypatch, config)
+    monkeypatch.setattr(batch, "engine_hash", lambda game: "changed")
+    with pytest.raises(UsageError, match="another version of playtest \\(engine_hash differs\\)"):
+        batch.resume(out, progress=False)
+
+
+def test_the_engine_hash_covers_the_rules_and_players_but_not_the_documentation(tmp_path):
+    for folder in ("simulator", "strategies", "docs"):
+        shutil.copytree(batch.PACKAGE_ROOT / folder, tmp_path / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    before = batch.engine_hash("gremios", tmp_path)
+    assert before == batch.engine_hash("gremios")
+    assert batch.engine_hash("grimoire", tmp_path) != before
+    for name, changes in (("docs/guide.md", False), ("simulator/games/gremios/README.md", False),
+                          ("simulator/games/grimoire/rules.toml", False),
+                          ("simulator/games/gremios/rules.toml", True),
+                          ("simulator/games/gremios/spec.py", True), ("strategies/gremios.py", True),
+                          ("simulator/core/config.py", True)):
+        path = tmp_path / name
+        text = path.read_bytes()
+        path.write_bytes(text + b"\n")
+        assert (batch.engine_hash.__wrapped__("gremios", tmp_path) != before) == changes, name
+        path.write_bytes(text)
 
 
 def test_read_only_output_folder_is_a_clear_error(tmp_path, monkeypatch):
