@@ -221,8 +221,6 @@ def experiment(file, out, n_games, precision, confidence, min_effect, resume, th
 
     check_confidence(confidence)
     check_min_effect(min_effect)
-    if precision is not None and not 0 < precision < 0.5:
-        raise UsageError(f"--precision {precision}: must be between 0 and 0.5 (e.g. 0.01 for ±1 point)")
     if n_games is not None and n_games < 1:
         raise UsageError(f"--games {n_games}: must be at least 1")
     if resume and not out:

@@ -237,3 +237,12 @@ def test_an_interrupted_experiment_resumes_to_the_uninterrupted_result(tmp_path,
     other = _write(tmp_path, '[experiment]\ngame = "gremios"\ngames = 200\n')
     code, _, err = playtest("experiment", other, "--out", tmp_path / "x", "--resume")
     assert code == 2 and "another experiment file" in err
+
+
+@pytest.mark.parametrize("value", ["0.7", "0", "nan"])
+def test_a_bad_precision_on_the_command_line_is_one_line_and_writes_nothing(tmp_path, playtest, value):
+    path = _write(tmp_path, '[experiment]\ngame = "gremios"\ngames = 200\n')
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "x", "--precision", value)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert f"--precision {float(value)!r}" in err and "between 0 and 0.5" in err
+    assert not (tmp_path / "x").exists()
