@@ -316,7 +316,8 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
         nav = [("findings", "What moved"), ("balance", "Balance")] + \
             ([("effects", "Under each set of players")] if effect_blocks else [])
         (tmp / "comparison.html").write_text(_html(title, all_blocks, images, intro, nav))
-        (tmp / "comparison.json").write_text(json.dumps(summary, indent=2, default=_json_default) + "\n")
+        (tmp / "comparison.json").write_text(
+            json.dumps(_strict(summary), indent=2, allow_nan=False, default=str) + "\n")
         if out.exists():
             shutil.rmtree(out)
         tmp.rename(out)
@@ -417,12 +418,18 @@ def _verdict_blocks(entries: list[Entry], confidence: float, summary: dict) -> l
     return blocks
 
 
-def _json_default(x):
+def _strict(x):
+    """``x`` for strict JSON: a missing number (NaN, e.g. a row with too few games, or an
+    infinite one) becomes null and numpy scalars plain numbers; json writes NaN otherwise."""
+    if isinstance(x, dict):
+        return {k: _strict(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_strict(v) for v in x]
+    if isinstance(x, np.generic):
+        x = x.item()
     if isinstance(x, float) and not math.isfinite(x):
         return None
-    if isinstance(x, (np.floating, np.integer)):
-        return x.item()
-    return str(x)
+    return x
 
 
 def _labels(path: Path, column: str) -> list[str]:

@@ -158,3 +158,19 @@ def test_a_change_is_shown_with_the_decimals_that_tell_its_ends_apart():
     assert _fmt(row) == "25.04% → 24.96%"
     same = Change("win_rate", "role", "peasant", 0.25, 0.25, 0.0, math.nan, math.nan, 900, "paired")
     assert _fmt(same) == "25.0% → 25.0%"
+
+
+def _no_constants(name):
+    raise ValueError(f"not strict JSON: {name}")
+
+
+def test_comparison_json_is_strict_json_with_null_for_a_missing_number(tmp_path):
+    """20 games are too few for an interval: the missing numbers are null, never NaN."""
+    a = api.run("gremios", games=20, seed=1, out=tmp_path / "a", progress=False)
+    b = api.run("gremios", games=20, seed=1, out=tmp_path / "b", progress=False,
+                settings={"vp_inn": 3})
+    report = build_comparison([Entry("a", a), Entry("b", b)], tmp_path / "c")
+    summary = json.loads((report / "comparison.json").read_text(), parse_constant=_no_constants)
+    few = [c for c in summary["comparisons"][0]["changes"] if c["method"] == "too few"]
+    assert few and all(c["low"] is None and c["high"] is None and c["p"] is None for c in few)
+    assert all(isinstance(c["delta"], float) for c in few)
