@@ -9,12 +9,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import shlex
 import sys
 
 import click
 
-from simulator import api
+from simulator import api, resumable
 from simulator.core.errors import UsageError
 from simulator.core.ruledata import parse_settings
 
@@ -29,19 +28,14 @@ def _split(value: str | None) -> list[str] | None:
 def _resume_command(command: str, options, out) -> str:
     """The command line that goes on with an interrupted ``command``: the options (a dataclass
     whose fields are the command's options) not at their defaults, then --out and --resume."""
-    words = ["playtest", command, options.game]
+    given = {}
     for f in dataclasses.fields(options):
         value = getattr(options, f.name)
         default = (f.default_factory() if f.default_factory is not dataclasses.MISSING
                    else f.default)
-        if f.name == "game" or value == default:
-            continue
-        if f.name == "settings":
-            words += [w for k, v in value.items() for w in ("--set", f"{k}={v}")]
-        else:
-            words += [f"--{f.name.replace('_', '-')}",
-                      ",".join(map(str, value)) if isinstance(value, list) else str(value)]
-    return shlex.join(words + ["--out", str(out), "--resume"])
+        if f.name != "game" and value != default:
+            given[f.name] = value
+    return resumable.resume_command(command, options.game, given, out)
 
 
 @contextlib.contextmanager
@@ -229,19 +223,15 @@ def experiment(file, out, n_games, precision, confidence, min_effect, resume, th
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(out) if out else Path("runs") / f"experiment-{Path(file).stem}-{stamp}"
     total = len(exp.configurations)
-    again = " ".join(["playtest experiment", str(file), "--out", str(out), "--resume"]
-                     + (["--games", str(n_games)] if n_games is not None else [])
-                     + (["--precision", str(precision)] if precision is not None else []))
-    try:
-        with tqdm(total=total, unit="config", desc=exp.title, file=sys.stderr,
-                  disable=not sys.stderr.isatty()) as bar:
-            run_experiment(exp, out, threads, progress=False, precision=precision,
-                           backend=backend, scheduler=scheduler, resume=resume,
-                           on_config=lambda c, games: (bar.set_postfix_str(f"{c.label}: {games:,} games"),
-                                                       bar.update(1)))
-    except KeyboardInterrupt:
-        click.echo(f"playtest: interrupted; what was played is kept: go on with {again}", err=True)
-        sys.exit(130)
+    again = resumable.resume_command("experiment", file, {"games": n_games, "precision": precision},
+                                     out)
+    with _kept_when_interrupted(again), \
+            tqdm(total=total, unit="config", desc=exp.title, file=sys.stderr,
+                 disable=not sys.stderr.isatty()) as bar:
+        run_experiment(exp, out, threads, progress=False, precision=precision,
+                       backend=backend, scheduler=scheduler, resume=resume,
+                       on_config=lambda c, games: (bar.set_postfix_str(f"{c.label}: {games:,} games"),
+                                                   bar.update(1)))
     plan = load_plan(out)
     entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
                      player_set=c.get("player_set", "")) for c in plan["configurations"]]

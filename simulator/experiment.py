@@ -15,6 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simulator import resumable
 from simulator.core import batch
 from simulator.core.config import ANY_ROLE, RunConfig, make_config
 from simulator.core.dataset import MANIFEST, atomic_write_bytes
@@ -294,19 +295,9 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
     if precision is not None:
         check_precision(precision, "--precision")
     out = Path(out)
-    asked = {"file": Path(experiment.path).read_text(), "games": experiment.games,
+    asked = {"experiment file": Path(experiment.path).read_text(), "games": experiment.games,
              "precision": precision}
-    if resume:
-        started = out / STARTED
-        if not started.is_file():
-            raise UsageError(f"--resume {out}: no {STARTED}, so not an experiment this version "
-                             "of playtest started")
-        if json.loads(started.read_text()) != asked:
-            raise UsageError(f"--resume {out}: started from another experiment file or with other "
-                             "--games/--precision; resume with the same, or use a new folder")
-    else:
-        batch.make_empty_dir(out)
-        atomic_write_bytes(out / STARTED, (json.dumps(asked, indent=2) + "\n").encode())
+    resumable.start(out, STARTED, asked, resume, "experiment")
     plan = {
         "experiment": str(experiment.path),
         "title": experiment.title,

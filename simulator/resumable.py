@@ -1,7 +1,7 @@
 """Output folders that an interrupted command goes on with (``--resume``).
 
-A command that plays for long (a scan, a balance search, a tournament) first writes what it was
-asked into its folder; ``--resume`` then goes on only with the same options, keeping what was
+A command that plays for long (an experiment, a scan, a balance search, a tournament) first
+writes what it was asked into its folder; ``--resume`` then goes on only with the same options, keeping what was
 played (each configuration is an ordinary run dataset, finished with ``batch.resume`` when it
 was cut off). A folder is never silently reused: without ``--resume`` one that holds such work
 is refused with a pointer to ``--resume``.
@@ -10,11 +10,14 @@ is refused with a pointer to ``--resume``.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 from simulator.core.batch import make_empty_dir
 from simulator.core.dataset import atomic_write_bytes
 from simulator.core.errors import UsageError
+
+SHOWN = 60  # an option's value longer than this, or of several lines, is named, not shown
 
 
 def start(out: Path, marker: str, options: dict, resume: bool, what: str) -> dict:
@@ -27,15 +30,20 @@ def start(out: Path, marker: str, options: dict, resume: bool, what: str) -> dic
         if not path.is_file():
             raise UsageError(f"--resume {out}: holds no {what} to go on with (no {marker})")
         state = json.loads(path.read_text())
+        if "options" not in state:  # an experiment's, from before it kept its options here
+            raise UsageError(f"--resume {out}: {marker} was written by an earlier playtest; "
+                             "start again in a new folder")
         started = state["options"]
         for key in options:
             if started.get(key) != options[key]:
-                raise UsageError(f"--resume {out}: the {what} was started with {key} = "
-                                 f"{started.get(key)!r}, not {options[key]!r}; give the same "
-                                 "options, or use a new folder")
+                was, now = repr(started.get(key)), repr(options[key])
+                too_long = max(len(was), len(now)) > SHOWN or "\\n" in was + now  # a file's text
+                told = f"another {key}" if too_long else f"{key} = {was}, not {now}"
+                raise UsageError(f"--resume {out}: the {what} was started with {told}; give the "
+                                 "same options, or use a new folder")
         return state
     if path.is_file():
-        raise UsageError(f"--out {out}: holds a {what} already; add --resume to go on with it, "
+        raise UsageError(f"--out {out}: holds {_a(what)} already; add --resume to go on with it, "
                          "or choose a new folder")
     if out.is_dir() and any(out.iterdir()):
         raise UsageError(f"--out {out}: folder is not empty and holds no {what}; choose a new folder")
@@ -43,6 +51,26 @@ def start(out: Path, marker: str, options: dict, resume: bool, what: str) -> dic
     state = {"options": options}
     save(out, marker, state)
     return state
+
+
+def _a(what: str) -> str:
+    return ("an " if what[0] in "aeiou" else "a ") + what
+
+
+def resume_command(command: str, argument, options: dict, out: Path) -> str:
+    """The command line that goes on with ``command``'s work in ``out``: its argument (the game,
+    or the experiment file), the options given (``None`` and empty ones are the defaults, left
+    out; settings as --set KEY=VALUE), then --out and --resume."""
+    words = ["playtest", command, str(argument)]
+    for name, value in options.items():
+        if value is None or value == [] or value == {}:
+            continue
+        if name == "settings":
+            words += [w for k, v in value.items() for w in ("--set", f"{k}={v}")]
+        else:
+            words += [f"--{name.replace('_', '-')}",
+                      ",".join(map(str, value)) if isinstance(value, list) else str(value)]
+    return shlex.join(words + ["--out", str(out), "--resume"])
 
 
 def save(out: Path, marker: str, state: dict) -> None:

@@ -246,3 +246,17 @@ def test_a_bad_precision_on_the_command_line_is_one_line_and_writes_nothing(tmp_
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert f"--precision {float(value)!r}" in err and "between 0 and 0.5" in err
     assert not (tmp_path / "x").exists()
+
+
+def test_an_experiment_folder_is_resumed_only_with_the_same_options(tmp_path, playtest):
+    path = _write(tmp_path, '[experiment]\ngame = "gremios"\ngames = 100\n'
+                            '[variants.v]\nsettings = { inn_cost = 5 }\n')
+    assert playtest("experiment", path, "--out", tmp_path / "x")[0] == 0
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "x", "--resume", "--games", 150)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "the experiment was started with games = 100, not 150" in err
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "x")
+    assert code == 2 and "holds an experiment already; add --resume" in err
+    code, _, err = playtest("experiment", path, "--out", tmp_path / "new", "--resume")
+    assert code == 2 and "holds no experiment to go on with" in err
+    assert not (tmp_path / "new").exists()
