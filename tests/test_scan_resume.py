@@ -137,3 +137,50 @@ def test_an_interrupted_balance_search_prints_the_command_that_goes_on(tmp_path,
         optuna.storages.journal.JournalFileBackend(str(tmp_path / "b" / "study.journal"))))
     states = [t.state.name for t in study.trials]
     assert states.count("FAIL") == 1 and len(states) - 1 == 3
+
+
+KINDS = {  # what each command writes: its words, what it is, its page, and where Ctrl-C hits
+    "sensitivity": (["sensitivity", "gremios", "-p", "2", "-n", "40", "--params", "tax_rounding",
+                     "-q"], "sensitivity scan", "sensitivity.html", "batch"),
+    "balance": (["balance", "gremios", "-p", "4", "-n", "120", "--budget", "1", "--candidates", "1",
+                 "--proposals", "1", "--verify-games", "30", "--params", "tax_rounding,inn_income",
+                 "-q"], "balance search", "balance.html", "balance"),
+    "tournament": (TOURNAMENT[:-1] + ["100"], "tournament", "tournament.md", "batch"),
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_report_on_a_scan_balance_or_tournament_folder_says_what_it_is(tmp_path, playtest,
+                                                                       monkeypatch, kind):
+    from simulator import api, balance
+    from simulator.core.errors import UsageError
+    args, what, page, hit = KINDS[kind]
+    out = tmp_path / kind
+    if hit == "balance":
+        monkeypatch.setattr(balance.Evaluator, "play", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    else:
+        _interrupt_run(monkeypatch, 1)
+    assert playtest(*args, "--out", out)[0] == 130
+    monkeypatch.undo()
+    code, _, err = playtest("report", out)
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"it is an unfinished {what}: go on with playtest {kind} gremios" in err
+    words = shlex.split(err.split("go on with ", 1)[1])
+    assert words[-3:] == ["--out", str(out), "--resume"]
+    code, _, err = playtest(*words[1:])  # the command it names goes on with the same options
+    assert code == 0, err
+    for command in (["report", out], ["compare", out, out, "--out", tmp_path / "c"]):
+        code, _, err = playtest(*command)
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"it is a {what} folder: its page is {out / page}, " in err
+    if kind == "sensitivity":
+        assert f"its runs are the sub-folders of {out / 'runs'} (baseline, " in err
+    elif kind == "tournament":
+        assert f"its games are the run {out / 'run'}" in err
+    elif (out / "verify").is_dir():
+        assert f"its runs are the sub-folders of {out / 'verify'} (baseline, " in err
+    else:
+        assert "it kept no runs" in err
+    with pytest.raises(UsageError, match=f"it is a {what} folder"):
+        api.load(out)
+    assert not (tmp_path / "c").exists()

@@ -156,10 +156,39 @@ def _what_it_is(path: Path) -> str:
         shown = ", ".join(runs[:4]) + (", ..." if len(runs) > 4 else "")
         return (f"it is an experiment folder: its report is {path / 'comparison'}, its runs are "
                 f"the sub-folders ({shown or 'none finished'})")
+    for marker, command, what, page, runs_folder in RESUMABLE_FOLDERS:
+        if (path / marker).is_file():
+            return _what_the_command_left(path, marker, command, what, page, path / runs_folder)
     runs = sorted(p.name for p in path.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
     if runs:
         return f"it holds runs: give one of {', '.join(runs[:4])}{', ...' if len(runs) > 4 else ''}"
     return "not a run folder (a run's folder holds manifest.json, seats/ and games/)"
+
+
+# The folders of sensitivity, balance and tournament (simulator/resumable.py): the file each
+# writes first (what was asked), the page it writes last (so only a finished one has it), where
+# its runs are.
+RESUMABLE_FOLDERS = (
+    ("sensitivity-plan.json", "sensitivity", "sensitivity scan", "sensitivity.html", "runs"),
+    ("balance-plan.json", "balance", "balance search", "balance.html", "verify"),
+    ("tournament-started.json", "tournament", "tournament", "tournament.md", "run"),
+)
+
+
+def _what_the_command_left(path: Path, marker: str, command: str, what: str, page: str,
+                           runs: Path) -> str:
+    if not (path / page).is_file():
+        from simulator.resumable import resume_command  # it imports this module
+        options = json.loads((path / marker).read_text())["options"]
+        game = options.pop("game")
+        return f"it is an unfinished {what}: go on with {resume_command(command, game, options, path)}"
+    if (runs / MANIFEST).is_file():
+        where = f"its games are the run {runs}"
+    else:
+        names = sorted(p.name for p in runs.iterdir() if (p / MANIFEST).is_file()) if runs.is_dir() else []
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        where = f"its runs are the sub-folders of {runs} ({shown})" if names else "it kept no runs"
+    return f"it is a {what} folder: its page is {path / page}, {where}"
 
 
 def verify(path: str | Path) -> list[str]:
