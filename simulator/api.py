@@ -19,6 +19,7 @@ from simulator.core.config import make_config  # noqa: F401  (also part of the A
 from simulator.core.dataset import Dataset, load as load_dataset, verify as verify_dataset
 from simulator.core.errors import UsageError
 from simulator.core.game import GAME_NAMES, get_game
+from simulator.core.replay import told_with_seats_and_result
 
 
 def run(game: str, players: int | None = None, games: int = 10_000, seed: int = 0,
@@ -66,7 +67,9 @@ def replay(game: str, seed: int = 0, game_index: int = 0, players: int | None = 
         raise UsageError(f"--game-index {game_index}: must be 0 or more")
     config = make_config(game, players, mode, strategies, roles, settings, seed, weights, tuned,
                          strategy_roles)
-    return config.game.replay(config.rules.as_record(), config.seed, game_index, config.setup)
+    events, seats = config.game.replay(config.rules.as_record(), config.seed, game_index,
+                                       config.setup)
+    return told_with_seats_and_result(events, config.game.seat_columns(seats, config))
 
 
 def tune(game: str, strategy: str, out: str | Path, players: int | None = None,

@@ -65,6 +65,31 @@ def test_gremios_replay_matches_the_run(tmp_path, players, mode):
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_replay_tells_the_seats_and_the_result_the_run_records(tmp_path, game):
+    """The core opens every game's replay with who sits where and ends it with each seat's
+    rank, the winners, their win shares and the roles held: those of the run's own rows."""
+    players = get_game(game).strategies
+    strategies = [n for n in players.names if n != players.search]  # every heuristic, random too
+    path = api.run(game, players=_players(game), games=12, seed=6, strategies=strategies,
+                   out=tmp_path / "run", progress=False)
+    seats, _ = _tables(path)
+    for index in (0, 5, 11):
+        events = api.replay(game, seed=6, game_index=index, players=_players(game),
+                            strategies=strategies)
+        rows = seats.filter(pl.col("game_id") == index).sort("seat")
+        assert events[0]["kind"] == "seating"
+        assert events[0]["strategies"] == rows["strategy"].to_list()
+        assert sum(e["kind"] == "seating" for e in events) == 1
+        end = events[-1]
+        assert end["kind"] == "game_end"
+        assert end["ranks"] == rows["rank"].to_list()
+        assert end["winners"] == [p for p, w in enumerate(rows["winner"].to_list()) if w]
+        assert end["win_shares"] == pytest.approx(rows["win_share"].to_list())
+        assert end["roles"] == rows["role"].to_list()
+        assert end["scores"] == rows["score"].to_list()
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_interpreted_engine_matches_compiled(game):
     """The pure-Python path (NUMBA_DISABLE_JIT=1) plays the same game as the compiled one."""
     code = ("import json; from simulator import api; "

@@ -65,7 +65,7 @@ class Game:
     rules_path: Path
     # play(rules, run_seed, first_game, n_games, setup) -> (seat rows, game rows) as int64 arrays
     play: Callable
-    # replay(rules, run_seed, game_index, setup) -> list of event dicts
+    # replay(rules, run_seed, game_index, setup) -> (list of event dicts, the game's seat rows)
     replay: Callable
     # seat_columns(seat rows, strategy names) -> {column: array} (strategy, role, score, rank,
     # winner first, then the game's own columns); game_columns(game rows) -> {column: array}
@@ -193,7 +193,7 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
         with first_compile_notice(game, game, first_compile_s[0] if first_compile_s else None):
             play_block(rules, run_seed, game_index, 1, setup, seats, games, log,
                        search_marker(setup))
-        return tell(log, rules)
+        return tell(log, rules), seats
 
     return play, replay
 

@@ -24,7 +24,8 @@ def test_replay_matches_the_run(tmp_path, mode):
     seats, games = data.seats, data.games
     for index in (0, 7, 19):
         events = api.replay("gemmis", seed=3, game_index=index, mode=mode)
-        assert events[0]["kind"] == "setup" and events[0]["mode"] == mode
+        assert events[0]["kind"] == "seating" and events[1]["kind"] == "setup"
+        assert events[1]["mode"] == mode
         end = events[-1]
         assert end["kind"] == "game_end"
         rows = seats.filter(pl.col("game_id") == index).sort("seat")

@@ -376,12 +376,13 @@ def test_the_deciding_treasure_is_told(blank, r, log):
 
 @pytest.mark.parametrize("players, mode", [(4, "standard"), (2, "ultimate_duel")])
 def test_a_whole_replay_tells_setup_decisions_and_end(players, mode):
-    """What holds in any game: the setup first, three cards set aside at the start and again at
-    every reshuffle, every action chosen from the options listed just before it, and the game
-    won by the player who reached the target."""
+    """What holds in any game: the seating, then the setup, three cards set aside at the start
+    and again at every reshuffle, every action chosen from the options listed just before it,
+    and the game won by the player who reached the target."""
     for index in range(3):
         events = api.replay("gremios", seed=17, game_index=index, players=players, mode=mode)
-        assert events[0]["kind"] == "setup" and events[0]["players"] == players
+        assert events[0]["kind"] == "seating" and len(events[0]["strategies"]) == players
+        assert events[1]["kind"] == "setup" and events[1]["players"] == players
         assert "log_full" not in [e["kind"] for e in events]
         kinds = [e["kind"] for e in events]
         aside = [i for i, k in enumerate(kinds) if k == "set_aside"]
