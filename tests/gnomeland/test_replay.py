@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import polars as pl
 
 from simulator import api
@@ -66,3 +67,29 @@ def test_options_name_their_cards():
     for e in missions:
         assert e["card"] in e["text"]
     assert all(e["card"] is None for e in options if e["option"] in ("spend die", "end turn"))
+
+
+def test_build_and_upgrade_events_keep_their_own_kind():
+    """Issue 30: a build or upgrade told its Building's kind in a field named ``kind``, which
+    overwrote the event's own kind, so ``special`` named a build, an upgrade and a special use.
+    Each event keeps the kind of its log code; the Building's kind is ``building_kind``."""
+    from simulator.games.gnomeland import story
+    from simulator.games.gnomeland.codes import BUILD, LOG_KINDS, SPECIAL, UPGRADE
+    # the log rows as the kernel writes them: (code, player, normal 0 / special 1, ...)
+    log = np.zeros((7, 7), dtype=np.int64)  # one spare row: a full log would end with log_full
+    log[0, 0] = 5
+    log[1] = (BUILD, 0, 0, 0, 1, -1, 0)    # P0 builds Normal Building 0 on slot 1
+    log[2] = (BUILD, 1, 1, 0, 0, -1, 0)    # P1 builds Special Building 0 on special slot 0
+    log[3] = (UPGRADE, 0, 0, 1, 0, 0, 0)   # P0 upgrades Normal Building 0 on slot 1
+    log[4] = (UPGRADE, 1, 1, 0, 0, 0, 0)   # P1 upgrades Special Building 0 on slot 0
+    log[5] = (SPECIAL, 1, 0, 1, 0, 0, 0)   # P1 uses the upgraded Special Building 0
+    events = story.tell(log)
+    assert [e["kind"] for e in events] == ["build", "build", "upgrade", "upgrade", "special"]
+    assert [e.get("building_kind") for e in events] == ["normal", "special", "normal", "special",
+                                                         None]
+    # and in a played game: every event is of the kind of its log code
+    played = [e for index in range(3)
+              for e in api.replay("gnomeland", seed=2, game_index=index, players=4)]
+    assert {e["kind"] for e in played} <= set(LOG_KINDS) | {"seating"}
+    builds = [e for e in played if "building_kind" in e]
+    assert {e["kind"] for e in builds} == {"build", "upgrade"}

@@ -166,12 +166,13 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         names = NORMAL_NAMES if b == 0 else SPECIAL_NAMES
         old = names[e][f] if e >= 0 else "(empty)"
         return (f"{_p(a)} builds {names[c][0]} on {'special ' if b else ''}slot {d}, covering {old}.",
-                {"player": a, "kind": "normal" if b == 0 else "special", "building": names[c][0],
-                 "slot": d, "replaced": old})
+                # building_kind, not kind: a field named kind would overwrite the event's own
+                {"player": a, "building_kind": "normal" if b == 0 else "special",
+                 "building": names[c][0], "slot": d, "replaced": old})
     if code == UPGRADE:
         names = NORMAL_NAMES if b == 0 else SPECIAL_NAMES
         return (f"{_p(a)} upgrades {names[d][0]} to {names[d][1]} (slot {c}).",
-                {"player": a, "kind": "normal" if b == 0 else "special", "slot": c,
+                {"player": a, "building_kind": "normal" if b == 0 else "special", "slot": c,
                  "building": names[d][1]})
     if code == WAREHOUSE_DISCARDED:
         return (f"{_p(a)}'s Warehouse on special slot {b} is covered: {_bundle(c)} kept on it "
