@@ -66,3 +66,57 @@ def test_replay_of_the_expansion_tells_every_new_rule(expansion_run):
     assert {"black_placed", "table_placed", "tokens_laid", "token_taken", "token_home",
             "space_scored", "inquisitor_taken", "extra_caballero", "free_move",
             "table_filled"} <= kinds, kinds
+
+
+def _told(*rows):
+    """The story of a log holding ``rows`` (code, a, b, c, d, e, f), as the kernel writes them."""
+    import numpy as np
+
+    from simulator.games.elgrande import story
+    log = np.zeros((len(rows) + 2, 7), dtype=np.int64)  # a spare row: a full log says so
+    log[0, 0] = len(rows)
+    for i, row in enumerate(rows, start=1):
+        log[i, :len(row)] = row
+    return story.tell(log)
+
+
+def test_a_free_move_tells_the_index_of_its_option():
+    """Issue 30: a free move's decision told the destination's place number + 1 as ``chosen``
+    (seed 8101, 2 players, the expansion, game 0: 'free move', 9 options, chosen 12). Its
+    options are staying, then the destinations in place order: from the Ship, América, África
+    and the coastal regions (Cataluña, Galicia, Granada, País Vasco, Sevilla, Valencia, Francia)
+    but not the King's region, nor Francia when it is full."""
+    from simulator.games.elgrande import board as B
+    from simulator.games.elgrande import story as S
+    free = lambda options, place: (S.DECISION, 0, S.DECIDE_FREE_MOVE, options, place + 1)
+    # the King in Sevilla: 8 destinations; América is the 7th of them, option index 7
+    events = _told((S.SETUP, 2, B.SEVILLA), free(9, B.AMERICA), free(9, -1))
+    assert [e["chosen"] for e in events[1:]] == [7, 0]
+    assert [e["destination"] for e in events[1:]] == ["América", None]
+    # the King moves to Aragón (not coastal): 9 destinations, or 8 when Francia is full
+    events = _told((S.SETUP, 2, B.SEVILLA), (S.KING_MOVED, B.SEVILLA, B.ARAGON),
+                   free(10, B.AFRICA), free(9, B.AFRICA), free(10, B.FRANCIA))
+    assert [e["chosen"] for e in events[2:]] == [9, 8, 7]
+    # from a colony the only destination is the Ship
+    assert _told((S.SETUP, 2, B.SEVILLA), free(2, B.SHIP))[1]["chosen"] == 1
+
+
+def test_every_decision_of_the_expansion_tells_a_valid_option():
+    """Every logged choice is an index of its options (the limit table's, whose options the log
+    does not list, says its colour and leaves the index out unless there is one option)."""
+    from simulator.games.elgrande.board import REGION_NAMES
+    events = [e for index in range(2) for e in api.replay(
+        "elgrande", seed=8101, game_index=index, players=2, mode="grand_inquisitor_colonies")]
+    decisions = [e for e in events if e["kind"] == "decision"]
+    free = [e for e in decisions if e["decision"] == "free move"]
+    assert free and any(e["chosen"] > 1 for e in free)
+    for e in decisions:
+        if e["decision"] == "limit table space":
+            assert e["chosen"] == (0 if e["options"] == 1 else None) and "colour" in e
+        else:
+            assert 0 <= e["chosen"] < e["options"], e
+    # the decision's destination is the free move's that follows it
+    for e, after in zip(events, events[1:]):
+        if e.get("decision") == "free move" and e["chosen"]:
+            assert after["kind"] == "free_move" and after["to"] == e["destination"]
+            assert e["destination"] in REGION_NAMES
