@@ -80,3 +80,50 @@ def test_the_cli_replays_as_jsonl():
     assert {"setup", "turn", "switch", "combination", "zone_filled", "street_moved",
             "street_filled", "game_end"} <= kinds
     assert all("text" in e for e in events)
+
+
+def _told(*rows):
+    """The story of a log holding ``rows`` (code, a, b, c, d, e, f), as the kernel writes them."""
+    import numpy as np
+
+    from simulator.games.gemmis import story
+    log = np.zeros((len(rows) + 2, 7), dtype=np.int64)  # a spare row: a full log says so
+    log[0, 0] = len(rows)
+    for i, row in enumerate(rows, start=1):
+        log[i, :len(row)] = row
+    return story.tell(log)
+
+
+def _inner_row(*gems):
+    """P0's inner row (cells 6-11) set up with these gem codes (colour * 10 + value)."""
+    from simulator.games.gemmis import story as S
+    return [(S.ZONE_GEM, 0, 6 + column, gem) for column, gem in enumerate(gems)]
+
+
+def test_a_joker_is_told_in_the_colour_its_combination_needs():
+    """Issue 30 (seed 8201, family, game 2: 'P0's joker at inner 3 is red' in a combination of
+    six gems): red red red joker amber amber all go only if the joker is amber (red red red is a
+    run already, amber amber needs it); the kernel logs the left gem's colour, red. In red red
+    joker blue blue blue the joker must be red."""
+    from simulator.games.gemmis import story as S
+    from simulator.games.gemmis.board import JOKER
+    red, blue, amber, joker = 0, 10, 40, JOKER * 10
+    inner = 0b111111 << 6
+    joker_row = (S.JOKER_COLOUR, 0, 9, 0)  # the kernel's: red
+    events = _told(*_inner_row(red, red, red, joker, amber, amber),
+                   (S.COMBINATION, 0, 6, 8, 0, inner, 0), joker_row)
+    assert events[-1]["colour"] == "amber" and events[-1]["text"].endswith("is amber.")
+    events = _told(*_inner_row(red, red, joker, blue, blue, blue),
+                   (S.COMBINATION, 0, 6, 8, 0, inner, 0), (S.JOKER_COLOUR, 0, 8, 0))
+    assert events[-1]["colour"] == "red"
+    # the zone is followed: a switch in the zone makes red red joker red amber amber the first
+    # case's row
+    events = _told(*_inner_row(red, red, joker, red, amber, amber),
+                   (S.SWITCH, 0, S.SWITCH_IN_ZONE, 8, 9, joker, red),
+                   (S.COMBINATION, 0, 6, 8, 0, inner, 0), joker_row)
+    assert events[-1]["colour"] == "amber"
+    # the issue's game
+    events = api.replay("gemmis", seed=8201, game_index=2, mode="family")
+    told = [e for e in events if e["kind"] == "joker" and e["cell"] == 9 and e["player"] == 0]
+    assert "amber" in [e["colour"] for e in told]
+

@@ -9,6 +9,8 @@ Gems are logged as ``colour * 10 + printed value`` (``board.gem_code``), cells a
 column`` (row 0 outer, row 1 inner), combinations as 12-bit masks of cells.
 """
 
+import itertools
+
 from simulator.core import trace
 from simulator.games.gemmis.board import (
     CELLS, COLOUR_NAMES, COLUMNS, DIRECTION_NAMES, JOKER, MODE_NAMES, OWN_COLOUR, SKILL_NAMES,
@@ -46,6 +48,52 @@ def cell_name(cell: int) -> str:
 
 def cells_of(mask: int) -> list[int]:
     return [c for c in range(CELLS) if mask >> c & 1]
+
+
+def _runs(colours, row) -> set[int]:
+    """The cells of ``row`` in a run of three or more side by side of one colour (``colours``:
+    cell -> colour; None or no entry for no colour: an empty cell, a joker joining nothing)."""
+    cells = set()
+    first = row * COLUMNS
+    column = 0
+    while column < COLUMNS:
+        here = colours.get(first + column)
+        end = column + 1
+        while end < COLUMNS and here is not None and colours.get(first + end) == here:
+            end += 1
+        if here is not None and end - column >= 3:
+            cells.update(range(first + column, first + end))
+        column = end
+    return cells
+
+
+def _joker_colours(zone: dict, mask: int) -> dict[int, int]:
+    """The colour each joker of combination ``mask`` took, from the gems of the zone before it
+    (``zone``: cell -> gem code). A joker may join the run of the gem beside it on either side
+    (across jokers), make a run of its own with two more jokers, or join nothing; the colours
+    told are those of a declaration of all the jokers whose runs make exactly ``mask``. The left
+    gem's colour is tried first, the right's next: where either makes the combination the story
+    names the left one, as the kernel does; where only the right one does, the right one."""
+    colour = {cell: gem // 10 for cell, gem in zone.items() if gem >= 0}
+    jokers = [cell for cell, c in colour.items() if c == JOKER]
+    choices = []
+    for cell in jokers:
+        beside = []
+        for step in (-1, 1):
+            column = cell % COLUMNS + step
+            while 0 <= column < COLUMNS and colour.get(cell - cell % COLUMNS + column) == JOKER:
+                column += step
+            c = colour.get(cell - cell % COLUMNS + column) if 0 <= column < COLUMNS else None
+            if c is not None and c not in beside:
+                beside.append(c)
+        choices.append(beside + [OWN_COLOUR, None])
+    wanted = set(cells_of(mask))
+    for declared in itertools.product(*choices):
+        told = dict(colour)
+        told.update(zip(jokers, declared))
+        if _runs(told, 0) | _runs(told, 1) == wanted:
+            return {cell: c for cell, c in zip(jokers, declared) if cell in wanted}
+    raise ValueError(f"no declaration of the jokers makes the combination {sorted(wanted)}")
 
 
 def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
@@ -179,5 +227,34 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
 
 
 def tell(log) -> list[dict]:
-    """The game's events in order, each a dict with ``kind``, ``text`` and its fields."""
-    return trace.tell(log, _describe, LOG_KINDS)
+    """The game's events in order, each a dict with ``kind``, ``text`` and its fields.
+
+    The zones are followed gem by gem for the jokers' colours: the kernel logs the colour of the
+    gem nearest a joker on its left whenever that run could take it, even when the combination
+    needs the joker in the run on its right; the story names the colour the combination needs."""
+    zones = {}   # (player, cell) -> gem code
+    joker_colours = {}  # of the last combination: cell -> colour
+
+    def describe(code, a, b, c, d, e, f):
+        nonlocal joker_colours
+        if code == JOKER_COLOUR:
+            c = joker_colours[b]
+        text, fields = _describe(code, a, b, c, d, e, f)
+        if code in (ZONE_GEM, ZONE_FILLED):
+            zones[a, b] = c
+        elif code in (SWITCH, SMALL_GEM_SWITCH):
+            if b == SWITCH_IN_ZONE:
+                zones[a, c], zones[a, d] = f, e
+            else:
+                zones[a, c] = f
+        elif code == ZONE_SETTLED:
+            zones[a, c] = d
+            zones[a, b] = -1
+        elif code == COMBINATION:
+            zone = {cell: gem for (p, cell), gem in zones.items() if p == a}
+            joker_colours = _joker_colours(zone, e)
+            for cell in cells_of(e):
+                zones[a, cell] = -1
+        return text, fields
+
+    return trace.tell(log, describe, LOG_KINDS)
