@@ -127,3 +127,19 @@ def test_a_joker_is_told_in_the_colour_its_combination_needs():
     told = [e for e in events if e["kind"] == "joker" and e["cell"] == 9 and e["player"] == 0]
     assert "amber" in [e["colour"] for e in told]
 
+
+def test_an_alert_at_the_top_stays_there():
+    """Issue 30: an alert at the top (level 3) logged again after the opponent's combination was
+    told as rising to level 3. It starts at 0 and a skill used drops it back to 0."""
+    from simulator.games.gemmis import story as S
+    alert = lambda level: (S.ALERT, 1, level, 3)
+    events = _told(alert(1), alert(2), alert(3), alert(3), (S.ALGUAZIL_USED, 1, 0), alert(1))
+    assert [e["rose"] for e in events if e["kind"] == "alert"] == [True, True, True, False, True]
+    assert "stays at level 3" in events[3]["text"] and "rises to level 3" in events[2]["text"]
+    assert events[4]["level"] == 0
+    # in played games: an alert below the top never stays, it only rises
+    alerts = [e for i in range(6) for e in api.replay("gemmis", seed=8201, game_index=i,
+                                                      mode="advanced_alguazil")
+              if e["kind"] == "alert"]
+    assert any(not e["rose"] for e in alerts)
+    assert all(e["rose"] for e in alerts if e["level"] < e["available_at"])

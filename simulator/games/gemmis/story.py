@@ -96,6 +96,15 @@ def _joker_colours(zone: dict, mask: int) -> dict[int, int]:
     raise ValueError(f"no declaration of the jokers makes the combination {sorted(wanted)}")
 
 
+def _alert(player, level, top, before) -> tuple[str, dict]:
+    """The alert after the opponent's combination. The kernel logs the level after it, also
+    when it was at the top already and stays there."""
+    state = "available" if level >= top else "not available yet" if level > 0 else "not available"
+    how = "rises to" if level > before else "stays at"
+    return (f"P{player}'s Alguazil alert {how} level {level} ({state}).",
+            {"player": player, "level": level, "rose": level > before, "available_at": top})
+
+
 def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == SETUP:
         return (f"GEMMiS, {MODE_NAMES[a]} mode: {b} chips in {c} colours, zones set up by the "
@@ -187,12 +196,9 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == SMALL_GEM_TAKEN:
         return (f"P{a} takes the small gem on cell {b} ({c} held).",
                 {"player": a, "cell": b, "held": c})
-    if code == ALERT:
-        state = "available" if b >= c else "not available yet" if b > 0 else "not available"
-        return (f"P{a}'s Alguazil alert rises to level {b} ({state}).",
-                {"player": a, "level": b, "available_at": c})
     if code == ALGUAZIL_USED:
-        return f"P{a} uses the Alguazil: {SKILL_NAMES[b]}.", {"player": a, "skill": SKILL_NAMES[b]}
+        return (f"P{a} uses the Alguazil: {SKILL_NAMES[b]}; its alert drops to level 0.",
+                {"player": a, "skill": SKILL_NAMES[b], "level": 0})
     if code == ALGUAZIL_CANCELLED:
         return (f"P{a}'s Alguazil cancels it ({SKILL_NAMES[b]}): both Alguazils drop to the lowest "
                 "level.", {"player": a, "skill": SKILL_NAMES[b]})
@@ -231,13 +237,25 @@ def tell(log) -> list[dict]:
 
     The zones are followed gem by gem for the jokers' colours: the kernel logs the colour of the
     gem nearest a joker on its left whenever that run could take it, even when the combination
-    needs the joker in the run on its right; the story names the colour the combination needs."""
+    needs the joker in the run on its right; the story names the colour the combination needs.
+    The alert levels are followed too: the kernel logs an alert that stays at the top as
+    rising again."""
     zones = {}   # (player, cell) -> gem code
     joker_colours = {}  # of the last combination: cell -> colour
+    # The alert levels, for telling a rise from a stay at the top: they start at the lowest
+    # level, 0, and a skill used or cancelled drops them there (rules' alguazil_levels note).
+    alerts = [0, 0]
 
     def describe(code, a, b, c, d, e, f):
         nonlocal joker_colours
-        if code == JOKER_COLOUR:
+        if code == ALERT:
+            before, alerts[a] = alerts[a], b
+            return _alert(a, b, c, before)
+        if code == ALGUAZIL_USED:
+            alerts[a] = 0
+        elif code == ALGUAZIL_CANCELLED:
+            alerts[:] = [0, 0]
+        elif code == JOKER_COLOUR:
             c = joker_colours[b]
         text, fields = _describe(code, a, b, c, d, e, f)
         if code in (ZONE_GEM, ZONE_FILLED):
