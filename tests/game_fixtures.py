@@ -15,6 +15,16 @@ from simulator.core.game import get_game
 from simulator.core.trace import new_log
 
 
+def log_of(*rows):
+    """A replay log holding ``rows`` (code, a, b, c, ...), as a kernel writes them, with a spare
+    row (a full log would end its story with ``log_full``)."""
+    log = new_log(len(rows) + 1)
+    log[0, 0] = len(rows)
+    for i, row in enumerate(rows, start=1):
+        log[i, :len(row)] = row
+    return log
+
+
 def plan_maker(default_weights, seats):
     """``make_plans(strategy)``: every one of ``seats`` seats played by ``strategy`` with its
     default weights (the plans the engine's functions take)."""

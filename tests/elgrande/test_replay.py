@@ -3,6 +3,7 @@
 import polars as pl
 
 from simulator import api
+from tests.game_fixtures import log_of
 
 
 def test_replay_matches_the_run(small_runs):
@@ -70,14 +71,8 @@ def test_replay_of_the_expansion_tells_every_new_rule(expansion_run):
 
 def _told(*rows):
     """The story of a log holding ``rows`` (code, a, b, c, d, e, f), as the kernel writes them."""
-    import numpy as np
-
     from simulator.games.elgrande import story
-    log = np.zeros((len(rows) + 2, 7), dtype=np.int64)  # a spare row: a full log says so
-    log[0, 0] = len(rows)
-    for i, row in enumerate(rows, start=1):
-        log[i, :len(row)] = row
-    return story.tell(log)
+    return story.tell(log_of(*rows))
 
 
 def test_a_free_move_tells_the_index_of_its_option():

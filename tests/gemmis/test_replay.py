@@ -11,6 +11,7 @@ from simulator import api
 from simulator.cli import main
 from simulator.games.gemmis.board import SKILL_NAMES
 from simulator.games.gemmis.kernel import SIZES, SKILL_COLUMNS
+from tests.game_fixtures import log_of
 
 
 def count(events, kind, **fields):
@@ -84,14 +85,8 @@ def test_the_cli_replays_as_jsonl():
 
 def _told(*rows):
     """The story of a log holding ``rows`` (code, a, b, c, d, e, f), as the kernel writes them."""
-    import numpy as np
-
     from simulator.games.gemmis import story
-    log = np.zeros((len(rows) + 2, 7), dtype=np.int64)  # a spare row: a full log says so
-    log[0, 0] = len(rows)
-    for i, row in enumerate(rows, start=1):
-        log[i, :len(row)] = row
-    return story.tell(log)
+    return story.tell(log_of(*rows))
 
 
 def _inner_row(*gems):

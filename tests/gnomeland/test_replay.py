@@ -2,10 +2,10 @@
 
 import json
 
-import numpy as np
 import polars as pl
 
 from simulator import api
+from tests.game_fixtures import log_of
 
 
 def test_replay_matches_the_run(tmp_path):
@@ -76,14 +76,12 @@ def test_build_and_upgrade_events_keep_their_own_kind():
     from simulator.games.gnomeland import story
     from simulator.games.gnomeland.codes import BUILD, LOG_KINDS, SPECIAL, UPGRADE
     # the log rows as the kernel writes them: (code, player, normal 0 / special 1, ...)
-    log = np.zeros((7, 7), dtype=np.int64)  # one spare row: a full log would end with log_full
-    log[0, 0] = 5
-    log[1] = (BUILD, 0, 0, 0, 1, -1, 0)    # P0 builds Normal Building 0 on slot 1
-    log[2] = (BUILD, 1, 1, 0, 0, -1, 0)    # P1 builds Special Building 0 on special slot 0
-    log[3] = (UPGRADE, 0, 0, 1, 0, 0, 0)   # P0 upgrades Normal Building 0 on slot 1
-    log[4] = (UPGRADE, 1, 1, 0, 0, 0, 0)   # P1 upgrades Special Building 0 on slot 0
-    log[5] = (SPECIAL, 1, 0, 1, 0, 0, 0)   # P1 uses the upgraded Special Building 0
-    events = story.tell(log)
+    events = story.tell(log_of(
+        (BUILD, 0, 0, 0, 1, -1, 0),     # P0 builds Normal Building 0 on slot 1
+        (BUILD, 1, 1, 0, 0, -1, 0),     # P1 builds Special Building 0 on special slot 0
+        (UPGRADE, 0, 0, 1, 0, 0, 0),    # P0 upgrades Normal Building 0 on slot 1
+        (UPGRADE, 1, 1, 0, 0, 0, 0),    # P1 upgrades Special Building 0 on slot 0
+        (SPECIAL, 1, 0, 1, 0, 0, 0)))   # P1 uses the upgraded Special Building 0
     assert [e["kind"] for e in events] == ["build", "build", "upgrade", "upgrade", "special"]
     assert [e.get("building_kind") for e in events] == ["normal", "special", "normal", "special",
                                                          None]
