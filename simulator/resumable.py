@@ -1,9 +1,9 @@
 """Output folders that an interrupted command goes on with (``--resume``).
 
 A command that plays for long (an experiment, a scan, a balance search, a tournament) first
-writes what it was asked into its folder; ``--resume`` then goes on only with the same options, keeping what was
-played (each configuration is an ordinary run dataset, finished with ``batch.resume`` when it
-was cut off). A folder is never silently reused: without ``--resume`` one that holds such work
+writes what it was asked into its folder; ``--resume`` then goes on only with the same options,
+keeping what was played (each configuration is an ordinary run dataset, finished with
+``batch.resume`` when it was cut off). A folder is never silently reused: without ``--resume`` one that holds such work
 is refused with a pointer to ``--resume``.
 """
 

@@ -156,7 +156,7 @@ def _what_it_is(path: Path) -> str:
         shown = ", ".join(runs[:4]) + (", ..." if len(runs) > 4 else "")
         return (f"it is an experiment folder: its report is {path / 'comparison'}, its runs are "
                 f"the sub-folders ({shown or 'none finished'})")
-    for marker, command, what, page, runs_folder in RESUMABLE_FOLDERS:
+    for marker, command, what, page, runs_folder in _resumable_folders():
         if (path / marker).is_file():
             return _what_the_command_left(path, marker, command, what, page, path / runs_folder)
     runs = sorted(p.name for p in path.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
@@ -165,14 +165,14 @@ def _what_it_is(path: Path) -> str:
     return "not a run folder (a run's folder holds manifest.json, seats/ and games/)"
 
 
-# The folders of sensitivity, balance and tournament (simulator/resumable.py): the file each
-# writes first (what was asked), the page it writes last (so only a finished one has it), where
-# its runs are.
-RESUMABLE_FOLDERS = (
-    ("sensitivity-plan.json", "sensitivity", "sensitivity scan", "sensitivity.html", "runs"),
-    ("balance-plan.json", "balance", "balance search", "balance.html", "verify"),
-    ("tournament-started.json", "tournament", "tournament", "tournament.md", "run"),
-)
+def _resumable_folders() -> tuple:
+    """The folders of sensitivity, balance and tournament (simulator/resumable.py): the file each
+    writes first (what was asked), the page it writes last (so only a finished one has it), where
+    its runs are. Imported late: those commands import this module."""
+    from simulator import balance, sensitivity, tournament
+    return ((sensitivity.PLAN, "sensitivity", "sensitivity scan", "sensitivity.html", "runs"),
+            (balance.STATE, "balance", "balance search", "balance.html", "verify"),
+            (tournament.STARTED, "tournament", "tournament", "tournament.md", "run"))
 
 
 def _what_the_command_left(path: Path, marker: str, command: str, what: str, page: str,
