@@ -8,6 +8,7 @@ y axis so long names never overlap; figure heights grow with the number of rows.
 
 from __future__ import annotations
 
+import gc
 import textwrap
 from pathlib import Path
 
@@ -76,18 +77,41 @@ class Palette:
         return dict(self.colours)
 
 
-def _figure(rows: int, cols: int = 1, width: float = WIDTH, row_height: float = 0.42,
-            base: float = 1.6) -> tuple[Figure, list]:
-    height = max(3.0, base + row_height * rows)
-    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
-    axes = fig.subplots(1, cols, squeeze=False)[0]
-    return fig, list(axes)
+def new_figure(width: float, height: float) -> Figure:
+    """A chart's figure at the reports' resolution, laid out by matplotlib's constrained layout."""
+    _freeze_the_heap_once()
+    return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
 
 
-def _save(fig: Figure, path: Path) -> Path:
+def save(fig: Figure, path: Path) -> Path:
+    """Write ``fig`` as a PNG without a timestamp or version in it (the same bytes every time)."""
     path = Path(path)
     fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
     return path
+
+
+_heap_frozen = False
+
+
+def _freeze_the_heap_once() -> None:
+    """Spare every later garbage collection from walking what is alive before the first chart.
+
+    Drawing makes many short-lived cycles, and each full collection would otherwise walk the
+    imported modules and numba's compiled code as well: a fifth of an experiment's comparison.
+    Garbage is collected first, so none is kept."""
+    global _heap_frozen
+    if not _heap_frozen:
+        gc.collect()
+        gc.freeze()
+        _heap_frozen = True
+
+
+def _figure(rows: int, cols: int = 1, width: float = WIDTH, row_height: float = 0.42,
+            base: float = 1.6) -> tuple[Figure, list]:
+    height = max(3.0, base + row_height * rows)
+    fig = new_figure(width, height)
+    axes = fig.subplots(1, cols, squeeze=False)[0]
+    return fig, list(axes)
 
 
 def _pct(x: float, digits: int = 1) -> str:
@@ -170,7 +194,7 @@ def win_rate_chart(path, title: str, labels, table, colours, confidence: float,
     _footnote(fig, f"Dashed line: {reference_label}. Bars: {level(confidence)} Wilson intervals; "
                    "values are rate ± half the interval. * = departs from the fair share "
                    f"after Holm correction for {len(labels)} comparisons." + (f" {note}" if note else ""))
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def strategy_chart(path, labels, rates, scores, colours, confidence: float, note: str = "") -> Path:
@@ -190,7 +214,7 @@ def strategy_chart(path, labels, rates, scores, colours, confidence: float, note
                    "means); values are estimate ± half the interval. * = departs from the fair "
                    "share after Holm correction." +
               (f" {note}" if note else ""))
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def _mean_panel(ax, labels, scores, colours, value_label: str = "Mean final score (points)") -> None:
@@ -262,7 +286,7 @@ def score_chart(path, title: str, labels, scores, colours, confidence: float,
     _footnote(fig, f"Left: mean with its {level(confidence)} interval (t, or bootstrap for small "
                    "groups). Right: box = middle half of the scores, black line = median, "
                    "white diamond = mean, whiskers = 5th to 95th percentile.")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # --- role against role --------------------------------------------------------------------
@@ -272,7 +296,7 @@ def matrix_chart(path, title: str, rows: list[str], cols: list[str], values: np.
     """Heatmap of win rates (row role when the column role is at the table), centred on fair."""
     nr, nc = len(rows), len(cols)
     size = max(6.0, 0.62 * nc + 3.2)
-    fig = Figure(figsize=(size + 1.2, max(5.0, 0.55 * nr + 2.6)), dpi=DPI, layout="constrained")
+    fig = new_figure(size + 1.2, max(5.0, 0.55 * nr + 2.6))
     ax = fig.subplots()
     shown = np.where(enough, values, np.nan)
     finite = shown[np.isfinite(shown)]
@@ -304,7 +328,7 @@ def matrix_chart(path, title: str, rows: list[str], cols: list[str], values: np.
     _footnote(fig, "Cells: win rate (%) of the row role in games where an opponent holds the "
                    "column role. Red = above the fair share, blue = below. Grey '–' = too few "
                    "games." + (f" {note}" if note else ""))
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # --- role choice --------------------------------------------------------------------------
@@ -329,7 +353,7 @@ def choice_chart(path, labels, table, colours, confidence: float) -> Path:
                    "interval. * = departs from the dashed reference after Holm correction. Only "
                    "seats that chose between dealt roles count; 'at random' = the rate a random "
                    "pick would give.")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # --- where points come from ---------------------------------------------------------------
@@ -377,7 +401,7 @@ def sources_chart(path, title: str, labels, table, sources: list[str], colours, 
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=min(len(parts), 6),
               fontsize=8.5, frameon=False)
     fig.suptitle(title, x=0.01, ha="left", fontsize=12, fontweight="bold")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # --- distributions ------------------------------------------------------------------------
@@ -390,7 +414,7 @@ def histogram_chart(path, title: str, hist, xlabel: str, n_total: int, colour: s
     With a ``flagged`` column in ``hist`` (e.g. truncated games) that part of each bar is drawn
     in red and labelled ``flagged_label``.
     """
-    fig = Figure(figsize=(WIDTH, 4.6), dpi=DPI, layout="constrained")
+    fig = new_figure(WIDTH, 4.6)
     ax = fig.subplots()
     left = np.asarray(hist["left"], dtype=float)
     right = np.asarray(hist["right"], dtype=float)
@@ -432,7 +456,7 @@ def histogram_chart(path, title: str, hist, xlabel: str, n_total: int, colour: s
     ax.grid(axis="y", alpha=0.3)
     ax.set_axisbelow(True)
     ax.set_title(title, loc="left", fontsize=12, fontweight="bold")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def seat_chart(path, tables: list[tuple[int, object]], column: str, label_fn, title: str,
@@ -453,7 +477,7 @@ def seat_chart(path, tables: list[tuple[int, object]], column: str, label_fn, ti
     _footnote(fig, f"Dashed line: fair share (1 / players). Bars: {level(confidence)} Wilson "
                    "intervals; values are rate ± half the interval. * = departs from the fair "
                    "share after Holm correction over all rows shown.")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def ordinal(k: int) -> str:
@@ -503,7 +527,7 @@ def rating_chart(path, result: dict) -> Path:
                    f"{result['bootstrap_resamples']} bootstrap resamples of the games. Every "
                    "strategy sat in every seat and met every combination of the others "
                    "(the balanced seat design).")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 # --- sensitivity --------------------------------------------------------------------------
@@ -521,7 +545,7 @@ TORNADO_VALUE_CHARS = 30  # the values tried, at the right, go one a line beyond
 
 
 def tornado_chart(path, result: dict, max_rows: int) -> Path:
-    return _save(tornado_figure(result, max_rows), path)
+    return save(tornado_figure(result, max_rows), path)
 
 
 def tornado_figure(result: dict, max_rows: int) -> Figure:

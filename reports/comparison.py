@@ -22,7 +22,6 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from reports import charts  # noqa: E402
@@ -35,8 +34,6 @@ from reports.verdicts import (PlayerSet, _flag_text, compare_effects, compare_ve
                               effect_chart, effect_text)
 from simulator.core.dataset import load, require_verified  # noqa: E402
 from simulator.core.errors import UsageError  # noqa: E402
-
-DPI = 110
 
 
 @dataclass
@@ -67,7 +64,7 @@ def _delta_chart(path: Path, label: str, who: str, changes: list[Change], palett
     if not rows:
         return False
     rows.sort(key=lambda c: (c.group, c.delta))
-    fig = Figure(figsize=(10, max(3.0, 1.4 + 0.34 * len(rows))), dpi=DPI, layout="constrained")
+    fig = charts.new_figure(10, max(3.0, 1.4 + 0.34 * len(rows)))
     ax = fig.subplots()
     y = np.arange(len(rows))
     colours = [palettes.get(c.group, {}).get(c.label, charts.MUTED) if c.group != "seat" else "#777777"
@@ -81,12 +78,12 @@ def _delta_chart(path: Path, label: str, who: str, changes: list[Change], palett
     ax.set_xlabel("Change in win rate against the baseline (percentage points), with its Holm-corrected "
                   "interval")
     ax.set_title(f"What did '{label}' change? Win rate against the baseline{who}")
-    fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
+    charts.save(fig, path)
     return True
 
 
 def _balance_chart(path: Path, entries: list[Entry], indices: list[dict]) -> None:
-    fig = Figure(figsize=(10, max(3.0, 1.4 + 0.34 * len(entries))), dpi=DPI, layout="constrained")
+    fig = charts.new_figure(10, max(3.0, 1.4 + 0.34 * len(entries)))
     ax = fig.subplots()
     y = np.arange(len(entries))
     main = [100 * (i["role_spread"] if i["role_spread"] is not None else (i["strategy_spread"] or 0))
@@ -104,7 +101,7 @@ def _balance_chart(path: Path, entries: list[Entry], indices: list[dict]) -> Non
                   "interval")
     ax.set_title("Which configuration is most balanced?")
     ax.legend(loc="lower right", fontsize=8)
-    fig.savefig(path, format="png", dpi=DPI, metadata={"Software": None})
+    charts.save(fig, path)
 
 
 def _entry_name(e: Entry, entries: list[Entry]) -> str:
@@ -132,7 +129,7 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
     rates = [win_rates(e.path, confidence) for e in entries]
     group = "role" if any((r["group"] == "role").any() for r in rates) and key != "role" else "strategy"
     if key == "role":  # a role study: the fixed seat's own win rate for each role
-        fig = Figure(figsize=(10, 4.5), dpi=DPI, layout="constrained")
+        fig = charts.new_figure(10, 4.5)
         ax = fig.subplots()
         rows = [r.filter((r["group"] == "role") & (r["label"] == v)) for r, v in zip(rates, values)]
         rate = np.array([100 * row["rate"][0] if row.height else np.nan for row in rows])
@@ -151,10 +148,10 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
         ax.set_title(f"Which role is strongest? Each role in turn, all else equal ({name}){who}")
         ax.legend(fontsize=8)
         file = f"sweep-{name}-roles.png"
-        fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
+        charts.save(fig, folder / file)
         return [file]
     labels = sorted({lab for r in rates for lab in r.filter(r["group"] == group)["label"].to_list()})
-    fig = Figure(figsize=(10, 5), dpi=DPI, layout="constrained")
+    fig = charts.new_figure(10, 5)
     ax = fig.subplots()
     for lab in labels:
         rows = [r.filter((r["group"] == group) & (r["label"] == lab)) for r in rates]
@@ -172,10 +169,10 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
     ax.set_title(f"How does each {group}'s win rate move with {charts.pretty(key)}{who}?")
     ax.legend(fontsize=8, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
     file = f"sweep-{name}-win-rates.png"
-    fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
+    charts.save(fig, folder / file)
     files.append(file)
 
-    fig = Figure(figsize=(10, 4), dpi=DPI, layout="constrained")
+    fig = charts.new_figure(10, 4)
     ax = fig.subplots()
     means, lows, highs = [], [], []
     for e in entries:
@@ -192,7 +189,7 @@ def _sweep_charts(folder: Path, name: str, entries: list[Entry], confidence: flo
     ax.set_ylabel("Mean game length (turns)")
     ax.set_title(f"How long are games as {charts.pretty(key)} changes{who}?")
     file = f"sweep-{name}-length.png"
-    fig.savefig(folder / file, format="png", dpi=DPI, metadata={"Software": None})
+    charts.save(fig, folder / file)
     files.append(file)
     return files
 

@@ -223,7 +223,7 @@ def sets_chart(path: Path, sets: list[str], rows: list, value: str, significant:
                        for n in sets], loc="lower right", fontsize=9, title="players")
     fig.suptitle(title, x=0.01, ha="left", fontsize=12, fontweight="bold")
     charts._footnote(fig, footnote)
-    charts._save(fig, path)
+    charts.save(fig, path)
 
 
 def _flag_text(f: dict) -> str:

@@ -67,7 +67,7 @@ def measure(game: str, against: str, budgets: list[int], games: int, players: in
 
 
 def write(result: dict, out: Path) -> Path:
-    from matplotlib.figure import Figure
+    from reports import charts
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "strength.json").write_text(json.dumps(result, indent=2) + "\n")
@@ -80,7 +80,7 @@ def write(result: dict, out: Path) -> Path:
         lines.append(f"| {r['rollouts']} | {100 * r['win_rate']:.1f}% | {100 * r['low']:.1f}-"
                      f"{100 * r['high']:.1f}% | {r['games_per_second']:.1f} |")
     (out / "strength.md").write_text("\n".join(lines) + "\n")
-    fig = Figure(figsize=(8.5, 4.2), dpi=110, layout="constrained")
+    fig = charts.new_figure(8.5, 4.2)
     ax = fig.subplots()
     x = [r["rollouts"] for r in result["rows"]]
     rate = np.array([r["win_rate"] for r in result["rows"]])
@@ -103,5 +103,5 @@ def write(result: dict, out: Path) -> Path:
     ax.legend(handles=handles, loc="center right", fontsize=9)
     ax.set_title(f"How strong is the search? {result['search']} against {result['against']}, "
                  f"{result['game']}, {result['players']} players", loc="left", fontsize=11)
-    fig.savefig(out / "strength.png", format="png", metadata={"Software": None})
+    charts.save(fig, out / "strength.png")
     return out

@@ -14,8 +14,9 @@ from simulator import api
 
 @pytest.fixture(scope="session")
 def report_dir(small_run, tmp_path_factory):
-    """The report of the shared 2,000-game four-player run, built once."""
-    return build_report(small_run, tmp_path_factory.mktemp("reports") / "report")
+    """The report of the shared 2,000-game four-player run, built once, where a report goes when
+    no destination is given: inside (a copy of) the run."""
+    return build_report(_copy_run(small_run, tmp_path_factory.mktemp("reports") / "run"))
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ import base64
 import html
 import json
 import re
+import shutil
 import struct
 
 import polars as pl
@@ -281,41 +282,38 @@ def test_refuses_to_overwrite_a_folder_that_is_not_a_report(small_run, tmp_path)
     assert "replace the run" in one_line_error(small_run, out=small_run)
 
 
-def test_a_failed_build_leaves_the_earlier_report_and_no_temporary_folder(small_run, tmp_path,
-                                                                          monkeypatch):
-    out = tmp_path / "r"
-    build_report(small_run, out)
+def test_a_failed_build_leaves_the_earlier_report_and_no_temporary_folder(small_run, report_dir,
+                                                                          tmp_path, monkeypatch):
+    out = shutil.copytree(report_dir, tmp_path / "r")
     before = (out / "summary.json").read_text()
 
-    def broken(*args, **kwargs):
+    def broken(*args, **kwargs):  # the second chart: the first is already written
         raise RuntimeError("disk full")
-    monkeypatch.setattr(charts, "histogram_chart", broken)
+    monkeypatch.setattr(charts, "strategy_chart", broken)
     with pytest.raises(RuntimeError):
         build_report(small_run, out)
     assert (out / "summary.json").read_text() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
-    monkeypatch.undo()
     (tmp_path / "fresh").mkdir()
-    monkeypatch.setattr(charts, "histogram_chart", broken)
     with pytest.raises(RuntimeError):
         build_report(small_run, tmp_path / "fresh" / "r")
     assert list((tmp_path / "fresh").iterdir()) == []
 
 
-def test_rebuilding_replaces_the_earlier_report(small_run, tmp_path):
-    out = tmp_path / "r"
-    build_report(small_run, out, confidence=0.9)
-    (out / "stale.txt").write_text("from before")
-    build_report(small_run, out, confidence=0.95)
-    assert not (out / "stale.txt").exists()
+def test_rebuilding_replaces_the_earlier_report(small_run, report_dir, tmp_path):
+    out = shutil.copytree(report_dir, tmp_path / "r")
     assert summary_of(out)["report"]["confidence"] == 0.95
+    (out / "stale.txt").write_text("from before")
+    build_report(small_run, out, confidence=0.9)
+    assert not (out / "stale.txt").exists()
+    assert summary_of(out)["report"]["confidence"] == 0.9
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
 
 
-def test_default_destination_is_inside_the_run(small_run, tmp_path, copy_run):
-    run = copy_run(small_run, tmp_path / "run")
-    assert build_report(run) == run / "report"
-    assert (run / "report" / "report.html").is_file()
+def test_default_destination_is_inside_the_run(report_dir):
+    """The shared report was built with no destination given (conftest.py)."""
+    assert report_dir.name == "report" and (report_dir.parent / "manifest.json").is_file()
+    assert (report_dir / "report.html").is_file()
 
 
 def test_table_blocks_refuse_ragged_rows():
