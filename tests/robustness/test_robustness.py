@@ -28,7 +28,7 @@ def _parts_bytes(path: Path) -> dict:
 
 def test_sigkill_mid_run_then_resume_gives_the_uninterrupted_data(tmp_path):
     out = tmp_path / "killed"
-    games = 2 * batch.GAMES_PER_PART + 20_000
+    games = batch.GAMES_PER_PART + 20_000  # killed while it plays the second of two parts
     proc = subprocess.Popen([PLAYTEST, "run", "gremios", "-n", str(games), "--seed", "21",
                              "--threads", "1", "--out", str(out), "-q"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -45,7 +45,7 @@ def test_sigkill_mid_run_then_resume_gives_the_uninterrupted_data(tmp_path):
     with pytest.raises(UsageError, match="no manifest.json"):
         api.verify(out)
     written = len(list((out / "seats").glob("part-*.parquet")))
-    assert 1 <= written < 3
+    assert written == 1
     api.resume(out, progress=False)
     assert api.verify(out) == []
     whole = api.run("gremios", games=games, seed=21, out=tmp_path / "whole", progress=False)
