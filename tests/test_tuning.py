@@ -11,6 +11,9 @@ from simulator.core.errors import UsageError
 from simulator.tuning import TuneOptions, tune
 
 SMALL = dict(players=2, table=["greedy"], games=400, budget=16, held_out_games=4000, seed=1)
+# El Grande's games are the slowest by far; half the games still leave its tuned player's gain
+# well clear of zero (+7.5 points, interval +6.4 to +8.7, on 2026-12-04).
+SMALLER = {"elgrande": dict(games=200, held_out_games=2000)}
 
 
 # The player tuned against greedy in each game: balanced where it has room to improve on
@@ -24,8 +27,9 @@ TUNED = {"gremios": "balanced", "grimoire": "balanced", "gnomeland": "engine_bui
 def tuned_files(tmp_path_factory):
     """A small tuning of one player against greedy, in every game."""
     folder = tmp_path_factory.mktemp("tune")
-    return {game: tune(TuneOptions(game, strategy, **SMALL), folder / f"{game}-{strategy}.json",
-                       progress=False) for game, strategy in TUNED.items()}
+    return {game: tune(TuneOptions(game, strategy, **{**SMALL, **SMALLER.get(game, {})}),
+                       folder / f"{game}-{strategy}.json", progress=False)
+            for game, strategy in TUNED.items()}
 
 
 @pytest.fixture(scope="module")
