@@ -105,10 +105,12 @@ def play_in_memory(config: RunConfig, n_games: int, first_game: int = 0,
     check_run_options(n_games, threads, None)
     numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
     seats, games = play_part(config, first_game, n_games, GAMES_PER_PART)
-    table = dataset.seat_table(first_game, config.n_players, config.game.seat_columns(seats, config))
+    seat_columns = config.game.seat_columns(seats, config)
+    table = dataset.seat_table(first_game, config.n_players, seat_columns)
     if not with_games:
         return pl.from_arrow(table)
-    games = dataset.game_table(first_game, config.n_players, config.game.game_columns(games, config))
+    games = dataset.game_table(first_game, config.n_players, config.game.game_columns(games, config),
+                               seat_columns)
     return pl.from_arrow(table), pl.from_arrow(games)
 
 
@@ -273,8 +275,10 @@ def _play(out: Path, config: RunConfig, plan: dict, engine, chunk_size, progress
                   disable=not show, desc=f"{config.game.name} {config.n_players}p",
                   file=sys.stderr) as bar:
             for index, first, count, seats, games in engine.play(config, todo, chunk_size):
-                tables = (dataset.seat_table(first, config.n_players, config.game.seat_columns(seats, config)),
-                          dataset.game_table(first, config.n_players, config.game.game_columns(games, config)))
+                seat_columns = config.game.seat_columns(seats, config)
+                tables = (dataset.seat_table(first, config.n_players, seat_columns),
+                          dataset.game_table(first, config.n_players,
+                                             config.game.game_columns(games, config), seat_columns))
                 for name, table in zip(("seats", "games"), tables):
                     dataset.write_table(table, out / name / dataset.part_name(index),
                                         dict(meta, first_game=first, games=count))

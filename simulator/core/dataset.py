@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simulator.core.errors import UsageError
+from simulator.core.unfolding import UNFOLDING_COLUMNS
 
 MANIFEST = "manifest.json"
 PROVENANCE_KEY = b"playtest"
@@ -108,7 +109,10 @@ def seat_table(first_game: int, n_players: int, columns: dict[str, np.ndarray]) 
     return pa.table(data)
 
 
-def game_table(first_game: int, n_players: int, columns: dict[str, np.ndarray]) -> pa.Table:
+def game_table(first_game: int, n_players: int, columns: dict[str, np.ndarray],
+               seats: dict[str, np.ndarray]) -> pa.Table:
+    """The games part: core columns first, then the game's own, then how the game unfolded
+    (``simulator/core/unfolding.py``), completed from the ``seats`` columns (score, winner)."""
     n_rows = len(columns["turns"])
     data = {
         "game_id": first_game + np.arange(n_rows, dtype=np.int64),
@@ -117,8 +121,31 @@ def game_table(first_game: int, n_players: int, columns: dict[str, np.ndarray]) 
         "turns": columns.pop("turns"),
         "truncated": columns.pop("truncated").astype(bool),
     }
+    unfolding = {name: columns.pop(name) for name in UNFOLDING_COLUMNS}
     data.update(columns)
+    data.update(unfolding_columns(unfolding, seats, n_players))
     return pa.table(data)
+
+
+def unfolding_columns(kernel: dict[str, np.ndarray], seats: dict[str, np.ndarray],
+                      n_players: int) -> dict:
+    """The kernel's unfolding columns with, beside each leader, whether that seat won (null when
+    nobody led), and the final margin: the best score less the best score of a seat that did
+    not win (0 when every seat won)."""
+    winner = seats["winner"].astype(bool).reshape(-1, n_players)
+    score = seats["score"].astype(np.int64).reshape(-1, n_players)
+    games = np.arange(len(winner))
+    out = {"lead_changes": kernel["lead_changes"]}
+    for at in ("third", "two_thirds"):
+        leader = kernel[f"leader_at_{at}"]
+        led = leader >= 0
+        won = winner[games, np.where(led, leader, 0)]
+        out[f"leader_at_{at}"] = leader.astype(np.int8)
+        out[f"leader_at_{at}_won"] = pa.array(won, mask=~led, type=pa.bool_())
+    losers = np.where(winner, np.iinfo(np.int64).min, score).max(axis=1)
+    out["final_margin"] = np.where(winner.all(axis=1), 0, score.max(axis=1) - losers)
+    out["decisions"] = kernel["decisions"]
+    return out
 
 
 @dataclass

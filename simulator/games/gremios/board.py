@@ -120,6 +120,7 @@ STATE = np.dtype([
     ("mercenary_mutiny_left", np.int64),
     ("points_told", np.int64, (MAX_PLAYERS,)),  # victory points as last told in the replay log
     # what happened, for the dataset
+    ("decisions", np.int64),                 # choices among two or more options (core/unfolding.py)
     ("coins_from", np.int64, (MAX_PLAYERS, N_COIN_SOURCES)),
     ("guild_investments_made", np.int64, (MAX_PLAYERS,)),
     ("expedition_investments_made", np.int64, (MAX_PLAYERS,)),

@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_fixed_roles, seat_plans
+from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.gremios.board import (
     COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns,
     vp_top_investor, vp_treasures,
@@ -33,6 +34,8 @@ GAME_COLUMNS = (
     "turns", "truncated", "rolls", "sevens", "events_revealed", "expeditions", "expeditions_won",
     "mutinies", "bankruptcies", "invasions", "event_reshuffles", "guilds_founded", "winning_score",
 )
+N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
+GAME_COLUMNS += UNFOLDING_COLUMNS
 N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 assert N_COIN_SOURCES == 6  # write_seat lists the six coins_<source> columns
 N_GAME_COLUMNS = len(GAME_COLUMNS)
@@ -72,13 +75,14 @@ def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_role
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
         roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
-        table = play_game(rules[0], n_players, mode, roles, plans, rng, log)
+        leaders = new_leaders(rules[0].max_turns)
+        table = play_game(rules[0], n_players, mode, roles, plans, rng, log, leaders)
         record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
-                    games[i])
+                    games[i], leaders)
 
 
 @compiled
-def record_game(table, r, n_players, mix_slot, seat_rows, game_row):
+def record_game(table, r, n_players, mix_slot, seat_rows, game_row, leaders):
     """Write a finished game's seat rows and game row.
 
     Takes the one-element ``table`` rather than its record: numba frees an array after its last
@@ -101,6 +105,7 @@ def record_game(table, r, n_players, mix_slot, seat_rows, game_row):
         best = max(best, score[p])
     values = (s.turn, s.truncated, s.rolls, s.sevens, s.events_revealed, s.expeditions,
               s.expeditions_won, s.mutinies, s.bankruptcies, s.invasions, s.event_reshuffles,
-              founded, best)  # GAME_COLUMNS, in order
-    for k in range(N_GAME_COLUMNS):
+              founded, best)  # GAME_COLUMNS, in order, before the core's unfolding columns
+    for k in range(N_OWN_GAME_COLUMNS):
         game_row[k] = values[k]
+    write_unfolding(leaders, s.decisions, game_row[N_OWN_GAME_COLUMNS:])

@@ -10,6 +10,7 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_2d6, shuffle
 from simulator.core.trace import record
+from simulator.core.unfolding import decided, note_leader
 from simulator.games.gremios import codes as L
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, AT_ONCE, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS,
@@ -174,6 +175,7 @@ def deal_role(s, r, mode, plans, rng, log, p):
         s.roles[p, 0] = dealt[0]
         s.roles[p, 1] = dealt[1]
     else:
+        decided(s, r.roles_dealt)
         keep_role(s, p, dealt, players.choose_role(s, r, p, plans, rng, dealt, r.roles_dealt))
     record(log, L.ROLES_DEALT, p, dealt[0], dealt[1], dealt[2], s.roles[p, 0], s.roles[p, 1])
 
@@ -252,6 +254,7 @@ def event_phase(s, r, plans, rng, log):
     if has_role(s, p, GOVERNOR) and s.event_deck_n > 0:
         second = reveal_event(s, r, rng, log)
         record(log, L.REVEAL, p, second)
+        decided(s, 2)
         chosen = players.choose_event(s, r, p, plans, rng, card, second)
         governor_applies(s, r, plans, rng, log, chosen, second if chosen == card else card)
         return
@@ -467,6 +470,7 @@ def investment_phase(s, r, plans, rng, log):
             for i in range(n):
                 record(log, L.OPTION, p, actions[i, 0], actions[i, 1],
                        action_price(s, r, p, actions[i, 0], actions[i, 1]), i)
+        decided(s, n)
         pick = players.choose_action(s, r, p, plans, rng, actions, n)
         if actions[pick, 0] == END_TURN:
             record(log, L.ACTION, p, END_TURN, 0, 0, s.coins[p])
@@ -965,13 +969,18 @@ def play_on(s, r, plans, rng, log, until_turn):
 # Compiled into the batch loop, its one caller: a function of its own would be optimised once
 # more with the whole game below it (docs/performance.md, Compile time).
 @compiled(inline="always")
-def play_game(r, n_players, mode, fixed_roles, plans, rng, log):
-    """Set up and play one game to its end (or to ``max_turns``, marked truncated)."""
+def play_game(r, n_players, mode, fixed_roles, plans, rng, log, leaders):
+    """Set up and play one game to its end (or to ``max_turns``, marked truncated), a turn at a
+    time, noting in ``leaders`` who leads by victory points after each turn."""
     table = new_game(r, n_players, mode, fixed_roles, plans, rng, log)
     s = table[0]
-    play_on(s, r, plans, rng, log, r.max_turns + 1)
     scores = np.zeros(4, dtype=np.int64)
-    for p in range(n_players):
-        scores[p] = victory_points(s, r, p)
+    while not s.over and not s.truncated:
+        turn = s.turn
+        play_on(s, r, plans, rng, log, turn + 1)
+        for p in range(n_players):
+            scores[p] = victory_points(s, r, p)
+        if s.turn > turn:  # not the step that only marks the game truncated
+            note_leader(leaders, scores, n_players)
     record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], s.truncated)
     return table
