@@ -766,6 +766,56 @@ class Builder:
             self.blocks.append(Table(["Count per game", "Mean", f"{level(self.confidence)} interval",
                                       "Std. dev."], rows, [False, True, True, True]))
 
+    def unfolding(self) -> None:
+        """Who leads as games go, and whether the leader wins (a runaway leader, a comeback)."""
+        if "lead_changes" not in self.run.games.collect_schema():
+            return  # a run made before the unfolding columns
+        self.section("unfolding", "How games unfold")
+        u = metrics.unfolding(self.run.games, self.confidence)
+        self.summary["unfolding"] = {k: ({kk: _num(vv) for kk, vv in v.items()}
+                                         if isinstance(v, dict) else _num(v))
+                                     for k, v in u.items()}
+        leading = self.m.get("notes", {}).get("leading")
+        if leading:
+            self.blocks.append(Para(f"Leading, in this game: {leading}"))
+        labels = ["leader at one third", "leader at two thirds"]
+        thirds = [u["leader_at_third"], u["leader_at_two_thirds"]]
+        departs = stats.holm(stats.proportion_pvalue(
+            [t["won"] for t in thirds], [t["games_led"] for t in thirds], u["fair"]))
+        table = pl.DataFrame({
+            "significant": list(departs < 1 - self.confidence),
+            "win_rate": [t["win_rate"] for t in thirds], "low": [t["low"] for t in thirds],
+            "high": [t["high"] for t in thirds], "fair": [u["fair"]] * 2,
+            "enough": [bool(stats.enough(t["games_led"])) for t in thirds],
+            "n": [t["games_led"] for t in thirds]})
+        path = charts.win_rate_chart(
+            self.chart_path("leader_wins"), "Does the leader win? The leader at one and two "
+            "thirds of the game", labels, table, ["#4e79a7"] * 2,
+            self.confidence, value_label="Games the leader went on to win (%)",
+            reference_label="a seat's fair share (1 / players)")
+        self.chart("leader_wins", path, "How often the leader at one and two thirds of the game won")
+        rows = []
+        for label, t in zip(labels, thirds):
+            rows.append([_cap(label), f"{t['games_led']:,} ({_share(t['led_share'] or 0)})",
+                         _pm(t["win_rate"], t["low"], t["high"]) if t["games_led"] else "–"])
+        self.blocks.append(Table(["Leader", "Games with a leader", "Went on to win"], rows,
+                                 [False, True, True]))
+        means = [("Lead changes per game", u["lead_changes"]),
+                 ("Decisions per turn", u["decisions_per_turn"]),
+                 ("Final margin (winner's score less the best other)", u["final_margin"])]
+        self.blocks.append(Table(
+            ["Per game", "Mean", f"{level(self.confidence)} interval"],
+            [[name, _float(v["mean"]), _interval(v["low"], v["high"], pct=False, digits=2)]
+             for name, v in means], [False, True, True]))
+        late = u["leader_at_two_thirds"]
+        if late["games_led"]:
+            self.notes.append(
+                f"The leader at two thirds of the game went on to win {_share(late['win_rate'])} of "
+                f"the games that had one (a fair share is {_share(u['fair'])}); the lead changed "
+                f"{u['lead_changes']['mean']:.1f} times a game and the final margin was "
+                f"{u['final_margin']['mean']:.1f} points on average (median "
+                f"{u['median_final_margin']:.0f}).")
+
     def provenance(self) -> None:
         self.section("provenance", "Provenance")
         m = self.m
@@ -891,6 +941,7 @@ class Builder:
         self.scores()
         self.sources_section()
         self.game_length()
+        self.unfolding()
         self.provenance()
         self.methods()
 

@@ -16,6 +16,7 @@ Conventions shared by every table:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -518,3 +519,39 @@ def game_count_means(games: pl.LazyFrame, columns: list[str], confidence: float 
                          "mean": means if ok else nan, "sd": sds if ok else nan,
                          "low": low if ok else nan, "high": high if ok else nan}
                         ).with_columns(pl.col("mean", "sd", "low", "high").fill_nan(None))
+
+
+def unfolding(games: pl.LazyFrame, confidence: float = 0.95) -> dict:
+    """How games unfold (``simulator/core/unfolding.py``): lead changes, decisions per turn and
+    the final margin as means with t intervals, and for the leaders at one and two thirds of the
+    game how often someone led and how often that leader won (Wilson intervals, against the
+    fair share 1 / players)."""
+    row = games.lazy().select(
+        pl.len().alias("games"),
+        (1.0 / pl.col("n_players").cast(pl.Float64)).mean().alias("fair"),
+        *[pl.col(c).cast(pl.Float64).mean().alias(f"mean:{c}") for c in UNFOLDING_MEANS],
+        *[pl.col(c).cast(pl.Float64).std().alias(f"sd:{c}") for c in UNFOLDING_MEANS],
+        (pl.col("decisions") / pl.col("turns").clip(lower_bound=1)).mean().alias("mean:per_turn"),
+        (pl.col("decisions") / pl.col("turns").clip(lower_bound=1)).std().alias("sd:per_turn"),
+        pl.col("final_margin").cast(pl.Float64).median().alias("median_margin"),
+        *[pl.col(f"leader_at_{at}_won").is_not_null().sum().alias(f"led:{at}") for at in THIRDS],
+        *[pl.col(f"leader_at_{at}_won").cast(pl.Int64).sum().alias(f"won:{at}") for at in THIRDS],
+    ).collect(engine=ENGINE).row(0, named=True)
+    n = row["games"]
+    out = {"games": n, "fair": row["fair"], "median_final_margin": row["median_margin"]}
+    for key in (*UNFOLDING_MEANS, "per_turn"):
+        mean, sd = row[f"mean:{key}"], row[f"sd:{key}"]
+        low, high = stats.t_interval(mean, sd, n, confidence)
+        out["decisions_per_turn" if key == "per_turn" else key] = {
+            "mean": mean, "low": low, "high": high}
+    for at in THIRDS:
+        led, won = row[f"led:{at}"], row[f"won:{at}"] or 0
+        low, high = stats.wilson_interval(won, led, confidence)
+        out[f"leader_at_{at}"] = {
+            "games_led": led, "led_share": led / n if n else None, "won": won,
+            "win_rate": won / led if led else math.nan, "low": low, "high": high}
+    return out
+
+
+UNFOLDING_MEANS = ("lead_changes", "final_margin")
+THIRDS = ("third", "two_thirds")

@@ -20,10 +20,10 @@ from simulator.core.errors import UsageError
 EXPECTED_CHARTS = {"seat_effect", "strategy_strength", "role_strength", "role_matrix",
                    "role_choice", "score_by_role", "score_by_strategy", "winning_score",
                    "points_by_role", "points_by_strategy", "coins_by_role", "coins_by_strategy",
-                   "game_length"}
+                   "game_length", "leader_wins"}
 SECTIONS = ["Findings", "Seat effect", "Strategy strength", "Role strength", "Role against role",
             "Which roles are picked when dealt?", "Expected score", "What score wins?",
-            "Where points come from", "Game length", "Provenance", "How to read this report"]
+            "Where points come from", "Game length", "How games unfold", "Provenance", "How to read this report"]
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -117,6 +117,23 @@ def test_numbers_agree_with_the_dataset(report_dir, small_run):
         assert total + r["other"] == pytest.approx(r["score"])
 
 
+def test_how_games_unfold_agrees_with_the_dataset(report_dir, small_run):
+    unfolding = summary_of(report_dir)["unfolding"]
+    games = api.load(small_run).games
+    for at in ("third", "two_thirds"):
+        won = games[f"leader_at_{at}_won"].drop_nulls()
+        assert unfolding[f"leader_at_{at}"]["games_led"] == len(won)
+        assert unfolding[f"leader_at_{at}"]["win_rate"] == pytest.approx(won.mean())
+        low, high = unfolding[f"leader_at_{at}"]["low"], unfolding[f"leader_at_{at}"]["high"]
+        assert low < won.mean() < high
+    assert unfolding["lead_changes"]["mean"] == pytest.approx(games["lead_changes"].mean())
+    per_turn = (games["decisions"] / games["turns"]).mean()
+    assert unfolding["decisions_per_turn"]["mean"] == pytest.approx(per_turn)
+    assert unfolding["fair"] == pytest.approx(0.25)
+    text = (report_dir / "report.md").read_text()
+    assert "Leading, in this game: A player leads after a turn when their victory points" in text
+
+
 def test_findings_name_the_largest_imbalance(report_dir):
     s = summary_of(report_dir)
     rows = [r for r in s["roles"]["win_rates"] + s["seat_effect"] + s["strategies"]["win_rates"]
@@ -200,9 +217,11 @@ def test_a_game_without_roles_or_declared_columns(small_run, tmp_path, rewrite_r
     s = summary_of(report)
     assert s["roles"] is None and s["sources"] == {}
     assert {p.stem for p in (report / "charts").glob("*.png")} == {
-        "seat_effect", "strategy_strength", "score_by_strategy", "winning_score", "game_length"}
+        "seat_effect", "strategy_strength", "score_by_strategy", "winning_score", "game_length",
+        "leader_wins"}  # the core's columns, in every game
     md = (report / "report.md").read_text()
     assert "has no roles" in md and "declares no point sources" in md
+    assert "How games unfold" in md and "Leading, in this game" not in md  # no rule notes
 
 
 def test_seats_holding_two_roles(tmp_path, rewrite_run):
