@@ -401,3 +401,38 @@ def test_a_whole_replay_tells_setup_decisions_and_end(players, mode):
         reached = [e for e in events if e["kind"] == "target_reached"]
         if not end["truncated"]:
             assert [e["player"] for e in reached] == end["winners"]
+
+
+@pytest.mark.parametrize("players,seed,game_index", [(4, 5, 3), (3, 8, 0), (2, 2, 6)])
+def test_the_unfolding_columns_are_what_the_replay_shows(players, seed, game_index):
+    """Who led after each turn, rebuilt from the replay's points events alone, gives the games
+    table's lead changes and the leaders at one and two thirds of the turns; every decision
+    with options told in the replay is counted."""
+    from simulator.core import batch
+    from simulator.core.config import make_config
+    events = api.replay("gremios", players=players, seed=seed, game_index=game_index)
+    points, leaders = [0] * players, []
+
+    def note():
+        best = max(points)
+        leaders.append(points.index(best) if points.count(best) == 1 else -1)
+    for e in events:
+        if e["kind"] == "turn" and e["turn"] > 1 or e["kind"] == "game_end":
+            note()
+        elif e["kind"] == "points":
+            points[e["player"]] = e["points"]
+    changes, last = 0, -1
+    for who in leaders:
+        if who >= 0:
+            changes += last >= 0 and who != last
+            last = who
+    n = len(leaders)
+    _, games = batch.play_in_memory(make_config("gremios", players, seed=seed), 1, game_index,
+                                    with_games=True)
+    row = games.row(0, named=True)
+    assert n == row["turns"]
+    assert row["lead_changes"] == changes
+    assert row["leader_at_third"] == (leaders[n // 3 - 1] if n // 3 else -1)
+    assert row["leader_at_two_thirds"] == leaders[2 * n // 3 - 1]
+    action_choices = sum(1 for e in events if e["kind"] == "options" and len(e["options"]) > 1)
+    assert row["decisions"] >= action_choices > 0
