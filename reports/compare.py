@@ -222,18 +222,31 @@ def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95,
 
 
 def identical_games(baseline: Path, variant: Path) -> bool:
-    """Whether two runs of the same games (``same_games``) have the same rows: every seat's
-    strategy, role, score and win share and every game's length. A tweak whose run is
-    identical never came up in these games, or the players never took it."""
+    """Whether two runs of the same games (``same_games``) have the same rows (``changed_games``
+    is 0). A tweak whose run is identical never came up in these games, or the players never
+    took it."""
+    return changed_games(baseline, variant) == 0
+
+
+def changed_games(baseline: Path, variant: Path) -> int | None:
+    """How many of the same games (``same_games``) the variant changed: games in which a seat's
+    strategy, role, score or win share, or the game's length, differs from the baseline's. None
+    when the runs did not play the same games. The others played exactly as in the baseline:
+    whatever the tweak does, it made no difference there."""
     a, b = load(baseline), load(variant)
     if not same_games(a.manifest, b.manifest) or a.manifest["n_games"] != b.manifest["n_games"]:
-        return False
+        return None
     keys = ["game_id", "seat"]
     columns = [c for c in ("strategy", "role", "score", "win_share")
                if c in a.seats.columns and c in b.seats.columns]
     seats_a, seats_b = (d.seats.select(keys + columns).sort(keys) for d in (a, b))
     games_a, games_b = (d.games.select("game_id", "turns").sort("game_id") for d in (a, b))
-    return seats_a.equals(seats_b) and games_a.equals(games_b)
+    seat_differs = pl.Series([False] * seats_a.height)
+    for c in columns:
+        seat_differs |= seats_a[c].ne_missing(seats_b[c])
+    changed = set(seats_a["game_id"].filter(seat_differs).to_list())
+    changed |= set(games_a["game_id"].filter(games_a["turns"] != games_b["turns"]).to_list())
+    return len(changed)
 
 
 def same_games(mb: dict, mv: dict) -> bool:

@@ -28,7 +28,7 @@ from reports import charts  # noqa: E402
 from reports.build import Bullets, Heading, Image, Para, Table, _html, _md  # noqa: E402
 from reports.metrics import ENGINE  # noqa: E402
 from reports.compare import (TRUNCATION_WARNING, Change, balance_index, compare_runs,  # noqa: E402
-                             identical_games, same_games, win_rates)
+                             changed_games, same_games, win_rates)
 from reports.stats import check_confidence  # noqa: E402
 from reports.verdicts import (PlayerSet, _flag_text, compare_effects, compare_verdicts,  # noqa: E402
                               effect_chart, effect_text)
@@ -253,9 +253,15 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             summary["comparisons"].append({"baseline": base.label, "variant": e.label,
                                            "players": e.players, "same_games": paired,
                                            "changes": [c.as_dict() for c in changes]})
-            identical = paired and identical_games(base.path, e.path)
+            changed = changed_games(base.path, e.path) if paired else None
+            identical = changed == 0
             summary["comparisons"][-1]["identical_games"] = identical
-            headlines.append(_headline_line(e, changes, min_effect) if not identical else
+            summary["comparisons"][-1]["games_changed"] = changed
+            n_games = load(e.path).manifest["n_games"]
+            headlines.append(_headline_line(e, changes, min_effect) + (
+                "" if changed is None else f" The tweak changed {changed:,} of the {n_games:,} "
+                f"games ({changed / n_games:.1%}); the others played exactly as in {base.label}.")
+                if not identical else
                              f"{e.label} ({e.players} players): not one game changed: every seat's "
                              "score and result and every game's length are those of "
                              f"{base.label}, so the tweak never came up in these games, or the "

@@ -140,6 +140,22 @@ def test_a_tweak_that_changed_no_game_says_so(null_runs, tmp_path):
     assert flags == [True, False]
 
 
+def test_a_tweak_says_how_many_games_it_changed(null_runs, tmp_path):
+    """A lower turn limit changes exactly the games that were longer than it (the others never
+    reach it and play as before): the comparison counts them, from the rows alone."""
+    base = api.load(null_runs[0])
+    limit = int(base.games["turns"].quantile(0.9))
+    longer = int((base.games["turns"] > limit).sum())
+    capped = api.run("gremios", games=2000, seed=3, out=tmp_path / "capped", progress=False,
+                     settings={"max_turns": limit})
+    report = build_comparison([Entry("printed", null_runs[0]), Entry("capped", capped)],
+                              tmp_path / "c")
+    (comparison,) = json.loads((report / "comparison.json").read_text())["comparisons"]
+    assert 0 < longer < 2000 and comparison["games_changed"] == longer
+    text = (report / "comparison.md").read_text()
+    assert f"The tweak changed {longer:,} of the 2,000 games ({longer / 2000:.1%})" in text
+
+
 def test_the_false_change_rate_over_many_identical_comparisons_is_nominal(tmp_path):
     """24 independent comparisons of same-rules runs (disjoint pairs of seeds): Holm keeps each
     one's chance of any false change at 5%, so more than 4 of 24 (binomial tail 0.6%) would
