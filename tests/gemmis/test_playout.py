@@ -6,6 +6,7 @@ import polars as pl
 import pytest
 
 from simulator import api
+from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.rng import seed_stream
 from simulator.core.trace import no_log
@@ -135,3 +136,49 @@ def test_dataset_invariants(tmp_path, mode):
     assert games["truncated"].mean() < 0.02
     closed = seats.group_by("game_id").agg(pl.col("closed_market").sum()).join(games, on="game_id")
     assert (closed["closed_market"] == (~closed["truncated"].cast(pl.Boolean)).cast(pl.Int64)).all()
+
+
+def rebuilt_leaders(events):
+    """The leader after each turn (-1: a tie), rebuilt from a replay: a player's standing is
+    their marker on the score track (``points`` events), noted when the next turn begins or the
+    game stops."""
+    standing, leaders, playing = [0, 0], [], False
+    for e in events:
+        if e["kind"] in ("turn", "truncated", "game_end") and playing:
+            leaders.append(-1 if standing[0] == standing[1] else int(standing[1] > standing[0]))
+            playing = False
+        if e["kind"] == "turn":
+            assert e["points"] == standing  # the story's own account of the track agrees
+            playing = True
+        elif e["kind"] == "points":
+            assert e["before"] == standing[e["player"]]
+            standing[e["player"]] = e["after"]
+    return leaders
+
+
+@pytest.mark.parametrize("mode", ["family", "advanced_alguazil"])
+def test_the_unfolding_is_the_replayed_games(mode):
+    """Lead changes and the leaders at one and two thirds of the turns, rebuilt from the replays'
+    score track, are the dataset's; every logged choice among two options or more is counted."""
+    seats, games = batch.play_in_memory(make_config("gemmis", 2, mode, seed=9), 6,
+                                        with_games=True)
+    games = games.sort("game_id")
+    changes_seen = 0
+    for index in range(6):
+        events = api.replay("gemmis", seed=9, game_index=index, mode=mode)
+        game = games.row(index, named=True)
+        leaders = rebuilt_leaders(events)
+        assert len(leaders) == game["turns"]
+        changes, last = 0, -1
+        for who in leaders:
+            if who >= 0:
+                changes += last >= 0 and who != last
+                last = who
+        n = len(leaders)
+        assert game["lead_changes"] == changes
+        assert game["leader_at_third"] == (leaders[n // 3 - 1] if n // 3 >= 1 else -1)
+        assert game["leader_at_two_thirds"] == (leaders[2 * n // 3 - 1] if 2 * n // 3 >= 1 else -1)
+        logged = sum(1 for e in events if e["kind"] == "options" and e["options"] >= 2)
+        assert game["decisions"] >= logged > 0
+        changes_seen += changes
+    assert changes_seen > 0  # the lead did change hands in some of them

@@ -155,6 +155,7 @@ STATE = np.dtype([
     ("over", np.int64),
     ("truncated", np.int64),
     # what happened, for the dataset
+    ("decisions", np.int64),                 # choices among two or more options (core/unfolding.py)
     ("points_sizes", np.int64, (N_PLAYERS,)),   # points from the table, by combination size
     ("points_values", np.int64, (N_PLAYERS,)),  # printed values of the gems in combinations
     ("penalty", np.int64, (N_PLAYERS,)),        # advanced: printed values left in the zone

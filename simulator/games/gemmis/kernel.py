@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
+from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.gemmis.board import CELLS, N_PLAYERS, final_score
 from simulator.games.gemmis.turn import play_game
 
@@ -32,6 +33,8 @@ SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
 GAME_COLUMNS = ("turns", "truncated", "close_turn", "sack_refills", "street_moves",
                 "combinations", "cascades", "jokers_used", "alguazil_uses", "small_gems_taken",
                 "winning_score", "margin", "tie_broken")
+N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
+GAME_COLUMNS += UNFOLDING_COLUMNS
 N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
@@ -76,9 +79,10 @@ def write_seat(row, s, p, mix_slot, points, rank):
 
 
 @compiled
-def finish(table, r, mix_slot, seats, first_row, games_row):
+def finish(table, r, mix_slot, seats, first_row, games_row, leaders):
     """Final standings: the higher score wins; a tie goes to fewer small gems (used or not);
-    still equal, the win is shared. Then the output rows.
+    still equal, the win is shared. Then the output rows: the game's own columns, then how the
+    game unfolded (``leaders``, noted after each turn, and the decisions).
 
     Takes the one-element ``table``, not its record: numba frees an array after its last use even
     while a record taken from it is still read (see ``simulator/core/tables.py``).
@@ -118,6 +122,7 @@ def finish(table, r, mix_slot, seats, first_row, games_row):
     g[10] = max(points[0], points[1])
     g[11] = abs(points[0] - points[1])
     g[12] = 1 if points[0] == points[1] and s.small_gems[0] != s.small_gems[1] else 0
+    write_unfolding(leaders, s.decisions, g[N_OWN_GAME_COLUMNS:])
 
 
 @compiled(nogil=True)
@@ -130,5 +135,6 @@ def play_games(rules, run_seed, first_game, n_games, mode, seatings, mix_ids, mi
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, N_PLAYERS, N_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
-        table = play_game(rules[0], mode, plans, rng, log)
-        finish(table, rules[0], mix_slot, seats, i * N_PLAYERS, games[i])
+        leaders = new_leaders(rules[0].max_turns)
+        table = play_game(rules[0], mode, plans, rng, log, leaders)
+        finish(table, rules[0], mix_slot, seats, i * N_PLAYERS, games[i], leaders)

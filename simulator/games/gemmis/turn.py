@@ -15,6 +15,7 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
+from simulator.core.unfolding import decided, note_leader
 from simulator.games.gemmis import codes as L
 from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
@@ -23,8 +24,8 @@ from simulator.games.gemmis.board import (
     MOVES_EVERY_TURN, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
     REFILL_TOUCHING,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
-    USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, gem_code,
-    gems_per_colour, joker_colour, jokers_of, mask_values, natural_combination, new_table,
+    USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, final_score,
+    gem_code, gems_per_colour, joker_colour, jokers_of, mask_values, natural_combination, new_table,
     points_for_size, popcount, small_gem_cell, street_after_move, street_full, street_shifts,
     switches, zone_masks, zone_penalty,
 )
@@ -205,6 +206,7 @@ def switch_step(s, r, plans, rng, log):
     if n == 0:
         record(log, L.NO_SWITCH, p)
         return
+    decided(s, n)
     i = players.choose_switch(s, r, p, plans, rng, options, n)
     record(log, L.OPTIONS, p, L.DECIDE_SWITCH, n, i)
     switch(s, log, p, options[i, 0], options[i, 1], options[i, 2], L.SWITCH)
@@ -231,6 +233,7 @@ def small_gem_switches(s, r, plans, rng, log):
         n = switches(s, r, p, s.street, options)
         if n == 0:
             return
+        decided(s, n + 1)  # one of the n switches, or keep the small gem
         i = players.choose_extra_switch(s, r, p, plans, rng, options, n)
         if i < 0:
             record(log, L.SMALL_GEM_KEPT, p, s.small_gems[p] - s.small_gems_used[p])
@@ -301,6 +304,7 @@ def combination_step(s, r, plans, rng, log):
         record(log, L.DEFERRED, p, popcount(option_masks[0]))
         s.left_standing[p] += 1
         return False
+    decided(s, m + (0 if mandatory else 1))  # the m combinations, or (jokers only) none
     i = players.choose_combination(s, r, p, plans, rng, masks, option_masks, option_colours, m,
                                    mandatory)
     record(log, L.OPTIONS, p, L.DECIDE_COMBINATION, m + (0 if mandatory else 1),
@@ -391,6 +395,7 @@ def fill_zone(s, r, plans, rng, log, p):
             place, cell, n, chosen = players.choose_fill(s, r, p, plans, rng)
             if cell < 0:
                 break
+            decided(s, n)  # the (street gem, zone place) pairs: counted once the player tells n
             record(log, L.OPTIONS, p, L.DECIDE_FILL, n, chosen)
             s.zone[p, cell] = s.street[place]
             s.street[place] = EMPTY
@@ -443,6 +448,7 @@ def move_street(s, r, plans, rng, log):
         record(log, L.STREET_STILL)
         return
     p = s.player
+    decided(s, 2)
     direction = players.choose_direction(s, r, p, plans, rng)
     record(log, L.OPTIONS, p, L.DECIDE_DIRECTION, 2, direction)
     street_moves(s, r, plans, rng, log, direction)
@@ -455,10 +461,12 @@ def street_moves(s, r, plans, rng, log, direction):
     p = s.player
     record(log, L.DIRECTION, p, direction)
     q = 1 - p
-    if alguazil_ready(s, r, q) and players.changes_direction(s, r, q, plans, rng, direction):
-        if use_alguazil(s, r, plans, rng, log, q, CHANGE_DIRECTION, 0, direction):
-            direction = 1 - direction
-            record(log, L.DIRECTION_CHANGED, q, direction)
+    if alguazil_ready(s, r, q):
+        decided(s, 2)  # change the direction or not
+        if players.changes_direction(s, r, q, plans, rng, direction):
+            if use_alguazil(s, r, plans, rng, log, q, CHANGE_DIRECTION, 0, direction):
+                direction = 1 - direction
+                record(log, L.DIRECTION_CHANGED, q, direction)
     gaps = 0
     for place in range(STREET):
         if s.street[place] == EMPTY:
@@ -520,13 +528,14 @@ def use_alguazil(s, r, plans, rng, log, user, skill, mask, direction):
     record(log, L.ALGUAZIL_USED, user, skill)
     s.alguazil_uses[user, skill] += 1
     other = 1 - user
-    if alguazil_ready(s, r, other) and players.cancels(s, r, other, plans, rng, skill, mask,
-                                                       direction):
-        s.alguazil_uses[other, CANCEL] += 1
-        s.alert[user] = 0
-        s.alert[other] = 0
-        record(log, L.ALGUAZIL_CANCELLED, other, skill)
-        return False
+    if alguazil_ready(s, r, other):
+        decided(s, 2)  # cancel it or not
+        if players.cancels(s, r, other, plans, rng, skill, mask, direction):
+            s.alguazil_uses[other, CANCEL] += 1
+            s.alert[user] = 0
+            s.alert[other] = 0
+            record(log, L.ALGUAZIL_CANCELLED, other, skill)
+            return False
     s.alert[user] = 0
     return True
 
@@ -539,6 +548,7 @@ def alguazil_interrupts(s, r, plans, rng, log, masks, mask):
     q = 1 - p
     if not alguazil_ready(s, r, q):
         return False
+    decided(s, 2)  # interrupt or not
     if not players.interrupts(s, r, q, plans, rng, masks, mask):
         return False
     if not use_alguazil(s, r, plans, rng, log, q, INTERRUPT, mask, 0):
@@ -558,9 +568,11 @@ def cleaning_moment(s, r, plans, rng, log):
     for user in (p, 1 - p):
         if not street_full(s):
             return
-        if alguazil_ready(s, r, user) and players.cleans_street(s, r, user, plans, rng):
-            if use_alguazil(s, r, plans, rng, log, user, CLEAN_STREET, 0, 0):
-                clean_street(s, r, rng, log, user)
+        if alguazil_ready(s, r, user):
+            decided(s, 2)  # clean the street or not
+            if players.cleans_street(s, r, user, plans, rng):
+                if use_alguazil(s, r, plans, rng, log, user, CLEAN_STREET, 0, 0):
+                    clean_street(s, r, rng, log, user)
 
 
 @compiled
@@ -671,11 +683,21 @@ def play_on(s, r, plans, rng, log, until_turn):
 # Compiled into the batch loop, its one caller: a function of its own would be optimised once
 # more with the whole game below it (docs/performance.md, Compile time).
 @compiled(inline="always")
-def play_game(r, mode, plans, rng, log):
-    """Set up and play one game to its end (or to ``max_turns``, marked truncated)."""
+def play_game(r, mode, plans, rng, log, leaders):
+    """Set up and play one game to its end (or to ``max_turns``, marked truncated), a turn at a
+    time, noting in ``leaders`` who leads by the points on the score track after each turn (the
+    final score as it stands: the advanced penalty and the small gems' points come only after
+    the last turn, in ``finish_game``)."""
     table = new_game(r, mode, plans, rng, log)
     s = table[0]
-    play_on(s, r, plans, rng, log, r.max_turns + 1)
+    scores = np.zeros(N_PLAYERS, dtype=np.int64)
+    while not s.over and not s.truncated:
+        turn = s.turn
+        play_on(s, r, plans, rng, log, turn + 1)
+        for p in range(N_PLAYERS):
+            scores[p] = final_score(s, r, p)
+        if s.turn > turn:  # not the step that only marks the game truncated
+            note_leader(leaders, scores, N_PLAYERS)
     finish_game(s, r, log)
     record(log, L.GAME_END, s.points[0] - s.penalty[0] + s.points_small_gems[0],
            s.points[1] - s.penalty[1] + s.points_small_gems[1], s.small_gems[0], s.small_gems[1])
