@@ -141,3 +141,64 @@ def test_dataset_invariants(tmp_path, n_players):
         assert ((upgraded > 0) == (seats[f"upgraded_{kind}"] > 0)).all()
     gained = sum(seats[c] for c in kernel.GAINED_COLUMNS)
     assert (gained == seats["gained_coin"] + seats["gained_mana"] + seats["gained_weapons"]).all()
+
+
+def test_the_unfolding_is_what_the_replay_tells():
+    """Rebuilt from a replay's events, each seat's standing after every turn (the Score track's
+    totals, plus the points of the building cards built and upgraded; a round's last turn noted
+    after the end of the round) gives the dataset's lead changes and leaders at one and two
+    thirds; the decisions are at least the choices the replay tells (action lists of two or more
+    options, offers to copy to a player with a gnome)."""
+    from simulator.core import batch
+    from simulator.core.unfolding import NOBODY
+    n = 4
+    config = make_config("gnomeland", n, seed=3)
+    r = config.rules.as_record()[0]
+    _, games = batch.play_in_memory(config, 4, with_games=True)
+    games = games.sort("game_id")
+    changed = 0
+    for index in range(4):
+        events = api.replay("gnomeland", seed=3, game_index=index, players=n)
+        track = [0] * n
+        side = {}  # (player, kind, slot) -> "base" / "advanced": the building cards standing
+        leaders, open_turn = [], False
+
+        def note():
+            standing = list(track)
+            for (p, kind, _), level in side.items():
+                if kind == "normal":
+                    standing[p] += r.vp_advanced_normal if level == "advanced" else 0
+                else:
+                    standing[p] += r.vp_advanced_special if level == "advanced" else \
+                        r.vp_base_special
+            best = max(standing)
+            leaders.append(standing.index(best) if standing.count(best) == 1 else NOBODY)
+            return standing
+
+        for e in events:
+            if e["kind"] in ("turn", "round", "game_end") and open_turn:
+                standing = note()
+                open_turn = False
+            if e["kind"] == "turn":
+                open_turn = True
+            elif e["kind"] == "score":
+                track[e["player"]] = e["total"]
+            elif e["kind"] == "build":
+                side[e["player"], e["building_kind"], e["slot"]] = "base"
+            elif e["kind"] == "upgrade":
+                side[e["player"], e["building_kind"], e["slot"]] = "advanced"
+        assert standing == events[-1]["scores"]  # the last turn noted: the final scores
+        t = len(leaders)
+        assert t == 5 * n
+        named = [w for w in leaders if w != NOBODY]
+        changes = sum(a != b for a, b in zip(named, named[1:]))
+        row = games.row(index, named=True)
+        assert row["lead_changes"] == changes
+        assert row["leader_at_third"] == leaders[t // 3 - 1]
+        assert row["leader_at_two_thirds"] == leaders[2 * t // 3 - 1]
+        told = sum(1 for e in events if e["kind"] == "options" and e["options"] >= 2) + \
+            sum(1 for e in events if e["kind"] == "copy" or
+                (e["kind"] == "copy_declined" and not e["no_gnome"]))
+        assert row["decisions"] >= told > 0
+        changed += changes
+    assert changed > 0  # the games checked have a lead that changes

@@ -129,6 +129,7 @@ STATE = np.dtype([
     ("own_dice", np.int64, (MAX_PLAYERS, MAX_DICE)),  # each player's roll for the round
     ("tavern_done", np.int64),               # the active player has used a gnome on the Tavern
     # what happened, for the dataset
+    ("decisions", np.int64),                 # choices among two or more options (core/unfolding.py)
     ("vp_missions", np.int64, (MAX_PLAYERS,)),
     ("vp_contests", np.int64, (MAX_PLAYERS,)),
     ("gained", np.int64, (MAX_PLAYERS, N_SOURCES)),    # resources received, by source

@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
+from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.gnomeland.board import (
     ACTION_NAMES, FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, MAX_PLAYERS, MISSION_NAMES, N_ACTIONS,
     N_CARDS, N_MISSIONS, N_SOURCES, N_SPELLS, NORMAL_NAMES, SOURCE_NAMES, SPECIAL_NAMES,
@@ -44,6 +45,8 @@ SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
 GAME_COLUMNS = ("first_seat", "turns", "rounds", "truncated", "brawls", "magic_challenges",
                 "contests", "action_reshuffles", "missions_completed", "copies", "winning_score",
                 "winners")
+N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
+GAME_COLUMNS += UNFOLDING_COLUMNS
 N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
@@ -104,8 +107,9 @@ def write_seat(row, s, r, p, mix_slot, points, rank):
 
 
 @compiled
-def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
-    """Final scoring and ranking (ties: more building points, else shared), then the rows.
+def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders):
+    """Final scoring and ranking (ties: more building points, else shared), then the rows (the
+    game's own columns, then the core's unfolding columns from ``leaders``).
 
     Takes the one-element ``table``, not its record: numba frees an array after its last use even
     while a record taken from it is still read (see ``simulator/core/tables.py``).
@@ -141,6 +145,7 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
     games_row[9] = copies
     games_row[10] = best
     games_row[11] = winners
+    write_unfolding(leaders, s.decisions, games_row[N_OWN_GAME_COLUMNS:])
 
 
 @compiled(nogil=True)
@@ -154,5 +159,6 @@ def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_id
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
         r = rules[0]
-        table = play_game(r, n_players, plans, rng, log)
-        finish(table, r, n_players, mix_slot, seats, i * n_players, games[i])
+        leaders = new_leaders(r.rounds * n_players)  # a turn each per round
+        table = play_game(r, n_players, plans, rng, log, leaders)
+        finish(table, r, n_players, mix_slot, seats, i * n_players, games[i], leaders)

@@ -12,6 +12,7 @@ from simulator.core.deck import draw, take_top
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_die, shuffle
 from simulator.core.trace import record
+from simulator.core.unfolding import decided, note_leader
 from simulator.games.gnomeland import codes as L
 from simulator.games.gnomeland.board import (
     ADVANCED, BASE, BRAWL, COIN, COVERED, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN,
@@ -41,6 +42,19 @@ MAX_OPTIONS = 256
 @compiled
 def pack(c, m, w):
     return c + 10 * m + 100 * w
+
+
+@compiled
+def keep_options(h0, h1, h2, limit):
+    """The ways to keep ``limit`` resources (or the whole hand, if fewer) of a hand of ``h0``
+    Coins, ``h1`` Mana and ``h2`` Weapons: how many choices ``choose_keep`` is among."""
+    m = min(limit, h0 + h1 + h2)
+    ways = 0
+    for a in range(min(h0, m) + 1):
+        for b in range(min(h1, m - a) + 1):
+            if m - a - b <= h2:
+                ways += 1
+    return ways
 
 
 # --- resources and the supply --------------------------------------------------------------------
@@ -326,6 +340,7 @@ def offer_copies(s, r, plans, rng, log, p, got):
         if s.gnomes_home[q] == 0:
             record(log, L.COPY_DECLINED, q, p, 1)
             continue
+        decided(s, 2)
         if not players.choose_copy(s, r, q, p, plans, rng, got):
             record(log, L.COPY_DECLINED, q, p, 0)
             continue
@@ -411,6 +426,7 @@ def cover_warehouse(s, r, plans, rng, log, p, slot):
     hand = (s.res[p, 0], s.res[p, 1], s.res[p, 2])
     for k in range(3):  # the strategy chooses among the kept resources only
         s.res[p, k] = s.stored[p, k]
+    decided(s, keep_options(s.res[p, 0], s.res[p, 1], s.res[p, 2], room))
     keep = players.choose_keep(s, r, p, plans, rng, room)
     lost = 0
     drops = np.zeros(3, dtype=np.int64)
@@ -548,6 +564,7 @@ def use_tavern(s, r, plans, rng, log, p, slot):
     if action == FORTUNE:
         add_neutral_die(s, r, rng, log, p, BY_ACTION)
     elif action == FAVOUR:
+        decided(s, 1 << dice_left(s))  # any set of the unspent dice
         mask = players.choose_rerolls(s, r, p, plans, rng)
         for i in range(s.n_dice):
             if not s.dice_spent[i] and (mask >> i) & 1:
@@ -828,6 +845,7 @@ def continue_turn(s, r, plans, rng, log, p):
     while s.steps < r.max_steps_per_turn:
         s.steps += 1
         n = list_options(s, r, p, opts)
+        decided(s, n)
         i = players.choose_option(s, r, p, plans, rng, opts, n, values)
         record(log, L.OPTIONS, p, n)
         log_options(log, opts, n, values, i)
@@ -851,7 +869,9 @@ def play_turn(s, r, plans, rng, log, p):
 @compiled
 def end_of_turn(s, r, plans, rng, log, p):
     """Unused resources are discarded, except one per Warehouse (the player's choice)."""
-    keep = players.choose_keep(s, r, p, plans, rng, keep_limit(s, r, p))
+    limit = keep_limit(s, r, p)
+    decided(s, keep_options(s.res[p, 0], s.res[p, 1], s.res[p, 2], limit))
+    keep = players.choose_keep(s, r, p, plans, rng, limit)
     lost = 0
     for k in range(3):
         drop = s.res[p, k] - keep[k]
@@ -955,6 +975,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
             max_hires = (free + s.res[q, COIN] + s.mercs[q, TRADER] * y) // price
         else:
             max_hires = s.merc_deck[k] + s.mercs[q, k]
+    decided(s, (s.mercs[q, k] + 1) * (max_hires + 1))  # how many held, how many hired
     mercs, hires = players.contest_mercs(s, r, q, plans, rng, k, from_dice + stored + gnomes,
                                          counted, totals, free, price, max_hires)
     s.mercs[q, k] -= mercs
@@ -1122,15 +1143,30 @@ def play_on(s, r, plans, rng, log, rounds):
 # Compiled into the batch loop, its one caller: a function of its own would be optimised once
 # more with the whole game below it (docs/performance.md, Compile time).
 @compiled(inline="always")
-def play_game(r, n_players, plans, rng, log):
-    """Set up and play one game of five rounds."""
+def play_game(r, n_players, plans, rng, log, leaders):
+    """Set up and play one game of five rounds, a turn at a time, noting in ``leaders`` who leads
+    by the score as it stands (``final_score``: the Score track and the buildings' points) after
+    each turn; a round's last turn is noted after the end of the round (its contests scored)."""
     table = new_game(r, n_players, plans, rng, log)
     s = table[0]
-    # play_on plays the rest (so the loop the search's rollouts use is compiled with the
-    # heuristic game, never first inside a search: see core/game.py, kernel_calls)
-    begin_round(s, r, rng, log)
-    s.turn_in_round = -1
-    play_on(s, r, plans, rng, log, 0)
+    standing = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    while not s.over:
+        begin_round(s, r, rng, log)
+        s.turn_in_round = -1
+        for i in range(n_players - 1):  # the turns before the round's last, as finish_round
+            s.turn_in_round = i
+            play_turn(s, r, plans, rng, log, (s.first_player + i) % n_players)
+            for p in range(n_players):
+                standing[p] = final_score(s, r, p)
+            note_leader(leaders, standing, n_players)
+        # play_on's last argument counts rounds (0: to the end of the game); 1 plays the round's
+        # last turn and the end of the round. Called here so that the loop the search's rollouts
+        # use is compiled with the heuristic game, never first inside a search (see
+        # core/game.py, kernel_calls)
+        play_on(s, r, plans, rng, log, 1)
+        for p in range(n_players):
+            standing[p] = final_score(s, r, p)
+        note_leader(leaders, standing, n_players)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     points = 0
     for p in range(n_players):
