@@ -728,12 +728,14 @@ def stowaways_sneak_on(s, r, plans, rng, log):
         record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_HAS_STAKE, s.expedition_n)
     elif s.expedition_n == 0 and r.stowaway_boards_empty_ship == 0:
         record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_NO_SHIP, s.expedition_n)
-    elif players.stowaway_sneaks(s, r, p, plans, rng):
-        s.expedition[s.expedition_n] = p
-        s.expedition_n += 1
-        record(log, L.STOWAWAY_SNEAKS, p, s.expedition_n)
     else:
-        record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_DECLINES, s.expedition_n)
+        decided(s, 2)
+        if players.stowaway_sneaks(s, r, p, plans, rng):
+            s.expedition[s.expedition_n] = p
+            s.expedition_n += 1
+            record(log, L.STOWAWAY_SNEAKS, p, s.expedition_n)
+        else:
+            record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_DECLINES, s.expedition_n)
 
 
 # --- Event cards ----------------------------------------------------------------------------------
@@ -899,6 +901,8 @@ def land_expropriation(s, r, plans, rng, log):
         lost = half(s.plots[p] + s.cultivated[p], r.expropriation_rounding)
         if lost == 0:
             continue
+        # how many of the lost plots are cultivated: from as few to as many as they hold
+        decided(s, min(s.cultivated[p], lost) - max(0, lost - s.plots[p]) + 1)
         cultivated = players.cultivated_plots_to_lose(s, r, p, plans, rng, lost)
         cultivated = min(max(cultivated, lost - s.plots[p]), s.cultivated[p], lost)
         record(log, L.LANDS_LOST, p, cultivated, lost - cultivated, s.cultivated[p], s.plots[p])
