@@ -153,3 +153,63 @@ def test_base_tables_have_no_expansion_columns(small_runs):
     data = api.load(small_runs[3])
     assert "vp_francia" not in data.seats.columns and "cards_stack_6" not in data.seats.columns
     assert "inquisitor_changes" not in data.games.columns
+
+
+def standings_by_round(events):
+    """Each seat's score after each round, rebuilt from a replay's scoring events (each tells the
+    scorer's new score; a black Caballero's Gold or Ware scores for the Grand Inquisitor's
+    holder), taken as each next round begins and at the game's end."""
+    n = next(e["players"] for e in events if e["kind"] == "setup")
+    score = [0] * n
+    holder = None
+    rounds = []
+    for e in events:
+        kind = e["kind"]
+        if kind in ("place_scored", "space_scored", "bonus"):
+            score[e["player"]] = e["score"]
+        elif kind == "token_home":
+            p = holder if e["colour"] == "black" else e["colour"]
+            if p is not None:
+                score[p] = e["score"]
+        elif kind == "inquisitor_taken":
+            holder = e["player"]
+        elif (kind == "round" and e["round"] > 1) or kind == "game_end":
+            rounds.append(list(score))
+    assert rounds[-1] == events[-1]["scores"]
+    return rounds
+
+
+def unfolding_of(rounds):
+    """(lead_changes, leader_at_third, leader_at_two_thirds) of these standings: a seat leads
+    when alone on top; a change is a new leader after another (a tie between them none)."""
+    leaders = [row.index(max(row)) if row.count(max(row)) == 1 else -1 for row in rounds]
+    changes, last = 0, -1
+    for who in leaders:
+        if who >= 0:
+            changes += 1 if last >= 0 and who != last else 0
+            last = who
+    n = len(leaders)
+    return changes, leaders[n // 3 - 1], leaders[2 * n // 3 - 1]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_unfolding_is_the_replays_score_track_round_by_round(small_runs, expansion_run, mode):
+    """The dataset's lead changes and leaders after rounds 3 and 6 are those the replay's scoring
+    events give round by round; its decisions count at least every logged decision that had
+    two options or more (the log tells only some of them)."""
+    data = api.load(small_runs[4] if mode == "base" else expansion_run)
+    strategies = data.manifest["strategies"]
+    changed = 0
+    for index in range(6):
+        events = api.replay("elgrande", seed=11, game_index=index, players=4,
+                            strategies=strategies, mode=mode)
+        rounds = standings_by_round(events)
+        assert len(rounds) == 9
+        row = data.games.filter(pl.col("game_id") == index)
+        told = (row["lead_changes"].item(), row["leader_at_third"].item(),
+                row["leader_at_two_thirds"].item())
+        assert told == unfolding_of(rounds), index
+        changed += told[0]
+        logged = sum(e["kind"] == "decision" and e["options"] > 1 for e in events)
+        assert row["decisions"].item() >= logged > 0
+    assert changed > 0

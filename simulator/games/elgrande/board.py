@@ -173,6 +173,7 @@ STATE = np.dtype([
     ("card_tokens", np.int64, (N_CARD_KINDS, 2)),    # Wares and Gold a stack-7 card shows
     ("token_points", np.int64, (2,)),                # a Ware, a Gold brought to Spain
     # what happened, for the dataset
+    ("decisions", np.int64),                 # choices among two or more options (core/unfolding.py)
     ("vp", np.int64, (MAX_PLAYERS, N_SOURCES)),
     ("vp_scoring", np.int64, (MAX_PLAYERS, 3)),  # points of each general scoring, all sources
     ("firsts", np.int64, (MAX_PLAYERS, 3)),      # sole first places at each general scoring
@@ -563,6 +564,26 @@ def placement_target(s, g):
     if g == FRANCIA and francia_free(s) == 0:
         return False
     return BORDERS[s.king, g] == 1
+
+
+@compiled
+def place_options(allowed, may_decline):
+    """How many options a choice of a place among ``allowed[:N_PLACES + 1]`` (the last one the
+    court) offers, declining one more when the player ``may_decline`` (the options
+    ``strategies.choose_place`` chooses among)."""
+    k = 1 if may_decline else 0
+    for g in range(N_PLACES + 1):
+        k += 1 if allowed[g] > 0 else 0
+    return k
+
+
+@compiled
+def cards_face_up(s):
+    """The action cards face up now, one to a stack."""
+    k = 0
+    for stack in range(N_STACKS):
+        k += 1 if s.face[stack] >= 0 else 0
+    return k
 
 
 @compiled

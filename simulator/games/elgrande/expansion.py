@@ -14,13 +14,14 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
+from simulator.core.unfolding import decided
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
     AFRICA, ALL_OUT_BLACK_NONE, AMERICA, BLACK, BORDERS, CASTILLO, COASTAL, COLONY_STACK,
     FRANCIA, GOLD,
     HOLY_INQUISITION, MAX_PLAYERS, N_CARD_KINDS, N_COLOURS, N_PLACES,
-    N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, YES, francia_free, holds_space,
+    N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, YES, francia_free, holds_space, place_options,
     placement_target,
 )
 from strategies import elgrande as players
@@ -73,6 +74,7 @@ def setup_picks(s, r, plans, rng, log, picks):
     for g in range(N_SPAIN):
         allowed[g] = 1 if g != s.king else 0
     for q in range(s.n_players):
+        decided(s, place_options(allowed, False))
         picks[q] = players.choose_place(s, r, q, plans, rng, players.P_SETUP, allowed,
                                         r.setup_caballeros, False)
     for q in range(s.n_players):
@@ -100,6 +102,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     for _ in range(free_movers(s, c, SHIP)):
         free_destinations(s, SHIP, allowed)  # anew: Francia may have filled
+        decided(s, place_options(allowed, True))
         g = players.choose_place(s, r, p, plans, rng, purpose, allowed, SHIP, True)
         record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1, g + 1)
         if g < 0:
@@ -110,6 +113,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
     for a in (AMERICA, AFRICA):
         free_destinations(s, a, allowed)
         for _ in range(free_movers(s, c, a)):
+            decided(s, place_options(allowed, True))
             g = players.choose_place(s, r, p, plans, rng, purpose, allowed, a, True)
             record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, g + 1 if g >= 0 else 0)
             if g < 0:
@@ -223,6 +227,7 @@ def inquisitor_extra(s, r, plans, rng, log, p, n):
     allowed[L.COURT] = 1 if s.provinces[p] > 0 else 0
     if k + allowed[L.COURT] == 0:
         return
+    decided(s, place_options(allowed, True))  # a region, the court, or neither
     g = players.choose_inquisitor_extra(s, r, p, plans, rng, n, allowed)
     record(log, L.DECISION, p, L.DECIDE_INQUISITOR_EXTRA, allowed.sum() + 1,
            allowed[:g].sum() + 1 if g >= 0 else 0)
@@ -238,6 +243,7 @@ def inquisitor_extra(s, r, plans, rng, log, p, n):
     for _ in range(r.inquisitor_extra - 1):  # more than one (a changed rule): each chosen
         if s.court[p] == 0 or extra_targets(s, r, allowed) == 0:
             return
+        decided(s, place_options(allowed, True))
         g = players.choose_place(s, r, p, plans, rng, players.P_PLACE, allowed, 0, True)
         if g < 0:
             return
@@ -278,6 +284,7 @@ def fill_table(s, r, plans, rng, log, chooser):
             k += 1 if beside[c] > 0 else 0
         if k == 0:
             return
+        decided(s, k)
         c = players.choose_table_colour(s, r, chooser, plans, rng, beside)
         record(log, L.DECISION, chooser, L.DECIDE_TABLE_SPACE, k, c)
         s.on_table[c] += 1
@@ -301,6 +308,7 @@ def move_table(s, r, plans, rng, log, p, card):
         return
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     table_destinations(s, allowed)
+    decided(s, place_options(allowed, True))
     g = players.choose_place(s, r, p, plans, rng, players.P_LIMIT_TABLE, allowed, 0, True)
     if g < 0:
         return

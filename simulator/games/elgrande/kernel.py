@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
+from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.elgrande.board import (
     BASE_SOURCES, BASE_STACKS, MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES,
 )
@@ -27,6 +28,8 @@ SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
     "vetoes_played", "caballeros_left_in_provinces", "first_player")
 GAME_COLUMNS = ("first_seat", "turns", "rounds", "truncated", "special_scorings", "king_moves",
                 "vetoes", "winning_score", "winners", "inquisitor_changes", "tokens_brought_home")
+N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
+GAME_COLUMNS += UNFOLDING_COLUMNS  # the core's: how the game unfolded, a round at a time
 # Columns only the expansion fills (left out of the base game's tables).
 EXPANSION_SEAT_COLUMNS = POINT_SOURCES[BASE_SOURCES:] + tuple(
     f"cards_stack_{k + 1}" for k in range(BASE_STACKS, N_STACKS))
@@ -68,9 +71,10 @@ def write_seat(row, s, p, mix_slot, rank):
 
 
 @compiled
-def finish(table, n_players, mix_slot, seats, first_row, games_row):
-    """Ranking (equal scores share the win), then the rows. Takes the one-element ``table``,
-    not its record (see ``simulator/core/tables.py``)."""
+def finish(table, n_players, mix_slot, seats, first_row, games_row, leaders):
+    """Ranking (equal scores share the win), then the rows: the game's own columns, then the
+    core's unfolding columns from ``leaders``. Takes the one-element ``table``, not its record
+    (see ``simulator/core/tables.py``)."""
     s = table[0]
     tiebreak = np.zeros(MAX_PLAYERS, dtype=np.int64)
     rank = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -92,6 +96,7 @@ def finish(table, n_players, mix_slot, seats, first_row, games_row):
     games_row[8] = winners
     games_row[9] = s.inquisitor_changes
     games_row[10] = s.tokens_home[:n_players].sum()
+    write_unfolding(leaders, s.decisions, games_row[N_OWN_GAME_COLUMNS:])
 
 
 @compiled(nogil=True)
@@ -104,5 +109,6 @@ def play_games(rules, run_seed, first_game, n_games, n_players, mode, seatings, 
         rng = seed_stream(run_seed, game_index)
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
-        table = play_game(rules[0], n_players, plans, rng, log, mode)
-        finish(table, n_players, mix_slot, seats, i * n_players, games[i])
+        leaders = new_leaders(rules[0].rounds)
+        table = play_game(rules[0], n_players, plans, rng, log, mode, leaders)
+        finish(table, n_players, mix_slot, seats, i * n_players, games[i], leaders)

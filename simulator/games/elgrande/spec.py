@@ -77,7 +77,8 @@ def game_columns(rows: np.ndarray, config) -> dict:
     c["truncated"] = c["truncated"].astype(bool)
     for name in list(c):
         if c[name].dtype == np.int64:
-            c[name] = c[name].astype(np.int16)
+            # decisions: some hundreds a game, more than int16 holds at the rules' limits
+            c[name] = c[name].astype(np.int32 if name == "decisions" else np.int16)
     return c
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
+from simulator.core.unfolding import decided, note_leader
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import codes as L
@@ -31,9 +32,9 @@ from simulator.games.elgrande.board import (
     SCORE_6_7_POINT_REGIONS, SCORE_ANY_REGION, SCORE_CASTILLO,
     SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SECRET_RETURN_2,
     SECRET_RETURN_ALL, SPECIAL, TAKE_BACK_POWER_CARD,
-    TAKE_BACK_THIS_ROUND, VETO, VETO_ROUND, first_value, general_scoring_after,
+    TAKE_BACK_THIS_ROUND, VETO, VETO_ROUND, cards_face_up, first_value, general_scoring_after,
     intrigue_limits, king_may_enter, load_tables, may_enter, may_move_through,
-    may_place_anywhere, new_table, total_caballeros,
+    may_place_anywhere, new_table, place_options, placement_target, total_caballeros,
 )
 from strategies import elgrande as players
 
@@ -125,6 +126,7 @@ def play_power_cards(s, r, plans, rng, log, first):
     for i in range(first, s.n_players):
         p = (s.starter + i) % s.n_players
         k, clash = power_cards_allowed(s, p, allowed)
+        decided(s, k)
         v, chosen = players.choose_power(s, r, p, plans, rng, allowed)
         record(log, L.DECISION, p, L.DECIDE_POWER, k, chosen)
         play_power_card(s, log, p, i, v, clash)
@@ -195,6 +197,7 @@ def play_turn(s, r, plans, rng, log, p):
     """Caballeros to the court by the power card; an action card taken (compulsory); its
     special action (optional) before or after the placement."""
     begin_turn(s, r, plans, rng, log, p)
+    decided(s, 3 * cards_face_up(s))  # each face-up card, in each of the three orders
     stack, order, options, chosen = players.choose_card(s, r, p, plans, rng)
     record(log, L.DECISION, p, L.DECIDE_CARD, options, chosen)
     take_card(s, r, plans, rng, log, p, stack, order)
@@ -266,11 +269,22 @@ def place_caballeros(s, r, plans, rng, log, p, n):
     for _ in range(n):
         if s.court[p] == 0:
             return
+        decided(s, placement_options(s))
         g = players.choose_placement(s, r, p, plans, rng, memo)
         if g < 0:
             return
         E.place(s, p, g, log)
         players.forget(memo, g, g)
+
+
+@compiled
+def placement_options(s):
+    """The options of a placement from the court: each place it may go (``placement_target``),
+    or keeping the rest in the court."""
+    k = 1
+    for g in range(N_PLACES):
+        k += 1 if placement_target(s, g) else 0
+    return k
 
 
 @compiled(inline="always")  # compiled into its caller: see play_turn
@@ -283,6 +297,7 @@ def announce(s, r, plans, rng, log, p, card):
         for i in range(1, n):
             q = (p + i) % n
             if s.vetoes[q] > 0:
+                decided(s, 2)
                 cancel = players.vetoes(s, r, q, plans, rng, p, card)
                 record(log, L.DECISION, q, L.DECIDE_VETO, 2, 1 if cancel else 0)
                 if cancel:
@@ -312,6 +327,7 @@ def special_action(s, r, plans, rng, log, p, card):
     elif card == ALL_OUT_OF_ONE_REGION:
         all_out_of_one_region(s, r, plans, rng, log, p, card)
     elif card == ALL_OUT_OR_PLACE_2:
+        decided(s, 2)
         if players.choose_alternative(s, r, p, plans, rng) == 0:
             all_out_of_one_region(s, r, plans, rng, log, p, card)
         else:
@@ -352,10 +368,14 @@ def moves(s, r, plans, rng, log, p, card):
     for _ in range(total):
         if s.expansion == 1 and not one_source and X.table_moves_open(s, r):
             # also on or off the limit table within its region (rules.toml, table moves)
+            decided(s, move_options(s, r, p, own_max - own, opp_max - opp, -1, only_black,
+                                    True))
             q, a, b, onto = players.choose_movement(s, r, p, plans, rng, own_max - own,
                                                     opp_max - opp, total - own - opp,
                                                     only_black, memo)
         else:
+            decided(s, move_options(s, r, p, own_max - own, opp_max - opp, source, only_black,
+                                    False))
             q, a, b = players.choose_move(s, r, p, plans, rng, own_max - own, opp_max - opp,
                                           source, only_black, memo)
             onto = -1
@@ -378,6 +398,23 @@ def moves(s, r, plans, rng, log, p, card):
 
 
 @compiled
+def move_options(s, r, p, own_left, opp_left, source, only_black, table_moves):
+    """The options of a card's next move: every move of a Caballero between two places
+    (owner, from, to) the card still allows, with ``table_moves`` every movement onto or off
+    the limit table within its region, and stopping (the movements
+    ``strategies.choose_move``/``choose_movement`` choose among)."""
+    k = players.nth_move(s, r, p, own_left, opp_left, source, only_black, -1)[3] + 1
+    if table_moves:
+        for i in range(players.first_mover(s, only_black), s.n_players + 1):
+            q = players.mover_colour(s, p, i)
+            if q >= 0:
+                for onto in range(2):
+                    if players.table_move_open(s, r, p, q, onto, own_left, opp_left):
+                        k += 1
+    return k
+
+
+@compiled
 def place_anywhere(s, r, plans, rng, log, p, card):
     """Place the card's number of extra Caballeros from the court anywhere (any region but the
     King's; the Castillo by intrigue_castillo)."""
@@ -388,6 +425,7 @@ def place_anywhere(s, r, plans, rng, log, p, card):
     for _ in range(s.card_number[card]):
         if s.court[p] == 0:
             break
+        decided(s, place_options(allowed, True))
         g = players.choose_place(s, r, p, plans, rng, players.P_PLACE, allowed, 0, True)
         if g < 0:
             break
@@ -413,6 +451,7 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
     if k == 0:
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
         return
+    decided(s, place_options(allowed, True))
     a = players.choose_place(s, r, p, plans, rng, players.P_ALL_OUT, allowed, 0, True)
     if a < 0:
         return
@@ -421,11 +460,13 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
         to[g] = 1 if g != a and may_enter(s, r, g) else 0
     while s.cab[p, a] > 0:
         to[FRANCIA] = 1 if a != FRANCIA and may_enter(s, r, FRANCIA) else 0
+        decided(s, place_options(to, False))
         b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION, to, a, False)
         E.move(s, p, a, b, p, log)
     may_leave = r.all_out_takes_black == ALL_OUT_BLACK_MAY_LEAVE
     for _ in range(X.black_all_out(s, r, p, a)):
         to[FRANCIA] = 1 if a != FRANCIA and may_enter(s, r, FRANCIA) else 0
+        decided(s, place_options(to, may_leave))
         b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION_BLACK, to, a,
                                  may_leave)
         if b < 0:
@@ -452,6 +493,7 @@ def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
                 allowed[g] = 1 if s.cab[q, g] >= need and g != s.king else 0
             k += allowed[g]
         if k > 0:
+            decided(s, k)
             picks[q] = players.choose_place(s, r, q, plans, rng, purpose, allowed, need, False)
     for q in range(n):
         if picks[q] >= 0:
@@ -507,6 +549,7 @@ def stack_2(s, r, plans, rng, log, p, card):
                 k += allowed[L.COURT]
                 if k == 0:
                     break
+                decided(s, k)
                 if by_owner:
                     g = players.choose_place(s, r, q, plans, rng, players.P_RETURN_OWN, allowed,
                                              0, False)
@@ -541,6 +584,7 @@ def score_chosen(s, r, plans, rng, log, p):
     """Score one region the card's player chooses (any region, the King's too)."""
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     allowed[:s.n_regions] = 1
+    decided(s, s.n_regions)
     g = players.choose_place(s, r, p, plans, rng, players.P_SCORE, allowed, 0, False)
     E.score_place(s, r, g, SPECIAL, False, log)
     s.special_scorings += 1
@@ -604,6 +648,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         if k == 0:
             record(log, L.NO_EFFECT, p, card, L.NO_SCOREBOARD_MOVE)
             return
+        decided(s, k)
         o = players.choose_scoreboard(s, r, p, plans, rng, options)
         E.move_scoreboard(s, o // N_REGIONS, o % N_REGIONS, log)
     elif card == MOVE_GRANDE:
@@ -612,6 +657,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
             return
         for g in range(s.n_regions):
             allowed[g] = 1 if g != s.king and g != s.grande[p] else 0
+        decided(s, place_options(allowed, False))
         E.move_grande(s, p, players.choose_place(s, r, p, plans, rng, players.P_GRANDE, allowed,
                                                  0, False), log)
     elif card == TAKE_BACK_POWER_CARD:
@@ -625,6 +671,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         if k == 0:
             record(log, L.NO_EFFECT, p, card, L.NO_POWER_CARD)
             return
+        decided(s, k)
         v = players.choose_take_back(s, r, p, plans, rng, usable)
         record(log, L.DECISION, p, L.DECIDE_TAKE_BACK, k, usable[:v].sum())
         s.power_used[p, v] = 0
@@ -633,6 +680,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         for g in range(s.n_regions):
             allowed[g] = 1 if g != s.king and king_may_enter(s, g) and (
                 card == KING or BORDERS[s.king, g] == 1) else 0
+        decided(s, place_options(allowed, False))
         E.move_king(s, players.choose_place(s, r, p, plans, rng, players.P_KING, allowed, 0,
                                             False), log)
     elif card == OPPONENTS_DISPERSE:
@@ -671,6 +719,7 @@ def disperse(s, r, plans, rng, log, p, card):
     if k == 0:
         record(log, L.NO_EFFECT, p, card, L.NO_REGION)
         return
+    decided(s, k)
     a = players.choose_place(s, r, p, plans, rng, players.P_DISPERSE_FROM, allowed, 0, False)
     picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for g in range(s.n_regions):  # all go together: never onto Francia's three spaces
@@ -678,6 +727,7 @@ def disperse(s, r, plans, rng, log, p, card):
     for q in range(n):
         picks[q] = -1
         if q != p and s.cab[q, a] > 0:
+            decided(s, place_options(allowed, False))
             picks[q] = players.choose_place(s, r, q, plans, rng, players.P_DISPERSE_TO, allowed,
                                             a, False)
     for q in range(n):
@@ -729,6 +779,7 @@ def use_execute(s, r, plans, rng, log, p):
     card still there, which may then not be taken (it is discarded); or keep it."""
     if s.held[p, HELD_EXECUTE] == 0:
         return
+    decided(s, cards_face_up(s) + 1)  # a face-up card's special action, or keeping the card
     stack = players.choose_execute(s, r, p, plans, rng)
     if stack < 0:
         return
@@ -749,7 +800,10 @@ def copycat(s, r, plans, rng, log, p):
     n = s.n_players
     for i in range(1, n):
         q = (p + i) % n
-        if s.held[q, HELD_COPYCAT] > 0 and players.copies(s, r, q, plans, rng, card):
+        if s.held[q, HELD_COPYCAT] <= 0:
+            continue
+        decided(s, 2)
+        if players.copies(s, r, q, plans, rng, card):
             s.held[q, HELD_COPYCAT] -= 1
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
             s.acting = q
@@ -857,11 +911,16 @@ def play_on(s, r, plans, rng, log, last_round):
 # Compiled into the batch loop, its one caller: a function of its own would be optimised once
 # more with the whole game below it (docs/performance.md, Compile time).
 @compiled(inline="always")
-def play_game(r, n_players, plans, rng, log, mode):
-    """Set up and play the rounds; the highest score after the last general scoring wins."""
+def play_game(r, n_players, plans, rng, log, mode, leaders):
+    """Set up and play the rounds, a round at a time, noting in ``leaders`` who leads by the
+    score track after each round; the highest score after the last general scoring wins."""
     table = new_game(r, n_players, plans, rng, log, mode)
     s = table[0]
-    play_on(s, r, plans, rng, log, r.rounds)
+    while s.round_no < r.rounds:
+        played = s.round_no
+        play_on(s, r, plans, rng, log, played + 1)
+        if s.round_no > played:  # a round was played (play_on always plays one here)
+            note_leader(leaders, s.score, n_players)
     s.over = 1
     sc = s.score
     record(log, L.GAME_END, n_players, sc[0], sc[1], sc[2], sc[3], sc[4])
