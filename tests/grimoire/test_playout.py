@@ -1,11 +1,12 @@
-"""Seeded invariant playouts: every player count and strategy, checked after every round; and
-the dataset a run writes."""
+"""Seeded invariant playouts: every player count and strategy, checked after every round; the
+dataset a run writes, and how a game unfolds (its leaders) against a replay."""
 
 import numpy as np
 import polars as pl
 import pytest
 
 from simulator import api
+from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.rng import seed_stream
 from simulator.core.search import SEARCHING
@@ -129,3 +130,83 @@ def test_dataset_invariants(tmp_path, n_players):
     # Every strategy sits in every seat (the seat design), and no game needs the round limit.
     assert seats.group_by("seat", "strategy").len().height == n_players * len(players.NAMES)
     assert not games["truncated"].any()
+
+
+def standings_from_replay(events, r, n_players):
+    """Each seat's total VP after every quest turn, rebuilt from a replay's events alone (the
+    replay names face-down cards too): the cards taken, drawn and moved, the items kept and the
+    VP tokens gained and moved, scored by the final scoring. Also the decisions the events show
+    for sure: every secret spell chosen with the marker above 1, every card taken from a zone of
+    two cards or more."""
+    table = board.new_table()
+    s = table[0]
+    s.n_players = n_players
+    quest = {name: k for k, name in enumerate(board.QUEST_NAMES)}
+    items = {name: k for k, name in enumerate(board.ITEM_NAMES)}
+    standings, turn_open, level, zone, decisions = [], False, 0, 0, 0
+    for e in events:
+        kind = e["kind"]
+        if kind in ("quest_turn", "zone_discard", "round", "game_end") and turn_open:
+            standings.append([int(board.score(s, r, p)) for p in range(n_players)])
+            turn_open = False
+        if kind == "quest_turn":
+            turn_open = True
+        elif kind == "round":
+            level, zone = e["level"], 0
+        elif kind == "zone_card":
+            zone += 1
+        elif kind == "spell_chosen":
+            decisions += level > 1
+        elif kind == "luck" and e["discarded"] is not None:
+            zone -= e["replacement"] is None
+        elif kind == "take":
+            decisions += zone >= 2
+            zone -= 1
+            s.quest[e["player"], quest[e["card"]]] += 1
+        elif kind == "draw":
+            s.quest[e["player"], quest[e["card"]]] += 1
+        elif kind == "companion_moved":
+            s.quest[e["from"], quest[e["card"]]] -= 1
+            s.quest[e["to"], quest[e["card"]]] += 1
+        elif kind == "item":
+            s.items[e["player"], items[e["item"]]] += 1
+        elif kind == "shoes":  # the Blessed Shoes just drawn are used, not kept
+            s.items[e["player"], board.BLESSED_SHOES] -= 1
+        elif kind in ("thief", "vp_gain"):
+            s.tokens[e["player"]] += e["vp"]
+        elif kind == "tokens_moved":
+            s.tokens[e["from"]] -= e["vp"]
+            s.tokens[e["to"]] += e["vp"]
+        elif kind == "game_end":
+            assert standings[-1] == e["scores"]  # the rebuilt totals are the final scores
+    return standings, decisions
+
+
+def unfolding_of(standings):
+    """lead_changes, leader_at_third, leader_at_two_thirds as the rules define them."""
+    leaders = []
+    for row in standings:
+        best = max(row)
+        leaders.append(row.index(best) if row.count(best) == 1 else -1)
+    changes, last = 0, -1
+    for who in leaders:
+        if who >= 0:
+            changes += last >= 0 and who != last
+            last = who
+    n = len(leaders)
+    return changes, leaders[n // 3 - 1] if n // 3 else -1, leaders[2 * n // 3 - 1] if 2 * n // 3 else -1
+
+
+@pytest.mark.parametrize("n_players, index", [(2, 3), (4, 5), (5, 1)])
+def test_the_unfolding_is_the_replays_lead_turn_by_turn(n_players, index):
+    config = make_config("grimoire", n_players, seed=21)
+    r = config.rules.as_record()[0]
+    _, games = batch.play_in_memory(config, index + 1, with_games=True)
+    game = games.row(index, named=True)
+    events = api.replay("grimoire", seed=21, game_index=index, players=n_players)
+    standings, decisions = standings_from_replay(events, r, n_players)
+    assert len(standings) == game["turns"]  # one standing per quest turn
+    changes, third, two_thirds = unfolding_of(standings)
+    assert (game["lead_changes"], game["leader_at_third"], game["leader_at_two_thirds"]) == \
+        (changes, third, two_thirds)
+    assert game["decisions"] >= decisions > 0

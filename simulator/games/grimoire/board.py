@@ -106,6 +106,7 @@ STATE = np.dtype([
     ("current", np.int64),                   # the player taking their quest turn, or -1
     ("first_to_act", np.int64),              # who held turn-order token 1 in the first round
     # what happened, for the dataset
+    ("decisions", np.int64),                 # choices among two or more options (core/unfolding.py)
     ("cast", np.int64, (MAX_PLAYERS, N_SPELLS + 1)),  # spells chosen, by level
     ("times_duplicated", np.int64, (MAX_PLAYERS,)),
     ("times_negated", np.int64, (MAX_PLAYERS,)),

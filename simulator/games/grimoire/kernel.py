@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
+from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.grimoire.board import (
     MAX_PLAYERS, N_SPELLS, companion_count, item_count, score, treasure_count, vp_companions,
     vp_items, vp_junk, vp_tokens, vp_treasures,
@@ -31,6 +32,8 @@ SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
 GAME_COLUMNS = ("first_to_act", "turns", "truncated", "rounds", "end_trigger_id", "deck_reshuffles",
                 "spells_duplicated", "spells_negated", "companions_moved", "final_spell_level",
                 "cards_left", "winning_score")
+N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
+GAME_COLUMNS += UNFOLDING_COLUMNS
 N_SEAT_COLUMNS = len(SEAT_COLUMNS)
 N_GAME_COLUMNS = len(GAME_COLUMNS)
 
@@ -72,8 +75,9 @@ def write_seat(row, s, r, p, mix_slot, points, rank):
 
 
 @compiled
-def write_game(row, s, best):
-    """One games row, in GAME_COLUMNS order."""
+def write_game(row, s, best, leaders):
+    """One games row, in GAME_COLUMNS order: the game's own columns, then the core's unfolding
+    columns (``simulator/core/unfolding.py``)."""
     n = s.n_players
     duplicated = 0
     negated = 0
@@ -94,10 +98,11 @@ def write_game(row, s, best):
     row[9] = s.level
     row[10] = s.quest_deck_n + s.quest_discard_n
     row[11] = best
+    write_unfolding(leaders, s.decisions, row[N_OWN_GAME_COLUMNS:])
 
 
 @compiled
-def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
+def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders):
     """Final scoring and ranking (equal totals share the win), then the output rows.
 
     Takes the one-element ``table``, not its record: numba frees an array after its last use even
@@ -114,7 +119,7 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row):
     rank_players(points, tiebreak, n_players, rank)  # no tie-break in the rulebook
     for p in range(n_players):
         write_seat(seats[first_row + p], s, r, p, mix_slot[p], points[p], rank[p])
-    write_game(games_row, s, best)
+    write_game(games_row, s, best, leaders)
 
 
 @compiled(nogil=True)
@@ -128,5 +133,6 @@ def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_id
         plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
                                      mix_weights, searching)
         r = rules[0]
-        table = play_game(r, n_players, plans, rng, log)
-        finish(table, r, n_players, mix_slot, seats, i * n_players, games[i])
+        leaders = new_leaders(r.max_rounds * n_players)  # a quest turn per player and round
+        table = play_game(r, n_players, plans, rng, log, leaders)
+        finish(table, r, n_players, mix_slot, seats, i * n_players, games[i], leaders)

@@ -11,11 +11,12 @@ from simulator.core.deck import draw
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
 from simulator.core.trace import record
+from simulator.core.unfolding import decided, note_leader
 from simulator.games.grimoire import codes as L
 from simulator.games.grimoire.board import (
     ACCELERATION, ACCELERATION_FIRST, BLESSED_SHOES, BY_CARDS_OUT, BY_CASTER, BY_COMPANIONS,
     BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK,
-    DOMINATION, FIREBALL, FIRST_ORDER_RANDOM, FORTUNE, LUCK, MAX_PLAYERS, MAX_ZONE,
+    DOMINATION, FIREBALL, FIRST_COMPANION, FIRST_ORDER_RANDOM, FORTUNE, LUCK, MAX_PLAYERS, MAX_ZONE,
     MEASURE_QUEST_CARDS, NO_SPELL, NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, N_TREASURE_KINDS,
     POLYMORPH, SILENCE, SPY,
     SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH,
@@ -172,6 +173,7 @@ def book_phase(s, r, plans, rng, log):
     chosen = np.zeros(MAX_PLAYERS, dtype=np.int64)
     memo = np.full((2, MAX_PLAYERS), -1.0)  # the strategies' shared reading of the table
     for p in range(s.n_players):
+        decided(s, s.level)  # a spell of level 1 to the marker
         chosen[p] = players.choose_spell(s, r, p, plans, rng, memo)
     reveal_spells(s, r, log, chosen)
 
@@ -298,10 +300,25 @@ def quest_turns(s, r, plans, rng, log, first):
     """The Quest Phase from the player holding turn-order token ``first + 1`` on (0: the whole
     phase; a search's rollout goes on after the searcher's turn), then the zone discarded."""
     for k in range(first, s.n_players):
-        p = begin_quest_turn(s, r, plans, rng, log, k)
+        quest_turn(s, r, plans, rng, log, k)
         if s.over:
             break
+    end_quest_phase(s, log)
+
+
+@compiled
+def quest_turn(s, r, plans, rng, log, k):
+    """The whole quest turn of the player holding token ``k + 1``: the turn abilities, the book
+    effect, then their quest card (none if the book effect ended the game)."""
+    p = begin_quest_turn(s, r, plans, rng, log, k)
+    if not s.over:
         take_from_zone(s, r, plans, rng, log, p, False)
+
+
+@compiled
+def end_quest_phase(s, log):
+    """After the last quest turn: what is left in the zone goes to the Discard Area (not when
+    the game ended at once)."""
     s.current = -1
     if s.over:
         return
@@ -348,6 +365,7 @@ def take_from_zone(s, r, plans, rng, log, p, extra):
     if zone_cards_left(s) == 0:
         record(log, L.ZONE_EMPTY, p)
         return
+    decided(s, zone_cards_left(s))
     if extra:
         slot = players.choose_extra_card(s, r, p, plans, rng)
     else:
@@ -420,15 +438,16 @@ def cast_spell(s, r, plans, rng, log, p):
 @compiled
 def luck(s, r, plans, rng, log, p):
     """Luck: the caster may discard a face-down card of the zone; a blind draw replaces it."""
-    any_face_down = False
+    face_down = 0
     for i in range(s.zone_n):
         if s.zone[i] >= 0 and s.zone_face_down[i] == 1:
-            any_face_down = True
+            face_down += 1
             if r.luck_peeks == YES:
                 s.zone_seen[i] |= np.int64(1) << p
-    if not any_face_down:
+    if face_down == 0:
         record(log, L.LUCK, p, -1, -1, -1)
         return
+    decided(s, face_down + 1)  # discard one of the face-down cards, or keep them
     slot = players.luck_discard(s, r, p, plans, rng)
     if slot < 0:
         record(log, L.LUCK, p, -1, -1, -1)
@@ -481,7 +500,11 @@ def creation(s, r, plans, rng, log, p):
         kind = s.item_deck[s.item_deck_n]
         s.items_drawn[p] += 1
         record(log, L.ITEM, p, kind)
-        if kind == BLESSED_SHOES and zone_cards_left(s) > 0 and players.use_shoes(s, r, p, plans, rng):
+        use = False
+        if kind == BLESSED_SHOES and zone_cards_left(s) > 0:
+            decided(s, 2)  # use the shoes now, or keep them
+            use = players.use_shoes(s, r, p, plans, rng)
+        if use:
             s.shoes_used[p] += 1
             record(log, L.SHOES, p)
             take_from_zone(s, r, plans, rng, log, p, True)
@@ -538,6 +561,7 @@ def find_target(s, r, plans, rng, log, p, level):
         return -1
     t = candidates[0]
     if n > 1:
+        decided(s, n)
         t = candidates[players.choose_target(s, r, p, plans, rng, level, candidates, n)]
     record(log, L.TARGET, p, level, t)
     return t
@@ -552,6 +576,7 @@ def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
     for _ in range(count):
         if companion_count(s, t) == 0:
             break
+        decided(s, companion_kinds(s, t))  # which kind of the target's companions
         if caster_chooses:
             kind = players.companion_to_take(s, r, p, t, plans, rng)
         else:
@@ -561,6 +586,16 @@ def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
         s.companions_won[p] += 1
         record(log, L.COMPANION_MOVED, t, p, kind)
         receive_card(s, r, log, p, kind)
+
+
+@compiled
+def companion_kinds(s, p):
+    """How many kinds of companion ``p`` holds: what a Charm or Domination chooses among."""
+    n = 0
+    for k in range(FIRST_COMPANION, N_QUEST_KINDS):
+        if s.quest[p, k] > 0:
+            n += 1
+    return n
 
 
 @compiled
@@ -643,12 +678,34 @@ def play_on(s, r, plans, rng, log, until_round):
 # Compiled into the batch loop, its one caller: a function of its own would be optimised once
 # more with the whole game below it (docs/performance.md, Compile time).
 @compiled(inline="always")
-def play_game(r, n_players, plans, rng, log):
-    """Set up and play one game to its end (or to ``max_rounds``, marked truncated)."""
+def play_game(r, n_players, plans, rng, log, leaders):
+    """Set up and play one game to its end (or to ``max_rounds``, marked truncated), round by
+    round as ``play_round`` plays them, but a quest turn at a time, noting in ``leaders`` who
+    leads by total VP (the final scoring's count, face-down cards included) after each quest
+    turn: the unit the games column ``turns`` counts."""
     table = new_game(r, n_players, plans, rng, log)
     s = table[0]
-    play_on(s, r, plans, rng, log, r.max_rounds + 1)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    while not s.over and not s.truncated:
+        if s.round_no >= r.max_rounds:
+            # play_on marks the game truncated and plays nothing. Called here, it also compiles
+            # the round loop a search's rollouts play (play_on, quest_turns) in the heuristic
+            # loop, before the searching one: see core/game.py's kernel_calls.
+            play_on(s, r, plans, rng, log, r.max_rounds + 1)
+            break
+        setup_phase(s, r, rng, log)
+        if s.over:  # the cards ran out dealing the zone: no quest turn is played
+            break
+        book_phase(s, r, plans, rng, log)
+        for k in range(n_players):
+            quest_turn(s, r, plans, rng, log, k)
+            for p in range(n_players):
+                scores[p] = score(s, r, p)
+            note_leader(leaders, scores, n_players)
+            if s.over:
+                break
+        end_quest_phase(s, log)
+        finish_round(s, r, log)
     for p in range(n_players):
         scores[p] = score(s, r, p)
     record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], scores[4])
