@@ -10,10 +10,13 @@ run was split or resumed change nothing in the data.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import fcntl
 import functools
 import hashlib
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -32,6 +35,7 @@ from simulator.core.seating import describe_design
 
 GAMES_PER_PART = 50_000
 PLAN = "run.json"
+WRITING = ".writing"  # the lock a process holds while it writes a run folder
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -124,7 +128,7 @@ def make_empty_dir(out: Path) -> None:
     if out.exists():
         if not out.is_dir():
             raise UsageError(f"--out {out}: exists and is not a folder")
-        if any(out.iterdir()):
+        if any(p.name != WRITING for p in out.iterdir()):
             raise UsageError(f"--out {out}: folder is not empty; choose a new folder "
                              "(or --resume it if it is an unfinished run)")
     try:
@@ -149,6 +153,30 @@ def plan_parts(first_game: int, n_games: int) -> list[list[int]]:
     return [[f, min(GAMES_PER_PART, end - f)] for f in range(first_game, end, GAMES_PER_PART)]
 
 
+@contextlib.contextmanager
+def only_writer(out: Path):
+    """Hold the run folder's lock while writing it: a second run, resume or extension into the
+    same folder at the same time refuses, instead of writing its parts among the first one's.
+    The system releases the lock when the process ends, however it ends, so a run interrupted
+    even by SIGKILL stays resumable."""
+    path = out / WRITING
+    try:
+        handle = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError as e:
+        raise UsageError(f"{out}: cannot write in the folder ({e.strerror})") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(handle)
+        raise UsageError(f"{out}: another playtest process is writing this run now; wait for it "
+                         "to finish, or stop it and resume the run") from None
+    try:
+        yield
+    finally:
+        path.unlink(missing_ok=True)
+        os.close(handle)
+
+
 def _write_plan(out: Path, plan: dict) -> None:
     dataset.atomic_write_bytes(out / PLAN, (json.dumps(plan, indent=2) + "\n").encode())
 
@@ -167,20 +195,18 @@ def run(config: RunConfig, n_games: int, out: Path | None = None, threads: int |
     engine = make_backend(backend, scheduler, threads)  # checked (and connected) before any write
     try:
         make_empty_dir(out)
-        for table in ("seats", "games"):
-            (out / table).mkdir(exist_ok=True)
-        plan = {"request": config.request, "provenance": provenance(config),
-                "parts": plan_parts(0, n_games), "chunk_size": chunk_size, "command": command,
-                "wall_time_s": 0.0}
-        _write_plan(out, plan)
-    except OSError as e:
-        engine.close()
-        raise UsageError(f"--out {out}: cannot write in the folder ({e.strerror})") from None
-    except BaseException:
-        engine.close()
-        raise
-    try:
-        _play(out, config, plan, engine, chunk_size, progress)
+        with only_writer(out):
+            make_empty_dir(out)  # again: another process may have written since, then let go
+            try:
+                for table in ("seats", "games"):
+                    (out / table).mkdir(exist_ok=True)
+                plan = {"request": config.request, "provenance": provenance(config),
+                        "parts": plan_parts(0, n_games), "chunk_size": chunk_size,
+                        "command": command, "wall_time_s": 0.0}
+                _write_plan(out, plan)
+            except OSError as e:
+                raise UsageError(f"--out {out}: cannot write in the folder ({e.strerror})") from None
+            _play(out, config, plan, engine, chunk_size, progress)
     finally:
         engine.close()
     return out
@@ -197,7 +223,11 @@ def resume(out: Path, threads: int | None = None, chunk_size: int | None = None,
     _check_same_code(out, config, plan["provenance"], "resume")
     engine = make_backend(backend, scheduler, threads)
     try:
-        _play(out, config, plan, engine, chunk_size if chunk_size else plan.get("chunk_size"), progress)
+        with only_writer(out):
+            if (out / dataset.MANIFEST).exists():  # finished by another process meanwhile
+                raise UsageError(f"--resume {out}: the run is already complete")
+            _play(out, config, plan, engine, chunk_size if chunk_size else plan.get("chunk_size"),
+                  progress)
     finally:
         engine.close()
     return out
@@ -217,19 +247,20 @@ def extend(out: Path, config: RunConfig, more_games: int, threads: int | None = 
     done = list(plan["parts"])
     plan["parts"] = done + plan_parts(manifest["n_games"], more_games)
     engine = make_backend("local", None, threads)
-    backup = (out / dataset.MANIFEST).read_bytes()
-    try:
-        (out / dataset.MANIFEST).unlink()  # unfinished while it grows
-        _write_plan(out, plan)
-        _play(out, config, plan, engine, chunk_size, progress)
-    except BaseException:
-        for table in ("seats", "games"):
-            for index in range(len(done), len(plan["parts"])):
-                (out / table / dataset.part_name(index)).unlink(missing_ok=True)
-        plan["parts"] = done
-        _write_plan(out, plan)
-        dataset.atomic_write_bytes(out / dataset.MANIFEST, backup)
-        raise
+    with only_writer(out):
+        backup = (out / dataset.MANIFEST).read_bytes()
+        try:
+            (out / dataset.MANIFEST).unlink()  # unfinished while it grows
+            _write_plan(out, plan)
+            _play(out, config, plan, engine, chunk_size, progress)
+        except BaseException:
+            for table in ("seats", "games"):
+                for index in range(len(done), len(plan["parts"])):
+                    (out / table / dataset.part_name(index)).unlink(missing_ok=True)
+            plan["parts"] = done
+            _write_plan(out, plan)
+            dataset.atomic_write_bytes(out / dataset.MANIFEST, backup)
+            raise
     return out
 
 

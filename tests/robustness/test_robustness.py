@@ -54,6 +54,56 @@ def test_sigkill_mid_run_then_resume_gives_the_uninterrupted_data(tmp_path):
         api.resume(out)
 
 
+def test_a_second_process_writing_the_same_run_refuses(tmp_path):
+    """While one process writes a run, another resuming it (or running into it) stops with a
+    one-line error and exit code 2 instead of writing its parts among the first one's."""
+    out = tmp_path / "busy"
+    first = subprocess.Popen([PLAYTEST, "run", "gremios", "-n", "200000", "--seed", "2",
+                              "--threads", "1", "--out", str(out), "-q"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and not (out / batch.PLAN).exists():
+            assert first.poll() is None, first.stderr.read().decode()
+            time.sleep(0.05)
+        for args in (["--resume", str(out)], ["gremios", "-n", "10", "--out", str(out)]):
+            second = subprocess.run([PLAYTEST, "run", *args], capture_output=True, text=True)
+            assert second.returncode == 2, second.stderr
+            assert second.stderr.count("\n") == 1
+            assert ("another playtest process is writing this run" in second.stderr
+                    or "folder is not empty" in second.stderr), second.stderr
+        assert first.poll() is None  # the first run goes on undisturbed
+    finally:
+        first.kill()
+        first.wait()
+
+
+def test_the_writing_lock_guards_run_resume_and_extend(small, tmp_path):
+    busy = tmp_path / "new"
+    busy.mkdir()
+    with batch.only_writer(busy):
+        with pytest.raises(UsageError, match="another playtest process is writing this run"):
+            api.run("gremios", players=3, games=10, seed=2, out=busy, progress=False)
+    assert list(busy.iterdir()) == []  # nothing written, the lock gone with its holder
+    api.run("gremios", players=3, games=10, seed=2, out=busy, progress=False)
+
+    config = make_config("gremios", 3, seed=2)
+    manifest = (small / dataset.MANIFEST).read_bytes()
+    with batch.only_writer(small):
+        with pytest.raises(UsageError, match="another playtest process is writing this run"):
+            batch.extend(small, config, 100)
+    assert (small / dataset.MANIFEST).read_bytes() == manifest and api.verify(small) == []
+
+    unfinished = tmp_path / "unfinished"
+    shutil.copytree(small, unfinished)
+    (unfinished / dataset.MANIFEST).unlink()
+    with batch.only_writer(unfinished):
+        with pytest.raises(UsageError, match="another playtest process is writing this run"):
+            api.resume(unfinished, progress=False)
+    api.resume(unfinished, progress=False)
+    assert api.verify(unfinished) == [] and not (unfinished / batch.WRITING).exists()
+
+
 @pytest.fixture()
 def small(tmp_path):
     return api.run("gremios", players=3, games=1200, seed=2, out=tmp_path / "run", progress=False)
