@@ -48,17 +48,25 @@ def _kept_when_interrupted(again: str):
         sys.exit(130)
 
 
+def joined(ctx, param, values):
+    """An option given several times (``-s a -s b``) as its comma-separated form (``a,b``),
+    rather than click's default of keeping only the last."""
+    return ",".join(values) if values else None
+
+
 def run_options(f):
     """Options shared by ``run`` and ``replay`` (the replayed game must match the run)."""
     options = [
         click.option("--players", "-p", type=int, default=None,
                      help="Number of players (default: the mode's largest)."),
-        click.option("--strategies", "-s", default=None,
-                     help="Comma-separated strategies, seated by the balanced design (default: the game's mix)."),
+        click.option("--strategies", "-s", multiple=True, callback=joined,
+                     help="Comma-separated strategies, seated by the balanced design (default: the "
+                          "game's mix); may be given more than once."),
         click.option("--mode", "-m", default=None,
                      help="Game mode (default: the game's first: standard; family for gemmis)."),
-        click.option("--roles", default=None,
-                     help="Comma-separated role per seat ('any' = dealt; 'a+b' in two-role modes)."),
+        click.option("--roles", multiple=True, callback=joined,
+                     help="Comma-separated role per seat ('any' = dealt; 'a+b' in two-role modes); "
+                          "may be given more than once."),
         click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
                      help="Override a rule parameter (repeatable); see 'playtest games'."),
         click.option("--seed", type=int, default=0, show_default=True, help="Run seed."),
@@ -274,8 +282,9 @@ def compare(runs, out, confidence, min_effect):
 @click.option("--mode", "-m", default=None,
               help="Game mode (default: the game's first: standard; family for gemmis).")
 @click.option("--role", default=None, help="Tune the best response of a player holding this role.")
-@click.option("--table", default=None,
-              help="Comma-separated strategies the tuned player meets (default: the game's mix).")
+@click.option("--table", multiple=True, callback=joined,
+              help="Comma-separated strategies the tuned player meets (default: the game's mix); "
+                   "may be given more than once.")
 @click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
               help="Games per candidate weight vector.")
 @click.option("--budget", "-b", type=int, default=120, show_default=True,
@@ -319,7 +328,8 @@ def tune(game, strategy, players, mode, role, table, n_games, budget, held_out_g
 
 @main.command()
 @click.argument("game")
-@click.option("--strategies", "-s", required=True, help="Comma-separated strategies to rate.")
+@click.option("--strategies", "-s", multiple=True, required=True, callback=joined,
+              help="Comma-separated strategies to rate; may be given more than once.")
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the mode's largest).")
 @click.option("--mode", "-m", default=None,
@@ -392,14 +402,15 @@ def strength(game, against, players, rollouts, n_games, seed, out, threads):
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the mode's largest).")
 @click.option("--mode", "-m", default=None, help="Game mode (default: the game's first).")
-@click.option("--strategies", "-s", default=None,
-              help="Comma-separated strategies (default: the game's mix).")
+@click.option("--strategies", "-s", multiple=True, callback=joined,
+              help="Comma-separated strategies (default: the game's mix); may be given more than once.")
 @click.option("--games", "-n", "n_games", type=int, default=2000, show_default=True,
               help="Games per configuration.")
 @click.option("--metric", default="balance", show_default=True,
               help="balance, first_seat, turns, truncation, role:NAME or strategy:NAME.")
-@click.option("--params", default=None,
-              help="Comma-separated parameters or shell patterns (default: every parameter).")
+@click.option("--params", multiple=True, callback=joined,
+              help="Comma-separated parameters or shell patterns (default: every parameter); may "
+                   "be given more than once.")
 @click.option("--steps", type=int, default=2, show_default=True,
               help="Values tried between the ends of a number's range.")
 @click.option("--near", type=int, default=2, show_default=True,
@@ -448,11 +459,12 @@ def sensitivity(game, players, mode, strategies, n_games, metric, params, steps,
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the mode's largest).")
 @click.option("--mode", "-m", default=None, help="Game mode (default: the game's first).")
-@click.option("--strategies", "-s", default=None,
-              help="Comma-separated strategies (default: the game's mix).")
+@click.option("--strategies", "-s", multiple=True, callback=joined,
+              help="Comma-separated strategies (default: the game's mix); may be given more than once.")
 @click.option("--keep", default=None, help="Comma-separated parameters never to change.")
-@click.option("--params", default=None,
-              help="Comma-separated parameters or shell patterns it may change (default: all).")
+@click.option("--params", multiple=True, callback=joined,
+              help="Comma-separated parameters or shell patterns it may change (default: all); may "
+                   "be given more than once.")
 @click.option("--max-changes", type=int, default=2, show_default=True,
               help="Most numbers a proposal changes.")
 @click.option("--budget", "-b", type=int, default=60, show_default=True,

@@ -62,6 +62,21 @@ def test_non_empty_output_folder_is_refused(playtest, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
 
 
+def test_an_option_given_twice_adds_to_it_rather_than_replacing_it(playtest, tmp_path):
+    """`-s a -s b` is `-s a,b` (click keeps only the last by default: a tuned player given
+    first would silently not play)."""
+    code, _, err = playtest("run", "gremios", "-n", 10, "-s", "balanced", "-s", "greedy",
+                            "--roles", "pirate,any", "--roles", "any,any", "--out", tmp_path / "r")
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["strategies"] == ["balanced", "greedy"]
+    assert manifest["roles"] == ["pirate", "any", "any", "any"]
+    (tmp_path / "t.json").write_text('{"game": "grimoire"}')
+    code, _, err = playtest("run", "gremios", "-n", 10, "-s", f"tuned:{tmp_path / 't.json'}",
+                            "-s", "greedy", "--out", tmp_path / "r2")
+    assert code == 2 and "not a tuned-weights file" in err and not (tmp_path / "r2").exists()
+
+
 def test_run_writes_a_complete_dataset(playtest, tmp_path):
     out = tmp_path / "run"
     code, stdout, err = playtest("run", "gremios", "-p", 3, "-n", 500, "--seed", 4,
