@@ -89,38 +89,141 @@ def _told(*rows):
     return story.tell(log_of(*rows))
 
 
-def _inner_row(*gems):
-    """P0's inner row (cells 6-11) set up with these gem codes (colour * 10 + value)."""
-    from simulator.games.gemmis import story as S
-    return [(S.ZONE_GEM, 0, 6 + column, gem) for column, gem in enumerate(gems)]
+MODES = ["family", "advanced", "family_alguazil", "advanced_alguazil"]
 
 
-def test_a_joker_is_told_in_the_colour_its_combination_needs():
+def _runs(colours: dict) -> set[int]:
+    """The cells in horizontal runs of three or more of one colour (``colours``: cell -> colour
+    name, None or no entry for an empty cell or a joker joining nothing)."""
+    cells = set()
+    for first in (0, 6):
+        column = 0
+        while column < 6:
+            here, end = colours.get(first + column), column + 1
+            while end < 6 and here is not None and colours.get(first + end) == here:
+                end += 1
+            if here is not None and end - column >= 3:
+                cells.update(range(first + column, first + end))
+            column = end
+    return cells
+
+
+def _joker_combinations(events):
+    """(index, combination event, its zone before it: cell -> gem name, its jokers' events) for
+    every combination, the zones followed event by event."""
+    zones = {}  # (player, cell) -> gem name
+    found = []
+    for i, e in enumerate(events):
+        kind = e["kind"]
+        if kind in ("zone_gem", "zone_filled"):
+            zones[e["player"], e["cell"]] = e["gem"]
+        elif kind in ("switch", "small_gem_switch"):
+            p = e["player"]
+            zones[p, e["cell"]] = e["other_gem"]
+            if e["with"] == "zone":
+                zones[p, e["other"]] = e["gem"]
+        elif kind == "zone_settled":
+            zones[e["player"], e["cell"]] = e["gem"]
+            zones[e["player"], e["from_cell"]] = "nothing"
+        elif kind == "combination":
+            p = e["player"]
+            zone = {cell: gem for (q, cell), gem in zones.items() if q == p}
+            jokers = []
+            for later in events[i + 1:]:
+                if later["kind"] != "joker":
+                    break
+                jokers.append(later)
+            found.append((i, e, zone, jokers))
+            for cell in e["cells"]:
+                zones[p, cell] = "nothing"
+    return found
+
+
+def _check_jokers_told(events):
+    """Every joker of a combination is told once, in a colour that makes the combination: the
+    zone with the jokers in their told colours (the others joining nothing) has exactly the
+    combination's cells in runs. Returns how many jokers were told."""
+    told = 0
+    for i, e, zone, jokers in _joker_combinations(events):
+        colours = {cell: gem.split()[0] for cell, gem in zone.items()
+                   if gem not in ("nothing", "joker")}
+        in_it = sorted(cell for cell in e["cells"] if zone[cell] == "joker")
+        assert sorted(j["cell"] for j in jokers) == in_it, (i, e["text"])
+        colours.update({j["cell"]: j["colour"] for j in jokers})
+        assert _runs(colours) == set(e["cells"]), (i, e["text"], [j["text"] for j in jokers])
+        told += len(jokers)
+    return told
+
+
+def test_a_joker_is_logged_in_the_colour_of_the_combination_it_made(table, r, log):
     """Issue 30 (seed 8201, family, game 2: 'P0's joker at inner 3 is red' in a combination of
     six gems): red red red joker amber amber all go only if the joker is amber (red red red is a
-    run already, amber amber needs it); the kernel logs the left gem's colour, red. In red red
-    joker blue blue blue the joker must be red."""
-    from simulator.games.gemmis import story as S
-    from simulator.games.gemmis.board import JOKER
-    red, blue, amber, joker = 0, 10, 40, JOKER * 10
-    inner = 0b111111 << 6
-    joker_row = (S.JOKER_COLOUR, 0, 9, 0)  # the kernel's: red
-    events = _told(*_inner_row(red, red, red, joker, amber, amber),
-                   (S.COMBINATION, 0, 6, 8, 0, inner, 0), joker_row)
-    assert events[-1]["colour"] == "amber" and events[-1]["text"].endswith("is amber.")
-    events = _told(*_inner_row(red, red, joker, blue, blue, blue),
-                   (S.COMBINATION, 0, 6, 8, 0, inner, 0), (S.JOKER_COLOUR, 0, 8, 0))
-    assert events[-1]["colour"] == "red"
-    # the zone is followed: a switch in the zone makes red red joker red amber amber the first
-    # case's row
-    events = _told(*_inner_row(red, red, joker, red, amber, amber),
-                   (S.SWITCH, 0, S.SWITCH_IN_ZONE, 8, 9, joker, red),
-                   (S.COMBINATION, 0, 6, 8, 0, inner, 0), joker_row)
-    assert events[-1]["colour"] == "amber"
-    # the issue's game
-    events = api.replay("gemmis", seed=8201, game_index=2, mode="family")
-    told = [e for e in events if e["kind"] == "joker" and e["cell"] == 9 and e["player"] == 0]
-    assert "amber" in [e["colour"] for e in told]
+    run already, amber amber needs it); the kernel logged the left gem's colour, red. In red red
+    joker blue blue blue the joker must be red; in red red red joker blue blue blue either (the
+    left one, red, is told)."""
+    from simulator.core.rng import seed_stream
+    from simulator.games.gemmis import board, story, turn
+    for inner, cells, colour in (("R R R J A A", 0b111111 << 6, "amber"),
+                                 ("R R J B B B", 0b111111 << 6, "red"),
+                                 ("J R R B B B", 0b111111 << 6, "red"),
+                                 ("R J A A R R", 0b1110 << 6, "amber")):
+        t = table().zone(0, "W B W B G G", inner)
+        s = t.s
+        masks = t.masks()
+        log[0, 0] = 0
+        turn.trigger(s, r, seed_stream(1, 0), log, 0, masks, cells, 0, 0)
+        jokers = [e for e in story.tell(log) if e["kind"] == "joker"]
+        assert [e["colour"] for e in jokers] == [colour], inner
+    # the issue's game, under the reading it was played by (sack_into_zone = empty_cell)
+    events = api.replay("gemmis", seed=8201, game_index=2, mode="family",
+                        settings={"sack_into_zone": "empty_cell"})
+    i = next(i for i, e in enumerate(events) if e["kind"] == "combination" and e["player"] == 0
+             and e["cells"] == list(range(6, 12)) and events[i + 2]["kind"] == "joker")
+    assert {e["cell"]: e["colour"] for e in events[i + 1:i + 3]} == {7: "red", 9: "amber"}
+    assert _check_jokers_told(events) > 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_joker_is_told_in_the_colour_its_combination_needs(mode):
+    told = sum(_check_jokers_told(api.replay("gemmis", seed=8201, game_index=i, mode=mode))
+               for i in range(8))
+    assert told > 0
+
+
+def _sack_followed(events):
+    """The gems in the sack, followed event by event from the setup: never below none, and
+    refilled (or found empty) only when none is left."""
+    in_sack = events[1]["chips"] - 24
+    refills = 0
+    for i, e in enumerate(events):
+        kind = e["kind"]
+        if kind == "street_filled" or (kind == "zone_filled" and e["from"] == "sack"):
+            in_sack -= 1
+        elif kind == "sack_refilled":
+            assert in_sack == 0, (i, e["text"])
+            in_sack += e["gems"]
+            refills += 1
+        elif kind in ("sack_empty", "street_left_empty"):
+            assert in_sack == 0, (i, e["text"])
+        elif kind == "street_gem_returned":
+            in_sack += 1
+        elif kind == "aside_returned":
+            in_sack += e["gems"]
+        assert in_sack >= 0, (i, e["text"])
+    return refills
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_sack_is_refilled_when_its_last_gem_is_drawn(mode):
+    """Issue 30: a refill was logged before the draw of the sack's last gem (the next gem told
+    drawn was that one), so a count of the sack followed from the log went wrong at every
+    refill. Also with the street shifting (gems going back into the sack)."""
+    refills = sum(_sack_followed(api.replay("gemmis", seed=8201, game_index=i, mode=mode))
+                  for i in range(8))
+    refills += _sack_followed(api.replay("gemmis", seed=8201, game_index=0, mode=mode,
+                                         settings={"street_moving": "every_turn",
+                                                   "street_move": "shift_one"}))
+    assert refills > 0
 
 
 def test_an_alert_at_the_top_stays_there():
@@ -128,13 +231,61 @@ def test_an_alert_at_the_top_stays_there():
     told as rising to level 3. It starts at 0 and a skill used drops it back to 0."""
     from simulator.games.gemmis import story as S
     alert = lambda level: (S.ALERT, 1, level, 3)
-    events = _told(alert(1), alert(2), alert(3), alert(3), (S.ALGUAZIL_USED, 1, 0), alert(1))
+    events = _told(alert(1), alert(2), alert(3), alert(3), (S.ALGUAZIL_USED, 1, 0),
+                   (S.ALERT_AFTER_SKILL, 1, 0, 3), alert(1))
     assert [e["rose"] for e in events if e["kind"] == "alert"] == [True, True, True, False, True]
     assert "stays at level 3" in events[3]["text"] and "rises to level 3" in events[2]["text"]
-    assert events[4]["level"] == 0
+    assert events[5]["level"] == 0 and "drops to level 0 (not available)" in events[5]["text"]
     # in played games: an alert below the top never stays, it only rises
     alerts = [e for i in range(6) for e in api.replay("gemmis", seed=8201, game_index=i,
                                                       mode="advanced_alguazil")
               if e["kind"] == "alert"]
     assert any(not e["rose"] for e in alerts)
     assert all(e["rose"] for e in alerts if e["level"] < e["available_at"])
+
+
+def test_the_alert_level_a_skill_leaves_is_logged(table, r, log):
+    """Issue 30: the alert level after a skill was not logged. A skill used leaves its user's
+    alert at the lowest level; a cancelled one leaves both there."""
+    from simulator.core.rng import seed_stream
+    from simulator.games.gemmis import board, story, turn
+    from strategies.gemmis import GREEDY
+    from tests.gemmis.conftest import make_plans
+    top = board.alert_available(r)
+    t = table(alguazil=1)
+    s = t.s
+    s.alert[:] = [top, top - 1]
+    plans = make_plans(GREEDY)
+    assert turn.use_alguazil(s, r, plans, seed_stream(2, 0), log, 0, board.CLEAN_STREET, 0, 0)
+    after = [e for e in story.tell(log) if e["kind"] == "alert_after_skill"]
+    assert [(e["player"], e["level"]) for e in after] == [(0, 0)]
+    log[0, 0] = 0
+    s.alert[:] = [top, top]
+    plans[1][:, :] = 0.0  # every threshold 0: P1 cancels
+    assert not turn.use_alguazil(s, r, plans, seed_stream(2, 1), log, 0, board.CLEAN_STREET, 0,
+                                 0)
+    after = [e for e in story.tell(log) if e["kind"] == "alert_after_skill"]
+    assert [(e["player"], e["level"]) for e in after] == [(0, 0), (1, 0)]
+    # in played games: every skill used is followed by its user's level, a cancel by both, and
+    # the levels followed from the log are the kernel's
+    used = 0
+    for mode in ("family_alguazil", "advanced_alguazil"):
+        for i in range(6):
+            events = api.replay("gemmis", seed=8201, game_index=i, mode=mode)
+            level = [0, 0]
+            expect = []  # the players whose level must be told before the next skill or turn
+            for e in events:
+                if e["kind"] in ("alguazil_used", "turn"):
+                    assert expect == [], e["text"]
+                if e["kind"] == "alguazil_used":
+                    expect = [e["player"]]
+                    used += 1
+                elif e["kind"] == "alguazil_cancelled":
+                    expect = [1 - e["player"], e["player"]]
+                elif e["kind"] == "alert_after_skill":
+                    assert expect and expect.pop(0) == e["player"] and e["level"] == 0
+                    level[e["player"]] = e["level"]
+                elif e["kind"] == "alert":
+                    assert e["level"] == min(level[e["player"]] + 1, e["available_at"])
+                    level[e["player"]] = e["level"]
+    assert used > 0

@@ -165,6 +165,40 @@ def test_street_touching_refill_takes_touching_street_gems_and_slides_outward(ta
     assert s.sack_n == 10  # nothing came from the sack
 
 
+def test_street_touching_a_gem_from_the_sack_enters_the_inner_row_and_slides_out(table, rules_with,
+                                                                                  plans, log):
+    """Issue 30 (seed 8201, family, game 1, events 627-628): outer 2 and inner 2 empty, the street
+    places inner 2 touches (3 and 4) taken: the sack filled inner 2 and then outer 2 straight.
+    By zone_refill's own words every gem enters from the street side: the sack's gem goes into
+    inner 2, slides out into outer 2, and inner 2 takes the next."""
+    for reading, outer, inner in (("inner_row", 3, 2), ("empty_cell", 2, 3)):
+        t = table().zone(0, "B W . R A B", "G R . W B A").street("W A G . . W A G B")
+        t.sack("R B W G")  # drawn first: green, then white
+        s = t.s
+        turn.fill_zone(s, rules_with(sack_into_zone=reading)[0], plans, seed_stream(3, 0), log, 0)
+        assert (s.chip_colour[s.zone[0, 2]], s.chip_colour[s.zone[0, 8]]) == (outer, inner)
+        assert s.sack_n == 2 and list(s.street).count(board.EMPTY) == 2
+
+
+def test_a_zone_filled_from_the_sack_never_takes_it_into_an_outer_cell():
+    """The issue's game, and seeded games of every mode: with street_touching no outer cell is
+    filled from the sack (under sack_into_zone = empty_cell the issue's two fills come back)."""
+    from simulator import api
+    events = api.replay("gemmis", seed=8201, game_index=1, mode="family",
+                        settings={"sack_into_zone": "empty_cell"})
+    fills = [(e["player"], e["cell"]) for e in events
+             if e["kind"] == "zone_filled" and e["from"] == "sack"]
+    assert (1, 2) in fills and fills[fills.index((1, 2)) - 1] == (1, 8)
+    from_sack = 0
+    for mode in ("family", "advanced", "family_alguazil", "advanced_alguazil"):
+        for i in range(4):
+            for e in api.replay("gemmis", seed=8201, game_index=i, mode=mode):
+                if e["kind"] == "zone_filled" and e["from"] == "sack":
+                    assert e["cell"] >= board.COLUMNS, e["text"]
+                    from_sack += 1
+    assert from_sack > 0
+
+
 def test_the_street_closes_its_gaps_in_the_chosen_direction_and_refills(table, r, plans, log):
     t = table().street("W . G . R W . G B").sack("R B W G A R B W G A")
     s = t.s
@@ -223,8 +257,11 @@ def test_the_sack_is_refilled_from_the_used_gems_when_it_empties(table, r, log):
     for token in ("B", "W", "G"):
         s.used[s.used_n] = t.chip(token)
         s.used_n += 1
-    chip = turn.draw(s, seed_stream(6, 0), log)
+    rng = seed_stream(6, 0)
+    chip = turn.draw(s, rng, log)
     assert s.chip_colour[chip] == 0
+    assert s.sack_n == 0 and s.sack_refills == 0  # refilled once the draw is logged:
+    turn.sack_emptied(s, rng, log)
     assert s.sack_n == 3 and s.used_n == 0 and s.sack_refills == 1
 
 

@@ -98,6 +98,7 @@ SKILL_NAMES = ("interrupt", "clean_street", "change_direction", "cancel")
 SETUP_CARD_LAYOUT, SETUP_DEALT = 0, 1                # setup
 SWAP_ZONE_AND_STREET, SWAP_OWN_ZONE = 0, 1           # swap_rule
 REFILL_TOUCHING, REFILL_FROM_STREET, REFILL_FROM_SACK = 0, 1, 2  # zone_refill
+SACK_INTO_INNER_ROW, SACK_INTO_EMPTY_CELL = 0, 1   # sack_into_zone
 MOVE_CLOSE_GAPS, MOVE_SHIFT_ONE = 0, 1               # street_move
 MOVES_AFTER_COMBINATION, MOVES_EVERY_TURN = 0, 1     # street_moving
 CASCADE_SAME_TURN, CASCADE_NEXT_TURN = 0, 1          # cascades
@@ -587,16 +588,31 @@ def next_declaration(work, k):
 
 
 @compiled
-def joker_colour(masks, mask, cell):
-    """The colour the joker at ``cell`` took in combination ``mask`` (the run it joined); a
-    joker in a run of jokers only has OWN_COLOUR."""
-    jokers = jokers_of(masks) & mask
-    for step in (-1, 1):
-        c = neighbour_colour(masks, cell, step)
-        if c >= 0 and runs((colour_mask(masks, c) | jokers) & mask) >> cell & 1:
-            # the gem beside it across jokers is in the combination: the joker took its colour
-            return c
-    return OWN_COLOUR
+def declare_jokers(masks, mask, work):
+    """Set ``work`` to a declaration of the zone's jokers that makes exactly combination
+    ``mask`` (the first in ``next_declaration``'s order: of two colours that make it, the left
+    gem's), so that each joker is told in the colour it took there. Returns the number of
+    jokers, or -1 if no declaration makes ``mask``."""
+    k = joker_choices(masks, work)
+    while True:
+        if declared_combination(masks, work, k) == mask:
+            return k
+        if not next_declaration(work, k):
+            return -1
+
+
+@compiled
+def declared_colour(work, j, cell):
+    """The colour joker ``j`` (at ``cell``) is declared in ``work``: read back from the bits
+    ``declare`` wrote (the 12 bits below a lane's cell count its lane)."""
+    at = WORK_CHOICES_AT + DECLARED_WORDS * (4 * j + work[WORK_PICK_AT + j])
+    if work[at + 2]:
+        return OWN_COLOUR
+    if work[at]:
+        return popcount((work[at] >> cell) - 1) // CELLS
+    if work[at + 1]:
+        return LANES + popcount((work[at + 1] >> cell) - 1) // CELLS
+    return NOT_JOINED
 
 
 @compiled

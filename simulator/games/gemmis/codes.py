@@ -10,14 +10,14 @@ LOG_KINDS = (
     "sack_refilled", "sack_empty", "points", "small_gem_taken", "alert", "alguazil_used",
     "alguazil_cancelled", "interrupted", "street_cleaned", "aside_returned", "direction_changed",
     "market_closed", "last_turn", "penalty", "small_gem_points", "truncated", "game_end",
-    "zone_settled")
+    "zone_settled", "alert_after_skill")
 (SETUP, ZONE_GEM, SMALL_GEM_PLACED, STREET_FILLED, TURN, SWITCH, NO_SWITCH, SMALL_GEM_SWITCH,
  SMALL_GEM_KEPT, OPTIONS, COMBINATION, JOKER_COLOUR, NO_COMBINATION, KEPT, LEFT_STANDING,
  DEFERRED, ZONE_FILLED, ZONE_LEFT_EMPTY, DIRECTION, STREET_MOVED, STREET_STILL, STREET_CLOSED,
  STREET_GEM_RETURNED, STREET_LEFT_EMPTY, SACK_REFILLED, SACK_EMPTY, POINTS, SMALL_GEM_TAKEN,
  ALERT, ALGUAZIL_USED, ALGUAZIL_CANCELLED, INTERRUPTED, STREET_CLEANED, ASIDE_RETURNED,
  DIRECTION_CHANGED, MARKET_CLOSED, LAST_TURN, PENALTY, SMALL_GEM_POINTS, TRUNCATED,
- GAME_END, ZONE_SETTLED) = range(len(LOG_KINDS))
+ GAME_END, ZONE_SETTLED, ALERT_AFTER_SKILL) = range(len(LOG_KINDS))
 
 # The decisions whose options are logged (OPTIONS rows).
 DECIDE_SWITCH, DECIDE_COMBINATION, DECIDE_FILL, DECIDE_DIRECTION, DECIDE_EXTRA_SWITCH = range(5)

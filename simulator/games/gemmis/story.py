@@ -9,8 +9,6 @@ Gems are logged as ``colour * 10 + printed value`` (``board.gem_code``), cells a
 column`` (row 0 outer, row 1 inner), combinations as 12-bit masks of cells.
 """
 
-import itertools
-
 from simulator.core import trace
 from simulator.games.gemmis.board import (
     CELLS, COLOUR_NAMES, COLUMNS, DIRECTION_NAMES, JOKER, MODE_NAMES, OWN_COLOUR, SKILL_NAMES,
@@ -50,56 +48,14 @@ def cells_of(mask: int) -> list[int]:
     return [c for c in range(CELLS) if mask >> c & 1]
 
 
-def _runs(colours, row) -> set[int]:
-    """The cells of ``row`` in a run of three or more side by side of one colour (``colours``:
-    cell -> colour; None or no entry for no colour: an empty cell, a joker joining nothing)."""
-    cells = set()
-    first = row * COLUMNS
-    column = 0
-    while column < COLUMNS:
-        here = colours.get(first + column)
-        end = column + 1
-        while end < COLUMNS and here is not None and colours.get(first + end) == here:
-            end += 1
-        if here is not None and end - column >= 3:
-            cells.update(range(first + column, first + end))
-        column = end
-    return cells
-
-
-def _joker_colours(zone: dict, mask: int) -> dict[int, int]:
-    """The colour each joker of combination ``mask`` took, from the gems of the zone before it
-    (``zone``: cell -> gem code). A joker may join the run of the gem beside it on either side
-    (across jokers), make a run of its own with two more jokers, or join nothing; the colours
-    told are those of a declaration of all the jokers whose runs make exactly ``mask``. The left
-    gem's colour is tried first, the right's next: where either makes the combination the story
-    names the left one, as the kernel does; where only the right one does, the right one."""
-    colour = {cell: gem // 10 for cell, gem in zone.items() if gem >= 0}
-    jokers = [cell for cell, c in colour.items() if c == JOKER]
-    choices = []
-    for cell in jokers:
-        beside = []
-        for step in (-1, 1):
-            column = cell % COLUMNS + step
-            while 0 <= column < COLUMNS and colour.get(cell - cell % COLUMNS + column) == JOKER:
-                column += step
-            c = colour.get(cell - cell % COLUMNS + column) if 0 <= column < COLUMNS else None
-            if c is not None and c not in beside:
-                beside.append(c)
-        choices.append(beside + [OWN_COLOUR, None])
-    wanted = set(cells_of(mask))
-    for declared in itertools.product(*choices):
-        told = dict(colour)
-        told.update(zip(jokers, declared))
-        if _runs(told, 0) | _runs(told, 1) == wanted:
-            return {cell: c for cell, c in zip(jokers, declared) if cell in wanted}
-    raise ValueError(f"no declaration of the jokers makes the combination {sorted(wanted)}")
+def _alert_state(level, top) -> str:
+    return "available" if level >= top else "not available yet" if level > 0 else "not available"
 
 
 def _alert(player, level, top, before) -> tuple[str, dict]:
     """The alert after the opponent's combination. The kernel logs the level after it, also
     when it was at the top already and stays there."""
-    state = "available" if level >= top else "not available yet" if level > 0 else "not available"
+    state = _alert_state(level, top)
     how = "rises to" if level > before else "stays at"
     return (f"P{player}'s Alguazil alert {how} level {level} ({state}).",
             {"player": player, "level": level, "rose": level > before, "available_at": top})
@@ -197,11 +153,13 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"P{a} takes the small gem on cell {b} ({c} held).",
                 {"player": a, "cell": b, "held": c})
     if code == ALGUAZIL_USED:
-        return (f"P{a} uses the Alguazil: {SKILL_NAMES[b]}; its alert drops to level 0.",
-                {"player": a, "skill": SKILL_NAMES[b], "level": 0})
+        return (f"P{a} uses the Alguazil: {SKILL_NAMES[b]}.", {"player": a, "skill": SKILL_NAMES[b]})
+    if code == ALERT_AFTER_SKILL:
+        return (f"P{a}'s Alguazil alert drops to level {b} ({_alert_state(b, c)}).",
+                {"player": a, "level": b, "available_at": c})
     if code == ALGUAZIL_CANCELLED:
-        return (f"P{a}'s Alguazil cancels it ({SKILL_NAMES[b]}): both Alguazils drop to the lowest "
-                "level.", {"player": a, "skill": SKILL_NAMES[b]})
+        return (f"P{a}'s Alguazil cancels it ({SKILL_NAMES[b]}).", {"player": a,
+                                                                      "skill": SKILL_NAMES[b]})
     if code == INTERRUPTED:
         return (f"P{a}'s combination of {b} gems is interrupted: it stays for their next turn, and "
                 "the turn ends.", {"player": a, "size": b})
@@ -235,44 +193,17 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
 def tell(log) -> list[dict]:
     """The game's events in order, each a dict with ``kind``, ``text`` and its fields.
 
-    The zones are followed gem by gem for the jokers' colours: the kernel logs the colour of the
-    gem nearest a joker on its left whenever that run could take it, even when the combination
-    needs the joker in the run on its right; the story names the colour the combination needs.
-    The alert levels are followed too: the kernel logs an alert that stays at the top as
-    rising again."""
-    zones = {}   # (player, cell) -> gem code
-    joker_colours = {}  # of the last combination: cell -> colour
-    # The alert levels, for telling a rise from a stay at the top: they start at the lowest
-    # level, 0, and a skill used or cancelled drops them there (rules' alguazil_levels note).
+    The alert levels are followed, for telling a rise from a stay at the top: the kernel logs
+    the level after each of the opponent's combinations, also when it stays at the top."""
+    # They start at the lowest level, 0; the kernel logs the level a skill leaves too.
     alerts = [0, 0]
 
     def describe(code, a, b, c, d, e, f):
-        nonlocal joker_colours
         if code == ALERT:
             before, alerts[a] = alerts[a], b
             return _alert(a, b, c, before)
-        if code == ALGUAZIL_USED:
-            alerts[a] = 0
-        elif code == ALGUAZIL_CANCELLED:
-            alerts[:] = [0, 0]
-        elif code == JOKER_COLOUR:
-            c = joker_colours[b]
-        text, fields = _describe(code, a, b, c, d, e, f)
-        if code in (ZONE_GEM, ZONE_FILLED):
-            zones[a, b] = c
-        elif code in (SWITCH, SMALL_GEM_SWITCH):
-            if b == SWITCH_IN_ZONE:
-                zones[a, c], zones[a, d] = f, e
-            else:
-                zones[a, c] = f
-        elif code == ZONE_SETTLED:
-            zones[a, c] = d
-            zones[a, b] = -1
-        elif code == COMBINATION:
-            zone = {cell: gem for (p, cell), gem in zones.items() if p == a}
-            joker_colours = _joker_colours(zone, e)
-            for cell in cells_of(e):
-                zones[a, cell] = -1
-        return text, fields
+        if code == ALERT_AFTER_SKILL:
+            alerts[a] = b
+        return _describe(code, a, b, c, d, e, f)
 
     return trace.tell(log, describe, LOG_KINDS)

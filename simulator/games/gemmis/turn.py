@@ -22,10 +22,11 @@ from simulator.games.gemmis.board import (
     CLEAN_STREET, COLUMNS, EMPTY, EXTRA_IF_NONE_STANDS, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
     LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS, MAX_OPTIONS,
     MOVES_EVERY_TURN, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
-    REFILL_TOUCHING,
+    REFILL_TOUCHING, SACK_INTO_INNER_ROW,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
-    USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, final_score,
-    gem_code, gems_per_colour, joker_colour, jokers_of, mask_values, natural_combination, new_table,
+    USE_EXTRA_SWITCH, alert_available, cell_of, colour_count, combination_options, declare_jokers,
+    declared_colour, final_score,
+    gem_code, gems_per_colour, jokers_of, mask_values, natural_combination, new_table,
     points_for_size, popcount, small_gem_cell, street_after_move, street_full, street_shifts,
     switches, zone_masks, zone_penalty,
 )
@@ -52,17 +53,22 @@ def refill_sack(s, rng, log):
 
 @compiled
 def draw(s, rng, log):
-    """A random gem from the sack (EMPTY if none is left anywhere). The sack is refilled the
-    moment it gets empty ('at any moment of the game')."""
-    if s.sack_n == 0:
+    """A random gem from the sack (EMPTY if none is left anywhere). The caller logs where the
+    gem goes, then calls ``sack_emptied``."""
+    if s.sack_n == 0:  # emptied when nothing had been used yet: perhaps something has now
         refill_sack(s, rng, log)
         if s.sack_n == 0:
             return EMPTY
     s.sack_n -= 1
-    chip = s.sack[s.sack_n]
+    return s.sack[s.sack_n]
+
+
+@compiled
+def sack_emptied(s, rng, log):
+    """The sack is refilled the moment it gets empty ('at any moment of the game'): after the
+    last gem's draw is logged, so the log tells the gems in the sack right at every step."""
     if s.sack_n == 0:
         refill_sack(s, rng, log)
-    return chip
 
 
 @compiled
@@ -329,9 +335,16 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     values = mask_values(masks, mask)
     record(log, L.COMBINATION, p, size, table_points, values, mask, cascade)
     jokers = jokers_of(masks) & mask
-    for cell in range(CELLS):
-        if jokers >> cell & 1:
-            record(log, L.JOKER_COLOUR, p, cell, joker_colour(masks, mask, cell))
+    if jokers and log.shape[0]:  # (a batch run records nothing: no declaration to find)
+        # each joker is told in the colour of a declaration that makes this combination (the
+        # gem nearest it need not be in its run: red red red joker amber amber makes it amber)
+        declare_jokers(masks, mask, s.work)
+        j = 0
+        for cell in range(CELLS):
+            if jokers_of(masks) >> cell & 1:
+                if mask >> cell & 1:
+                    record(log, L.JOKER_COLOUR, p, cell, declared_colour(s.work, j, cell))
+                j += 1
     for cell in range(CELLS):
         if mask >> cell & 1:
             s.used[s.used_n] = s.zone[p, cell]
@@ -385,7 +398,9 @@ def fill_zone(s, r, plans, rng, log, p):
     """Filling the empty places of the zone, by zone_refill. street_touching: the zone fills from
     the street side: an inner-row gem slides out into the empty outer cell of its column, and an
     empty inner-row cell takes one of the two street gems it touches, the player deciding which
-    cell takes which gem and in what order; cells no street gem touches are filled from the sack.
+    cell takes which gem and in what order; an inner cell no street gem touches is filled from
+    the sack, and that gem too slides out into an empty outer cell above it, the inner cell then
+    taking another (sack_into_zone = inner_row; empty_cell: the sack fills outer cells too).
     street_choice: the player takes any street gems into any empty places (the rest from the
     sack when the street runs out). sack: they come blind from the sack, in cell order. A closed
     market's street is not refilled, so places it cannot fill stay empty."""
@@ -408,14 +423,19 @@ def fill_zone(s, r, plans, rng, log, p):
             if left:
                 record(log, L.ZONE_LEFT_EMPTY, p, left)
             return
+    # street_touching with sack_into_zone = inner_row: only inner cells take gems from the sack,
+    # an outer cell being filled by the gem sliding out beneath it (rules.toml says why)
+    through_inner = r.zone_refill == REFILL_TOUCHING and r.sack_into_zone == SACK_INTO_INNER_ROW
+    first = COLUMNS if through_inner else 0
     for _ in range(ROWS):
-        for cell in range(CELLS - 1, -1, -1):  # inner row first: it settles outward
+        for cell in range(CELLS - 1, first - 1, -1):  # inner row first: it settles outward
             if s.zone[p, cell] == EMPTY:
                 chip = draw(s, rng, log)
                 if chip == EMPTY:
                     return
                 s.zone[p, cell] = chip
                 record(log, L.ZONE_FILLED, p, cell, gem_code(s, chip), L.FROM_SACK, -1)
+                sack_emptied(s, rng, log)
         settle(s, r, log, p)
 
 
@@ -500,6 +520,7 @@ def fill_street(s, r, rng, log, cause):
             continue
         s.street[place] = chip
         record(log, L.STREET_FILLED, place, gem_code(s, chip), cause)
+        sack_emptied(s, rng, log)
 
 
 # --- The Alguazil mini-expansion ---------------------------------------------------------------------
@@ -535,8 +556,11 @@ def use_alguazil(s, r, plans, rng, log, user, skill, mask, direction):
             s.alert[user] = 0
             s.alert[other] = 0
             record(log, L.ALGUAZIL_CANCELLED, other, skill)
+            record(log, L.ALERT_AFTER_SKILL, user, s.alert[user], alert_available(r))
+            record(log, L.ALERT_AFTER_SKILL, other, s.alert[other], alert_available(r))
             return False
     s.alert[user] = 0
+    record(log, L.ALERT_AFTER_SKILL, user, s.alert[user], alert_available(r))
     return True
 
 
