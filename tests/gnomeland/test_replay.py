@@ -91,3 +91,134 @@ def test_build_and_upgrade_events_keep_their_own_kind():
     assert {e["kind"] for e in played} <= set(LOG_KINDS) | {"seating"}
     builds = [e for e in played if "building_kind" in e]
     assert {e["kind"] for e in builds} == {"build", "upgrade"}
+
+
+# --- issue 30: the supply, and what the replay tells ----------------------------------------------
+
+RESOURCES = {"coin": 0, "mana": 1, "weapons": 2}
+
+
+def supply_walk(events, n_players):
+    """The supply rebuilt from what the replay says moved (gains, payments, copies, the
+    Warehouses' keeps, contests), independently of its told ``supply`` events: yields (event,
+    the supply after it)."""
+    hand = [[0, 0, 0] for _ in range(n_players)]
+    copied = [[0, 0, 0] for _ in range(n_players)]
+    supply = [16, 12, 12]
+    counted = None
+
+    def move(where, p, bundle, sign):
+        for name, k in RESOURCES.items():
+            where[p][k] += sign * bundle[name]
+            supply[k] -= sign * bundle[name]
+
+    for e in events:
+        kind = e["kind"]
+        if kind in ("die", "gain"):
+            move(hand, e["player"], e["gained"], 1)
+        elif kind == "copy":
+            move(copied, e["player"], e["gained"], 1)
+        elif kind == "pay":
+            move(hand, e["player"], e["paid"], -1)
+        elif kind == "warehouse_discarded":
+            move(hand, e["player"], e["discarded"], -1)
+        elif kind == "turn":
+            p = e["player"]
+            hand[p] = [a + b for a, b in zip(hand[p], copied[p])]
+            copied[p] = [0, 0, 0]
+        elif kind == "keep":
+            p = e["player"]
+            for name, k in RESOURCES.items():
+                supply[k] += hand[p][k] - e["kept"][name]
+                hand[p][k] = e["kept"][name]
+        elif kind == "contest":
+            counted = RESOURCES["weapons" if e["contest"] == "Brawl" else "mana"]
+        elif kind == "contest_roll":
+            supply[counted] += e["warehouses"]
+            hand[e["player"]][counted] -= e["warehouses"]
+        elif kind == "curse" and e["from"] is not None:
+            k = RESOURCES[e["resource"].lower()]
+            hand[e["from"]][k] -= 1
+            hand[e["player"]][k] += 1
+        yield e, list(supply)
+
+
+def test_a_mercenary_never_gives_a_cube_the_supply_has_not():
+    """Issue 30 (seed 8356, four players, lookahead and the six heuristics, game 0): a Trader
+    discarded to pay while all 16 Coins were held gave a seventeenth. Rebuilt from the story,
+    the supply never goes below zero, and the supply the replay tells is the one rebuilt."""
+    mix = ["lookahead", "greedy", "mission_hunter", "engine_builder", "copier", "brawler",
+           "balanced"]
+    events = api.replay("gnomeland", seed=8356, game_index=0, players=4, strategies=mix)
+    told = None
+    for e, supply in supply_walk(events, 4):
+        assert min(supply) >= 0, e["text"]
+        if e["kind"] == "supply":
+            told = [e["coin"], e["mana"], e["weapons"]]
+            assert min(told) >= 0
+    assert told == supply
+
+
+def test_an_exchange_that_cannot_pay_out_is_not_offered():
+    """Issue 30 (seed 8387, three players, the default mix, game 0): the Pier was offered and
+    used with no Weapons left in the supply, 2 Coins for nothing. No Pier or Port option, Two
+    Coins action or copy is offered while the supply has none of what it gives."""
+    events = api.replay("gnomeland", seed=8387, game_index=0, players=3)
+    supply = [16, 12, 12]
+    for e, after in supply_walk(events, 3):
+        if e["kind"] == "option" and e["option"] == "convert":
+            assert supply[e["b"]] > 0, e["text"]
+        if e["kind"] == "option" and e["card"] == "Two Coins":
+            assert supply[0] > 0, e["text"]
+        if e["kind"] in ("copy", "special"):
+            assert sum(e["gained"].values()) > 0, e["text"]
+        supply = after
+
+
+def test_the_replay_tells_dice_mercenaries_and_the_supply():
+    """Issue 30: the replay told a contest's total only, a mission's Mercenaries not at all, a
+    payment's discarded Mercenaries as a count, a die event without its die. Now each contest
+    count follows the player's dice (as rolled and as counted), a mission that takes Mercenaries
+    names them, a payment names the cards discarded, a die event its die."""
+    events = [e for index in range(4)
+              for e in api.replay("gnomeland", seed=2, game_index=index, players=4)]
+    rolls = [i for i, e in enumerate(events) if e["kind"] == "contest_roll"]
+    assert rolls
+    for i in rolls:
+        j = i - 1
+        while events[j]["kind"] in ("hire", "pay", "supply"):  # the hires the count paid for
+            j -= 1
+        dice = events[j]
+        assert dice["kind"] == "contest_dice" and dice["player"] == events[i]["player"]
+        assert len(dice["rolled"]) >= 3 and len(dice["dice"]) == len(dice["rolled"])
+        assert all(1 <= v <= 6 for v in dice["rolled"] + dice["dice"])
+    handed = 0
+    for i, e in enumerate(events):
+        if e["kind"] != "mission":
+            continue
+        c = max(j for j in range(i) if events[j]["kind"] == "option" and events[j]["chosen"])
+        wanted = events[c]["cost"].get("mercenaries", 0)
+        told = [x for x in events[c:i] if x["kind"] == "mission_mercenaries"]
+        assert sum(sum(x["mercenaries"].values()) for x in told) == wanted
+        handed += bool(wanted)
+    assert handed
+    pays = [e for e in events if e["kind"] == "pay"]
+    assert any(e["mercenaries_discarded"] for e in pays)
+    for e in pays:
+        assert sum(e["discarded"].values()) == e["mercenaries_discarded"]
+    # a die event's die is the turn's die of that value (rolled, added, changed), spent once
+    own, dice, spent = {}, [], set()
+    for e in events:
+        if e["kind"] == "roll":
+            own[e["player"]] = e["dice"]
+        elif e["kind"] == "turn":
+            dice, spent = list(own[e["player"]]), set()
+        elif e["kind"] == "extra_die":
+            assert e["die"] == len(dice)
+            dice.append(e["value"])
+        elif e["kind"] in ("reroll", "die_change"):
+            dice[e["die"]] = e["new"]
+        elif e["kind"] == "die":
+            assert dice[e["die"]] == e["value"] and e["die"] not in spent
+            spent.add(e["die"])
+    assert any(e["kind"] == "supply" for e in events)

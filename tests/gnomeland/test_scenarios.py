@@ -15,7 +15,7 @@ from simulator.games.gnomeland import story as L
 from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, COURT, CURSE, FAVOUR, FORTUNE, GNOME_RECALL,
     GUARD_POST, INN, KIOSK, MAGIC_CHALLENGE, MANA, OBELISK, PALACE, PIER, SANCTUARY, SHOP,
-    SOLDIER, SUMMONING, TRADER, WAREHOUSE, WEAPON, WIZARD, building_points, circular,
+    SOLDIER, SUMMONING, TRADER, TWO_COINS, WAREHOUSE, WEAPON, WIZARD, building_points, circular,
     final_score, slot_of,
 )
 from simulator.games.gnomeland.turn import (
@@ -595,7 +595,7 @@ def test_faq_q3_mercenaries_hired_during_a_brawl(table, rules_with, plans, log, 
     assert s.score[0] == 3 and s.score[1] == 0
     assert logged(log, L.HIRE) == [(0, SOLDIER, r.soldier_cost, COIN, 1, 0)] * 3
     # the replay tells what paid beyond the count's Coins: 2 from the Warehouses, 1 Trader
-    assert logged(log, L.PAY) == [(0, pack(2, 0, 0), 1, 0, 0, 0)]
+    assert logged(log, L.PAY) == [(0, pack(2, 0, 0), 1, pack(1, 0, 0), 0, 0)]
     assert list(s.res[0]) == [0, 0, 0] and s.supply[COIN] == supply[COIN] + 2
     assert s.mercs[0].sum() == 0 and s.hired[0] == 3
     assert list(s.merc_deck) == [5, 5, 5]    # the Trader back, the Soldiers hired and spent
@@ -654,3 +654,65 @@ def test_the_supply_is_limited(table, r, plans, log):
     give_dice(s, [1])
     spend_die(s, r, plans, rng(), log, 0, 0, 0)
     assert s.res[0, COIN] == 0 and s.supply_short[0] == 1
+
+
+def test_a_mercenary_pays_only_what_the_supply_holds(table, r, plans, log):
+    """Components: 16 Coins, and a gain the supply cannot pay is lost (supply_limited = yes).
+    A Trader is discarded 'to get the corresponding resource' (FAQ Q3), from the supply as it
+    stands before the payment: with 2 Coins in hand, a Trader and no Coin in the supply, a 3-Coin
+    card cannot be paid (issue 30: the hand's Coins went back first and the Trader took one of
+    them, a seventeenth Coin). With one Coin in the supply it can: the Trader takes it, and the 3
+    Coins go back."""
+    s = table(2)
+    s.res[0, :] = [2, 0, 0]
+    s.mercs[0, TRADER] = 1
+    s.supply[COIN] = 0
+    give_dice(s, [1])
+    s.dice_spent[0] = 1
+    def three_coin_builds():
+        return [o for o in options(s, r) if o[0] == L.OPT_BUILD_NORMAL and
+                list(r.n_cost[o[1], 0]) == [3, 0, 0]]
+    assert three_coin_builds() == []
+    s.supply[COIN] = 1
+    builds = three_coin_builds()
+    assert builds
+    apply_option(s, r, plans, rng(), log, 0, *builds[0])
+    assert s.res[0, COIN] == 0 and s.mercs[0, TRADER] == 0 and s.supply[COIN] == 3
+    assert s.supply_short[0] == 0
+    # the replay names the card discarded, and tells the supply after each change
+    assert logged(log, L.PAY) == [(0, pack(3, 0, 0), 1, pack(1, 0, 0), 0, 0)]
+    assert [row[0] for row in logged(log, L.SUPPLY)] == [0, 3]
+
+
+def test_an_exchange_the_supply_cannot_pay_is_not_offered(table, r, plans, log):
+    """Pier: 2 Coins for 1 Weapons; Port: for 1 Weapons or 1 Mana; the Two Coins action; a copy
+    (a gnome for the same resources). With a limited supply (supply_limited = yes) an empty
+    supply pays nothing, so an exchange that would gain nothing for its cost is not offered
+    (issue 30: the Pier was used for nothing with no Weapons left)."""
+    s = table(2)
+    s.special[0, 0] = PIER
+    s.res[0, :] = [4, 0, 0]
+    give_dice(s, [1])
+    s.dice_spent[0] = 1
+    s.supply[WEAPON] = 0
+    assert not any(o[0] == L.OPT_CONVERT for o in options(s, r))
+    s.special_side[0, 0] = ADVANCED   # the Port: Mana only
+    assert [o for o in options(s, r) if o[0] == L.OPT_CONVERT] == [(L.OPT_CONVERT, 0, MANA)]
+    s.supply[WEAPON] = 1
+    assert len([o for o in options(s, r) if o[0] == L.OPT_CONVERT]) == 2
+    # the Two Coins action (a gnome for 2 Coins) with no Coin in the supply
+    s.tavern[:] = [TWO_COINS, -1]
+    s.res[0, :] = 0
+    s.supply[COIN] = 0
+    assert not any(o[0] == L.OPT_TAVERN for o in options(s, r))
+    s.supply[COIN] = 1
+    assert (L.OPT_TAVERN, 0, TWO_COINS) in options(s, r)
+    # a copy of a die whose Coin the supply cannot pay a second time
+    s.supply[COIN] = 1
+    home = s.gnomes_home[1]
+    give_dice(s, [1])
+    copier = make_plans(COPIER)
+    spend_die(s, r, copier, rng(), log, 0, 0, 0)
+    assert s.res[0, COIN] == 1 and s.supply[COIN] == 0
+    assert s.gnomes_home[1] == home and s.copies[1] == 0
+    assert logged(log, L.COPY_DECLINED) == [(1, 0, 2, 0, 0, 0)]

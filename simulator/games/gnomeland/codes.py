@@ -9,13 +9,13 @@ LOG_KINDS = (
     "recall", "curse", "special", "keep", "contest", "contest_roll", "contest_points",
     "mission_flip", "mission_drawn", "tavern_card", "action_reshuffle", "spell_card",
     "gnomes_removed", "first_player", "no_neutral_die", "truncated", "game_end", "score",
-    "warehouse_discarded")
+    "warehouse_discarded", "mission_mercenaries", "contest_dice", "supply")
 (ROUND, FIRST_ROLL, ROLL, TURN, HAND, EXTRA_DIE, OPTIONS, OPTION, DIE, MERCENARY, COPY,
  COPY_DECLINED, GAIN, SUPPLY_SHORT, PAY, HIRE, BUILD, UPGRADE, GNOMES_DISCARDED, MISSION, TAVERN,
  REROLL, DIE_CHANGE, SPELL, HEX, RECALL, CURSE, SPECIAL, KEEP, CONTEST, CONTEST_ROLL,
  CONTEST_POINTS, MISSION_FLIP, MISSION_DRAWN, TAVERN_CARD, ACTION_RESHUFFLE, SPELL_CARD,
  GNOMES_REMOVED, FIRST_PLAYER, NO_NEUTRAL_DIE, TRUNCATED, GAME_END, SCORE,
- WAREHOUSE_DISCARDED) = range(len(LOG_KINDS))
+ WAREHOUSE_DISCARDED, MISSION_MERCENARIES, CONTEST_DICE, SUPPLY) = range(len(LOG_KINDS))
 
 # option kinds (the turn's actions; ``opts[i, 0]``)
 (OPT_END, OPT_DIE, OPT_TAVERN, OPT_SPELL, OPT_PALACE, OPT_DIE_CHANGE, OPT_REROLL, OPT_CONVERT,

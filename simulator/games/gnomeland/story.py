@@ -136,9 +136,10 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
                  "cost": unpack(f // 1000), "value": (f % 1000) / 10.0 - 50.0})
     if code == DIE:
         t, side = f // 2, f % 2
-        return (f"{_p(a)} spends a {b} on {_normal(t, side)} (slot {c}): {_bundle(e)}.",
-                {"player": a, "value": b, "slot": c, "alternative": d, "building": _normal(t, side),
-                 "gained": unpack(e)})
+        alt, die = d % 10, d // 10  # turn.spend_die packs both in one field
+        return (f"{_p(a)} spends die {die} (a {b}) on {_normal(t, side)} (slot {c}): {_bundle(e)}.",
+                {"player": a, "die": die, "value": b, "slot": c, "alternative": alt,
+                 "building": _normal(t, side), "gained": unpack(e)})
     if code == MERCENARY:
         why = ("a building", "a spell", "a mission", "hired")[c]
         return f"{_p(a)} takes a {MERCENARY_NAMES[b]} ({why}).", {"player": a, "mercenary": MERCENARY_NAMES[b], "why": why}
@@ -146,17 +147,26 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"{_p(a)} spends a gnome to copy {_p(b)}: {_bundle(c)} kept for the next turn.",
                 {"player": a, "copied": b, "gained": unpack(c), "gnomes_left": d})
     if code == COPY_DECLINED:
-        why = "has no gnome" if c else "declines"
-        return f"{_p(a)} {why} to copy {_p(b)}.", {"player": a, "copied": b, "no_gnome": bool(c)}
+        text = (f"{_p(a)} cannot copy {_p(b)}: the supply has none of it." if c == 2 else
+                f"{_p(a)} {'has no gnome' if c else 'declines'} to copy {_p(b)}.")
+        return (text,
+                {"player": a, "copied": b, "no_gnome": c == 1, "supply_empty": c == 2})
     if code == GAIN:
         return (f"{_p(a)} gains {_bundle(c)} ({SOURCE_NAMES[b]}).",
                 {"player": a, "source": SOURCE_NAMES[b], "gained": unpack(c)})
     if code == SUPPLY_SHORT:
         return (f"The supply has no more {RESOURCE_NAMES[b]}: {_p(a)} misses {c}.",
                 {"player": a, "resource": RESOURCE_NAMES[b], "missed": c})
+    if code == SUPPLY:
+        return (f"  (the supply now: {a} Coin, {b} Mana, {c} Weapons)",
+                {"coin": a, "mana": b, "weapons": c})
     if code == PAY:
-        return (f"{_p(a)} pays {_bundle(b)} (discarding {c} Mercenary card(s) for resources).",
-                {"player": a, "paid": unpack(b), "mercenaries_discarded": c})
+        which = dict(zip(MERCENARY_NAMES, (d % 10, (d // 10) % 10, (d // 100) % 10)))
+        named = ", ".join(f"{v} {m}" for m, v in which.items() if v)
+        return (f"{_p(a)} pays {_bundle(b)} (discarding {c} Mercenary card(s) for resources"
+                + (f": {named}" if named else "") + ").",
+                {"player": a, "paid": unpack(b), "mercenaries_discarded": c,
+                 "discarded": which})
     if code == HIRE:
         return (f"{_p(a)} hires a {MERCENARY_NAMES[b]} for {c} {RESOURCE_NAMES[d]}"
                 + (" in the contest and spends it at once." if e else "."),
@@ -180,6 +190,11 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == GNOMES_DISCARDED:
         return (f"{_p(a)}'s Gnome House is covered: {b} gnome(s) on it leave the game.",
                 {"player": a, "gnomes": b})
+    if code == MISSION_MERCENARIES:
+        handed = dict(zip(MERCENARY_NAMES, (b % 10, (b // 10) % 10, (b // 100) % 10)))
+        return (f"{_p(a)} hands in " + ", ".join(f"{v} {m}" for m, v in handed.items() if v)
+                + f" for the mission on space {c}.",
+                {"player": a, "space": c, "mercenaries": handed})
     if code == MISSION:
         return (f"{_p(a)} completes {MISSION_NAMES[c][d]} (space {b}): {e} VP"
                 + (f" ({f} less for the Hex)" if f else "") + ".",
@@ -220,6 +235,11 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return (f"{_p(a)} counts {b} (dice and buildings {c}, Warehouses {d}, Mercenaries {e}, "
                 f"gnome {f}).", {"player": a, "total": b, "dice": c, "warehouses": d,
                                  "mercenaries": e, "gnome": f})
+    if code == CONTEST_DICE:
+        rolled, dice = _digits(c, b), _digits(d, b)
+        changed = f"; counted as {dice} after the die changers" if dice != rolled else ""
+        return (f"{_p(a)} rolls {rolled}{changed}.",
+                {"player": a, "rolled": rolled, "dice": dice})
     if code == CONTEST_POINTS:
         return f"{_p(a)} beats {b} player(s): {c} VP.", {"player": a, "beaten": b, "vp": c}
     if code == MISSION_FLIP:
@@ -256,6 +276,11 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return ("Game over. Final scores: " + " ".join(f"P{i}={v}" for i, v in enumerate([b, c, d, e][:a])) +
                 ".", {"scores": [b, c, d, e][:a], "building_points": _unpack_points(f, a)})
     raise ValueError(f"unknown log code {code}")
+
+
+def _digits(x, n):
+    """``n`` dice packed one decimal digit each, the first die the most significant."""
+    return [int(ch) for ch in str(x).zfill(n)] if n else []
 
 
 def _unpack_points(f, n):

@@ -73,9 +73,23 @@ def take_from_supply(s, r, p, k, amount, log):
 
 
 @compiled
+def supply_has(s, r, k):
+    """Whether a gain of resource ``k`` would bring anything: an exchange that pays out from an
+    empty supply (the Pier, Two Coins, a copy) gains nothing for its cost and is not offered."""
+    return r.supply_limited != YES or s.supply[k] > 0
+
+
+@compiled
 def give_back(s, r, k, amount):
     if r.supply_limited == YES:
         s.supply[k] += amount
+
+
+@compiled
+def tell_supply(s, r, log):
+    """The replay's supply counts, after an event that changed them (a limited supply only)."""
+    if r.supply_limited == YES:
+        record(log, L.SUPPLY, s.supply[0], s.supply[1], s.supply[2])
 
 
 @compiled
@@ -99,6 +113,7 @@ def gain(s, r, p, bundle, source, log):
            receive(s, r, p, WEAPON, bundle[2], source, log))
     if source != FROM_DICE and got[0] + got[1] + got[2] > 0:
         record(log, L.GAIN, p, source, pack(got[0], got[1], got[2]))
+        tell_supply(s, r, log)
     return got
 
 
@@ -126,9 +141,10 @@ def mercs_for(s, r, p, k, need, spare):
 @compiled(inline="always")  # asked many times per option list: no call
 def payable3(s, r, p, c0, c1, c2):
     """Whether ``p`` can pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``) from hand,
-    discarding Mercenaries for what the hand lacks. The cubes paid go back to the supply first,
-    so a Mercenary's resource can be taken while the supply has it. (Three numbers, no array:
-    the option list asks this hundreds of times a turn.)"""
+    discarding Mercenaries for what the hand lacks. A Mercenary's resource comes from the
+    supply as it stands before the payment (the card is discarded to get the resource, then the
+    cost is paid: ``pay``), so a limited supply must hold what the hand lacks. (Three numbers,
+    no array: the option list asks this hundreds of times a turn.)"""
     if c0 <= s.res[p, 0] and c1 <= s.res[p, 1] and c2 <= s.res[p, 2]:
         return True
     for k in range(3):
@@ -138,34 +154,33 @@ def payable3(s, r, p, c0, c1, c2):
         if need > 0:
             if mercs_for(s, r, p, k, need, s.mercs[p, k]) < 0:
                 return False
-            if r.supply_limited == YES and s.supply[k] + min(c, have) < need:
+            if r.supply_limited == YES and s.supply[k] < need:
                 return False
     return True
 
 
 @compiled
 def pay(s, r, p, c0, c1, c2, log):
-    """Pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``): hand first, then Mercenaries
-    discarded for their resource (back to their deck). Returns the Mercenaries discarded."""
+    """Pay the cost (coin ``c0``, mana ``c1``, weapons ``c2``): Mercenaries are discarded (back
+    to their deck) for their resource from the supply as far as the hand lacks it, then the cost
+    is paid from hand; a limited supply pays a Mercenary's resource only while it has the cube
+    (``payable3``). Returns the Mercenaries discarded."""
     discarded = 0
+    kinds = np.zeros(3, dtype=np.int64)
     for k in range(3):
         c = c0 if k == 0 else (c1 if k == 1 else c2)
-        from_hand = min(c, s.res[p, k])
-        s.res[p, k] -= from_hand
-        s.stored[p, k] -= min(from_hand, s.stored[p, k])  # what the Warehouses hold goes first
-        give_back(s, r, k, from_hand)
-        need = c - from_hand
-        while need > 0:
+        while s.res[p, k] < c:
             s.mercs[p, k] -= 1
             s.merc_deck[k] += 1
+            kinds[k] += 1
             discarded += 1
-            got = gain_one(s, r, p, k, r.mercenary_yield, FROM_MERCENARY, log)[k]
-            used = min(got, need)
-            s.res[p, k] -= used
-            give_back(s, r, k, used)
-            need -= used
+            gain_one(s, r, p, k, r.mercenary_yield, FROM_MERCENARY, log)
+        s.res[p, k] -= c
+        s.stored[p, k] -= min(c, s.stored[p, k])  # what the Warehouses hold goes first
+        give_back(s, r, k, c)
     if c0 + c1 + c2 > 0:
-        record(log, L.PAY, p, pack(c0, c1, c2), discarded)
+        record(log, L.PAY, p, pack(c0, c1, c2), discarded, pack(kinds[0], kinds[1], kinds[2]))
+        tell_supply(s, r, log)
     return discarded
 
 
@@ -340,6 +355,10 @@ def offer_copies(s, r, plans, rng, log, p, got):
         if s.gnomes_home[q] == 0:
             record(log, L.COPY_DECLINED, q, p, 1)
             continue
+        if not ((got[0] > 0 and supply_has(s, r, COIN)) or (got[1] > 0 and supply_has(s, r, MANA))
+                or (got[2] > 0 and supply_has(s, r, WEAPON))):
+            record(log, L.COPY_DECLINED, q, p, 2)  # the supply has none of it: no copy offered
+            continue
         decided(s, 2)
         if not players.choose_copy(s, r, q, p, plans, rng, got):
             record(log, L.COPY_DECLINED, q, p, 0)
@@ -356,6 +375,7 @@ def offer_copies(s, r, plans, rng, log, p, got):
                 s.gained[q, FROM_COPY] += came[k]
                 s.gained_kind[q, k] += came[k]
         record(log, L.COPY, q, p, pack(came[0], came[1], came[2]), s.gnomes_home[q])
+        tell_supply(s, r, log)
 
 
 # --- the turn's actions ----------------------------------------------------------------------------
@@ -369,15 +389,18 @@ def spend_die(s, r, plans, rng, log, p, d, alt):
     slot = slot_of(s.dice[d])
     t = s.normal[p, slot]
     side = s.normal_side[p, slot]
+    # the DIE record's alternative and the die's index share a field (alt < 10): record has six
     if alt >= 2:
         kind = alt - 2
         s.merc_deck[kind] -= 1
         s.mercs[p, kind] += 1
-        record(log, L.DIE, p, s.dice[d], slot, alt, 0, t * 2 + side)
+        record(log, L.DIE, p, s.dice[d], slot, alt + 10 * d, 0, t * 2 + side)
         record(log, L.MERCENARY, p, kind, 0)
         return
     got = gain(s, r, p, yield_of(s, r, p, slot, alt), FROM_DICE, log)
-    record(log, L.DIE, p, s.dice[d], slot, alt, pack(got[0], got[1], got[2]), t * 2 + side)
+    record(log, L.DIE, p, s.dice[d], slot, alt + 10 * d, pack(got[0], got[1], got[2]), t * 2 + side)
+    if got[0] + got[1] + got[2] > 0:
+        tell_supply(s, r, log)
     offer_copies(s, r, plans, rng, log, p, got)
 
 
@@ -438,6 +461,7 @@ def cover_warehouse(s, r, plans, rng, log, p, slot):
         lost += drops[k]
     s.lost[p] += lost
     record(log, L.WAREHOUSE_DISCARDED, p, slot, pack(drops[0], drops[1], drops[2]))
+    tell_supply(s, r, log)
 
 
 @compiled
@@ -463,7 +487,7 @@ def mission_payable(s, r, p, space):
         used = mercs_for(s, r, p, k, need, s.mercs[p, k] - named)
         if used < 0:
             return False
-        if need > 0 and r.supply_limited == YES and s.supply[k] + min(c, have) < need:
+        if need > 0 and r.supply_limited == YES and s.supply[k] < need:
             return False
         spare += s.mercs[p, k] - named - used
     return spare >= r.m_cost[card, side, M_ANY]
@@ -476,10 +500,12 @@ def complete_mission(s, r, log, p, space):
     c = mission_cost(s, r, space)
     vp = mission_vp(s, r, space)
     hexed = r.m_reward[card, side, 0] - vp
+    handed = np.zeros(3, dtype=np.int64)  # Mercenaries handed in, by kind
     for k in range(3):  # the named Mercenaries
         for _ in range(c[M_TRADERS + k]):
             s.mercs[p, k] -= 1
             s.merc_deck[k] += 1
+            handed[k] += 1
     # any kind: those the resource payment will not need, the most plentiful first
     for _ in range(c[M_ANY]):
         best = -1
@@ -491,6 +517,9 @@ def complete_mission(s, r, log, p, space):
                 best, best_spare = k, spare
         s.mercs[p, best] -= 1
         s.merc_deck[best] += 1
+        handed[best] += 1
+    if handed[0] + handed[1] + handed[2] > 0:
+        record(log, L.MISSION_MERCENARIES, p, pack(handed[0], handed[1], handed[2]), space)
     pay(s, r, p, c[0], c[1], c[2], log)
     s.done[p, card, side] = 1
     s.missions_done[p] += 1
@@ -652,6 +681,8 @@ def list_options(s, r, p, opts):
                 continue
             if a == FAVOUR and left == 0:
                 continue
+            if a == TWO_COINS and not supply_has(s, r, COIN):
+                continue
             n = add_option(opts, n, OPT_TAVERN, slot, a, 0)
     if s.magic[p] == 0 and s.spell >= 0 and payable3(s, r, p, 0, r.spell_cost_mana, 0):
         cost = pack(0, r.spell_cost_mana, 0)
@@ -669,7 +700,7 @@ def list_options(s, r, p, opts):
                 if s.missions[space] >= 0:
                     n = add_option(opts, n, OPT_SPELL, space, sp, cost)
         elif sp == CURSE:
-            if r.supply_limited == 0 or s.supply[COIN] > 0:
+            if supply_has(s, r, COIN):
                 n = add_option(opts, n, OPT_SPELL, 0, sp, cost)
             for q in range(s.n_players):
                 if q != p:
@@ -687,7 +718,7 @@ def list_options(s, r, p, opts):
             price = convert_price(r, side)
             if payable3(s, r, p, price, 0, 0):
                 for k in range(3):
-                    if convert_gives(side, k):
+                    if convert_gives(side, k) and supply_has(s, r, k):
                         n = add_option(opts, n, OPT_CONVERT, slot, k, price)
         elif e == EFFECT_INCOME:
             n = add_option(opts, n, OPT_INCOME, slot, 0, 0)
@@ -880,6 +911,8 @@ def end_of_turn(s, r, plans, rng, log, p):
         s.res[p, k] = keep[k]
     s.lost[p] += lost
     record(log, L.KEEP, p, pack(keep[0], keep[1], keep[2]), lost)
+    if lost > 0:
+        tell_supply(s, r, log)
     s.current = -1
 
 
@@ -902,6 +935,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     for i in range(n):
         dice[i] = roll_die(rng)
     used = np.zeros(3, dtype=np.int64)
+    rolled = 0  # the dice as rolled, one decimal digit each (told with the dice counted)
     for slot in range(3):  # Castle, Temple: one more die
         t = s.special[q, slot]
         if t >= FIRST_SPECIAL_CARD and special_effect(t, s.special_side[q, slot]) == EFFECT_EXTRA_DIE:
@@ -909,6 +943,8 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
                 dice[n] = roll_die(rng)
                 n += 1
             used[slot] = 1
+    for i in range(n):
+        rolled = rolled * 10 + dice[i]
     for slot in range(3):  # Court, Town Hall, Sanctuary: on the die that gains most
         t = s.special[q, slot]
         if t < FIRST_SPECIAL_CARD or used[slot]:
@@ -935,6 +971,10 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
                     worst, worst_i = c, i
             if worst_i >= 0 and worst == 0:
                 dice[worst_i] = roll_die(rng)
+    counted_dice = 0
+    for i in range(n):
+        counted_dice = counted_dice * 10 + dice[i]
+    record(log, L.CONTEST_DICE, q, n, rolled, counted_dice)
     from_dice = 0
     coins = 0
     for i in range(n):
@@ -968,11 +1008,15 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     price = hire_price(r, k)
     free = coins + income_coins
     y = r.mercenary_yield
+    # a Trader's Coin comes from the supply as it stands before the payments (as in ``pay``)
+    traders_usable = s.mercs[q, TRADER]
+    if r.supply_limited == YES and y > 0:
+        traders_usable = min(traders_usable, s.supply[COIN] // y)
     max_hires = 0
     if r.contest_mercenaries == HIRE_AND_SPEND and y > 0 and \
             (s.merc_deck[k] > 0 or s.mercs[q, k] > 0):
         if price > 0:
-            max_hires = (free + s.res[q, COIN] + s.mercs[q, TRADER] * y) // price
+            max_hires = (free + s.res[q, COIN] + traders_usable * y) // price
         else:
             max_hires = s.merc_deck[k] + s.mercs[q, k]
     decided(s, (s.mercs[q, k] + 1) * (max_hires + 1))  # how many held, how many hired
@@ -981,14 +1025,15 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     s.mercs[q, k] -= mercs
     s.merc_deck[k] += mercs
     if hires > 0:
-        from_stored, traders = hire_funding(free, s.res[q, COIN], s.mercs[q, TRADER], y, price,
+        from_stored, traders = hire_funding(free, s.res[q, COIN], traders_usable, y, price,
                                             hires)
         s.res[q, COIN] -= from_stored
         give_back(s, r, COIN, from_stored)
         s.mercs[q, TRADER] -= traders
         s.merc_deck[TRADER] += traders
         if from_stored + traders > 0:  # what the count's own Coins did not cover
-            record(log, L.PAY, q, pack(from_stored, 0, 0), traders)
+            record(log, L.PAY, q, pack(from_stored, 0, 0), traders, pack(traders, 0, 0))
+            tell_supply(s, r, log)
         s.hired[q] += hires
         for _ in range(hires):  # hired and discarded at once: the card goes back to its deck
             record(log, L.HIRE, q, k, price, COIN, 1)
@@ -997,6 +1042,8 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     mercs += hires
     total = from_dice + stored + mercs * y + gnomes
     record(log, L.CONTEST_ROLL, q, total, from_dice, stored, mercs, gnomes)
+    if stored > 0:
+        tell_supply(s, r, log)
     return total
 
 
