@@ -19,8 +19,9 @@ from simulator.games.elgrande.board import (
     CATALUNA, COLONY_STACK, COPYCAT, FRANCIA, FREE_CHOICE, FROM_CAPTAIN, FROM_FRANCIA,
     FROM_REGIONS, FROM_TOKENS, FROM_VICEROY, GALICIA, GENERAL, GOLD, GRANADA,
     GRAND_INQUISITOR_COLONIES, HELD_COPYCAT, HELD_EXECUTE, HOLY_INQUISITION, KING, LIMIT_TABLE,
-    MOVE_OPPONENTS_3, MOVE_OWN_4, N_SPAIN, PAIS_VASCO, SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN,
-    SEVILLA, SHIP, SPECIAL, TRANSPORT, VALENCIA, WARE, caballeros_of, counted, placement_target,
+    MOVE_OPPONENTS_3, MOVE_OWN_4, N_SPAIN, PAIS_VASCO, SCORE_4_POINT_REGIONS, SCORE_BLACK_REGIONS,
+    SCORE_OUTSIDE_SPAIN, SEVILLA, SHIP, SPECIAL, TRANSPORT, VALENCIA, WARE, caballeros_of, counted,
+    placement_target,
 )
 from strategies import elgrande as players
 
@@ -252,6 +253,7 @@ def test_bringing_a_ware_home_in_four_steps(xtable, r, plans, log):
     to África, where it takes the Ware (free); 3. moved to the Ship (free); 4. moved to a
     coastal region of Spain: 4 points, the Ware back to the supply, the Caballero stays."""
     s = xtable(3, king=VALENCIA)
+    s.acting = 0  # Gonzalo's turns: tokens are taken only in one's own turn
     s.court[0] = 1
     s.lying[WARE] = 1
     s.supply[WARE] -= 1
@@ -291,6 +293,46 @@ def test_a_token_is_lost_to_the_court_or_the_castillo(xtable, log, where):
     assert len(logged(log, L.TOKEN_LOST)) == 1
 
 
+def test_tokens_are_taken_only_during_ones_own_turn(xtable, r, plans, log):
+    """'During your turn, you may take Gold and Wares': a Caballero moved into África outside
+    its player's turn (Free Choice at a general scoring, or another player's turn) takes no
+    Ware (issue 30: seed 8101, 5 players, game 63, Free Choice took one); at the start of its
+    player's next turn it takes it, before the free moves, so it carries it to the Ship."""
+    s = xtable(3, king=ARAGON)
+    s.lying[WARE] = 1
+    s.supply[WARE] -= 1
+    s.cab[0, GALICIA] = 1
+    E.move(s, 0, GALICIA, AFRICA, 0, log)  # by Free Choice: between turns
+    for acting in (-1, 1):
+        s.acting = acting
+        E.take_tokens(s, 0, log)
+        assert s.lying[WARE] == 1 and s.carry[0, AFRICA, WARE] == 0
+    X.end_of_round(s)
+    s.round_no = 2
+    s.acting = 0
+    ids, weights = plans[0], plans[1].copy()
+    weights[:, players.W_CARGO] = 100.0  # a carrier heads home: to the Ship
+    X.free_moves(s, r, (ids, weights), rng(), log, 0)
+    assert logged(log, L.TOKEN_TAKEN) == [(0, WARE, AFRICA, 1, 0, 0)]
+    assert s.lying[WARE] == 0 and s.carry[0, SHIP, WARE] + s.carry[0, AFRICA, WARE] == 1
+
+
+def test_copycat_takes_no_token_after_anothers_turn(xtable, r, random_plans):
+    """Copycat acts 'directly after an opponent has completed his turn': the copied Transport
+    lays its Ware, and the copier's Caballero in África does not take it then (not its turn)."""
+    used = 0
+    for i in range(20):
+        s = xtable(3, king=ARAGON)
+        s.cab[1, AFRICA] = 1
+        s.held[1, HELD_COPYCAT] = 1
+        s.last_special = TRANSPORT
+        log = new_log(300)
+        turn.copycat(s, r, random_plans, seed_stream(9, i), log, 0)
+        used += len(logged(log, L.HELD_CARD_USED))
+        assert logged(log, L.TOKEN_TAKEN) == [] and s.carry[:, :, WARE].sum() == 0
+    assert used > 0
+
+
 def test_tokens_taken_one_per_caballero_from_a_limited_supply(xtable, log):
     """Taking tokens: one per Caballero in the region, never by the Viceroy; stack-7 cards lay
     only what the supply still holds."""
@@ -303,6 +345,7 @@ def test_tokens_taken_one_per_caballero_from_a_limited_supply(xtable, log):
     s.cab[0, AMERICA] = 2
     s.viceroy = 0
     s.lying[GOLD] = 3
+    s.acting = 0  # in player 0's turn
     E.take_tokens(s, 0, log)
     assert s.carry[0, AMERICA, GOLD] == 1 and s.lying[GOLD] == 2
 
@@ -371,13 +414,37 @@ def test_grand_inquisitor_extra_goes_to_a_region_neighboring_the_king(xtable, r,
     weights[:, players.W_CASTILLO] = 500.0
     s.inquisitor = 0
     s.court[0] = 6
-    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, 3)
+    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, SCORE_4_POINT_REGIONS)  # 3
     placed = logged(log, L.PLACED)
     assert logged(log, L.EXTRA_CABALLERO) == [(0, 0, 0, 0, 0, 0)] and len(placed) == 4
     assert placed[0][1] in (ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA)
     assert [row[1] for row in placed[1:]] == [CASTILLO] * 3
-    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, 1)  # once a round
+    turn.place_caballeros(s, r, (ids, weights), rng(), log, 0, MOVE_OWN_4)  # once a round
     assert len(logged(log, L.EXTRA_CABALLERO)) == 1 and len(logged(log, L.PLACED)) == 5
+
+
+@pytest.mark.parametrize("places", ["neighbours", "as_any_card"])
+def test_holy_inquisition_places_into_regions_neighboring_the_king(xtable, rules_with,
+                                                                   placing_plans, places):
+    """Holy Inquisition: 'Place up to 3 Caballeros from your Court into regions neighboring the
+    King's region': with the King in Valencia (on the coast) a player who prizes the Castillo
+    still puts them in Aragón, Castilla la Nueva, Cataluña or Granada, never the Castillo or
+    the Ship; rules.toml's holy_inquisition_places = 'as_any_card' lets them in as any card's
+    placement (issue 30: seed 8101, 2 players, game 0 placed them in the Castillo). The next
+    card's placement may use the Castillo again."""
+    rr = rules_with(holy_inquisition_places=places)[0]
+    ids, weights = placing_plans
+    weights[:, players.W_CASTILLO] = 500.0
+    s = xtable(4, king=VALENCIA)
+    s.court[0] = 6
+    log = new_log(200)
+    turn.place_caballeros(s, rr, (ids, weights), rng(), log, 0, HOLY_INQUISITION)
+    placed = [row[1] for row in logged(log, L.PLACED)]
+    if places == "neighbours":
+        assert len(placed) == 3 and set(placed) <= {ARAGON, CASTILLA_LA_NUEVA, CATALUNA, GRANADA}
+    else:
+        assert placed == [CASTILLO] * 3
+    assert s.neighbours_only == 0 and placement_target(s, CASTILLO) and placement_target(s, SHIP)
 
 
 def test_grand_inquisitor_extra_is_the_holders_choice(xtable, r, random_plans):

@@ -8,8 +8,9 @@ import pytest
 from simulator import api
 from simulator.core.config import make_config
 from simulator.core.rng import seed_stream
-from simulator.core.trace import no_log
+from simulator.core.trace import entries, new_log, no_log
 from simulator.games.elgrande import board, turn
+from simulator.games.elgrande import codes as L
 from strategies import elgrande as players
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -79,9 +80,13 @@ def play_checked(s, r, plans, rng):
     turn.end_of_round(s, r, no_log())
     if board.general_scoring_after(r, s.round_no):
         king, inside = s.king, s.cab[:, s.king].copy()
-        turn.general_scoring(s, r, plans, rng, no_log())
+        log = new_log(2000)
+        turn.general_scoring(s, r, plans, rng, log)
         assert (s.cab[:, king] == inside).all() and (s.cab[:s.n_players, board.CASTILLO] == 0).all()
-        if s.inquisitor >= 0:  # the black ones go with their holder's disc; else they stay
+        # the black ones go with their holder's disc; else, or when it names the King's region
+        # (rules.toml, expansion_inquisitor), they stay
+        stayed = any(row[0] == L.BLACK_STAY for row in entries(log))
+        if s.inquisitor >= 0 and not stayed:
             assert s.cab[board.BLACK, board.CASTILLO] == 0
     check_invariants(s, r)
 

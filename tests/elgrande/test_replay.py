@@ -69,49 +69,88 @@ def test_replay_of_the_expansion_tells_every_new_rule(expansion_run):
             "table_filled"} <= kinds, kinds
 
 
-def _told(*rows):
-    """The story of a log holding ``rows`` (code, a, b, c, d, e, f), as the kernel writes them."""
-    from simulator.games.elgrande import story
-    return story.tell(log_of(*rows))
+def test_every_decision_tells_the_index_of_its_option():
+    """Issue 30: every logged choice is the index of the option taken among those offered, as
+    the kernel logs it (a free move's decision told 'free move', 9 options, chosen 12 at seed
+    8101, 2 players, the expansion, game 0; the limit table's told no index): over seeded
+    games of both modes at 2-5 players. A free move's decision names its destination, the
+    limit table's the colour put on the space, as the events that follow do."""
+    told = set()
+    for mode in ("base", "grand_inquisitor_colonies"):
+        for players in (2, 3, 4, 5):
+            for index in range(2):
+                events = api.replay("elgrande", seed=8101, game_index=index, players=players,
+                                    mode=mode)
+                for e, after in zip(events, events[1:]):
+                    if e["kind"] != "decision":
+                        continue
+                    told.add(e["decision"])
+                    assert isinstance(e["chosen"], int) and 0 <= e["chosen"] < e["options"], e
+                    if e["decision"] == "free move":
+                        assert (e["chosen"] == 0) == (e["destination"] is None)
+                        if e["chosen"]:
+                            assert after["kind"] == "free_move" and after["to"] == e["destination"]
+                    if e["decision"] == "limit table space":
+                        assert after["kind"] == "table_filled" and after["colour"] == e["colour"]
+    assert {"free move", "limit table space"} <= told
 
 
-def test_a_free_move_tells_the_index_of_its_option():
-    """Issue 30: a free move's decision told the destination's place number + 1 as ``chosen``
-    (seed 8101, 2 players, the expansion, game 0: 'free move', 9 options, chosen 12). Its
-    options are staying, then the destinations in place order: from the Ship, América, África
-    and the coastal regions (Cataluña, Galicia, Granada, País Vasco, Sevilla, Valencia, Francia)
-    but not the King's region, nor Francia when it is full."""
-    from simulator.games.elgrande import board as B
-    from simulator.games.elgrande import story as S
-    free = lambda options, place: (S.DECISION, 0, S.DECIDE_FREE_MOVE, options, place + 1)
-    # the King in Sevilla: 8 destinations; América is the 7th of them, option index 7
-    events = _told((S.SETUP, 2, B.SEVILLA), free(9, B.AMERICA), free(9, -1))
-    assert [e["chosen"] for e in events[1:]] == [7, 0]
-    assert [e["destination"] for e in events[1:]] == ["América", None]
-    # the King moves to Aragón (not coastal): 9 destinations, or 8 when Francia is full
-    events = _told((S.SETUP, 2, B.SEVILLA), (S.KING_MOVED, B.SEVILLA, B.ARAGON),
-                   free(10, B.AFRICA), free(9, B.AFRICA), free(10, B.FRANCIA))
-    assert [e["chosen"] for e in events[2:]] == [9, 8, 7]
-    # from a colony the only destination is the Ship
-    assert _told((S.SETUP, 2, B.SEVILLA), free(2, B.SHIP))[1]["chosen"] == 1
+def _turns(events):
+    """Each event with the player whose turn it is then (None between turns: the card play, a
+    Copycat after a turn, a general scoring with its Free Choice)."""
+    current = None
+    for e in events:
+        if e["kind"] == "turn":
+            current = e["player"]
+        elif e["kind"] == "round" or (
+                e["kind"] == "scoring" and e["scoring"] == "general scoring") or (
+                e["kind"] == "held_card_used" and e["card"] in ("copycat", "free choice")):
+            current = None
+        yield current, e
 
 
-def test_every_decision_of_the_expansion_tells_a_valid_option():
-    """Every logged choice is an index of its options (the limit table's, whose options the log
-    does not list, says its colour and leaves the index out unless there is one option)."""
-    from simulator.games.elgrande.board import REGION_NAMES
-    events = [e for index in range(2) for e in api.replay(
-        "elgrande", seed=8101, game_index=index, players=2, mode="grand_inquisitor_colonies")]
-    decisions = [e for e in events if e["kind"] == "decision"]
-    free = [e for e in decisions if e["decision"] == "free move"]
-    assert free and any(e["chosen"] > 1 for e in free)
-    for e in decisions:
-        if e["decision"] == "limit table space":
-            assert e["chosen"] == (0 if e["options"] == 1 else None) and "colour" in e
-        else:
-            assert 0 <= e["chosen"] < e["options"], e
-    # the decision's destination is the free move's that follows it
-    for e, after in zip(events, events[1:]):
-        if e.get("decision") == "free move" and e["chosen"]:
-            assert after["kind"] == "free_move" and after["to"] == e["destination"]
-            assert e["destination"] in REGION_NAMES
+def test_tokens_are_taken_only_in_their_players_turn():
+    """Issue 30 (seed 8101, 5 players, the expansion, game 63): a Caballero moved into África by
+    Free Choice during a general scoring took a Ware there. 'During your turn, you may take Gold
+    and Wares': every token is taken by the player whose turn it is (the black Caballeros'
+    by their holder, in his turn)."""
+    taken = 0
+    for players, index in ((5, 63), (5, 0), (4, 1), (3, 2), (2, 3)):
+        events = api.replay("elgrande", seed=8101, game_index=index, players=players,
+                            mode="grand_inquisitor_colonies")
+        for current, e in _turns(events):
+            if e["kind"] == "token_taken":
+                taken += 1
+                assert current is not None and e["colour"] in (current, "black"), e
+    assert taken > 0
+
+
+def test_holy_inquisition_places_next_to_the_king_only():
+    """Issue 30 (seed 8101, 2 players, the expansion, game 0: 'P1 places a Caballero from the
+    court in the Castillo' with Holy Inquisition): its 3 Caballeros go 'into regions
+    neighboring the King's region', never the Castillo or the Ship; holy_inquisition_places =
+    'as_any_card' (the wider reading) lets them in there."""
+    from simulator.games.elgrande.board import BORDERS, REGION_NAMES
+    where = {}
+    for places in ("neighbours", "as_any_card"):
+        found = []
+        for index in range(3):
+            events = api.replay("elgrande", seed=8101, game_index=index, players=2,
+                                mode="grand_inquisitor_colonies",
+                                settings={"holy_inquisition_places": places})
+            king, card = None, None
+            for e in events:
+                if e["kind"] == "setup":
+                    king = e["king"]
+                elif e["kind"] == "king_moved":
+                    king = e["to"]
+                elif e["kind"] in ("turn", "card_taken"):
+                    card = e.get("card")
+                elif e["kind"] == "placed" and card == "holy_inquisition":
+                    found.append((king, e["place"]))
+        where[places] = found
+    assert where["neighbours"]
+    for king, place in where["neighbours"]:
+        assert place in REGION_NAMES and BORDERS[REGION_NAMES.index(king),
+                                                  REGION_NAMES.index(place)] == 1
+    assert any(place in ("the Castillo", "the Ship") for _, place in where["as_any_card"])

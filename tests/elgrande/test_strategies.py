@@ -127,6 +127,7 @@ def test_the_standings_kept_between_a_cards_moves_are_the_worked_out_ones(table,
         s.inquisitor = 0
         s.table_region, s.table_size = GRANADA, 6
         s.lying[WARE], s.lying[GOLD] = 2, 1
+        s.acting = 0  # player 0's turn: its tokens are taken
         room = s.table_size  # the table's spaces taken first, as the rules fill them
         for c in range(N_COLOURS):
             s.on_table[c] = min(s.cab[c, GRANADA], room)

@@ -117,6 +117,7 @@ NO, YES = 0, 1
 VETO_ROUND, VETO_GAME = 0, 1
 TAKE_BACK_ANY, TAKE_BACK_THIS_ROUND = 0, 1
 ALL_OUT_BLACK_ALL, ALL_OUT_BLACK_MAY_LEAVE, ALL_OUT_BLACK_NONE = 0, 1, 2
+HOLY_PLACES_NEIGHBOURS, HOLY_PLACES_AS_ANY_CARD = 0, 1
 
 STATE = np.dtype([
     # the table
@@ -163,6 +164,7 @@ STATE = np.dtype([
     ("held", np.int64, (MAX_PLAYERS, 3)),    # Execute, Copycat, Free Choice kept for later
     ("last_special", np.int64),              # the special action of the turn just played
     ("castillo_closed", np.int64),           # 1 from its emptying to the end of a general scoring
+    ("neighbours_only", np.int64),           # 1 while Holy Inquisition's Caballeros are placed
     # the game's tables (load_tables)
     ("points", np.int64, (N_PLACES, 3)),     # printed scoreboards
     ("mobile_points", np.int64, (2, 3)),
@@ -554,13 +556,15 @@ def may_place_anywhere(s, r, g):
 @compiled(inline="always")  # called in every valuation: no call overhead
 def placement_target(s, g):
     """A region bordering the King's region, or the Castillo; with the expansion, the Ship when
-    the King is on the coast, Francia when a space is free; never América or África."""
+    the King is on the coast, Francia when a space is free; never América or África. Holy
+    Inquisition's placement (``neighbours_only``) only 'into regions neighboring the King's
+    region': neither the Castillo nor the Ship (``holy_inquisition_places``)."""
     if g == CASTILLO:
-        return True
+        return s.neighbours_only == 0
     if g >= s.n_regions or g == AMERICA or g == AFRICA:
         return False
     if g == SHIP:
-        return COASTAL[s.king] == 1
+        return COASTAL[s.king] == 1 and s.neighbours_only == 0
     if g == FRANCIA and francia_free(s) == 0:
         return False
     return BORDERS[s.king, g] == 1

@@ -197,7 +197,11 @@ def lose_token(s, c, token, to, log):
 def take_tokens(s, p, log):
     """``p`` takes what it can (a free action, not an action): each Caballero of its own, and
     black ones for the Grand Inquisitor's holder, holding nothing and on no space, takes one
-    token lying where it stands (Wares in África, Gold in América)."""
+    token lying where it stands (Wares in África, Gold in América). Only in its own turn
+    ('During your turn, you may take Gold and Wares'): not by Free Choice at a general scoring,
+    nor by Copycat after another's turn."""
+    if s.acting != p:
+        return
     for c in (p, BLACK):
         if c == BLACK and s.inquisitor != p:
             continue

@@ -22,7 +22,6 @@ from simulator.games.elgrande.board import (
     FRANCIA, GOLD,
     HOLY_INQUISITION, MAX_PLAYERS, N_CARD_KINDS, N_COLOURS, N_PLACES,
     N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, YES, francia_free, holds_space, place_options,
-    placement_target,
 )
 from strategies import elgrande as players
 
@@ -89,11 +88,12 @@ def free_moves(s, r, plans, rng, log, p):
     round may go to América, África or a coastal region of Spain; each in América or África
     since an earlier round may go to the Ship (free actions: no place or move action). The
     Grand Inquisitor's holder moves the black Caballeros there likewise, 'as if they were his
-    own' (after its own). Then ``p`` takes the tokens it can."""
+    own' (after its own). First ``p`` takes the tokens it can: one that came outside its turn
+    (Free Choice, Copycat, another's card) takes its token before it may move away."""
+    E.take_tokens(s, p, log)
     free_moves_of(s, r, plans, rng, log, p, p, players.P_FREE_MOVE)
     if s.inquisitor == p:
         free_moves_of(s, r, plans, rng, log, p, BLACK, players.P_FREE_MOVE_BLACK)
-    E.take_tokens(s, p, log)
 
 
 @compiled
@@ -104,7 +104,9 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
         free_destinations(s, SHIP, allowed)  # anew: Francia may have filled
         decided(s, place_options(allowed, True))
         g = players.choose_place(s, r, p, plans, rng, purpose, allowed, SHIP, True)
-        record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1, g + 1)
+        # the option's index (0: stay; then the destinations in place order), and the place
+        record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1,
+               allowed[:g].sum() + 1 if g >= 0 else 0, g)
         if g < 0:
             break
         record(log, L.FREE_MOVE, p, c, SHIP, g)
@@ -115,7 +117,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
         for _ in range(free_movers(s, c, a)):
             decided(s, place_options(allowed, True))
             g = players.choose_place(s, r, p, plans, rng, purpose, allowed, a, True)
-            record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, g + 1 if g >= 0 else 0)
+            record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, 1 if g >= 0 else 0, g)
             if g < 0:
                 break
             record(log, L.FREE_MOVE, p, c, a, SHIP)
@@ -259,7 +261,7 @@ def extra_targets(s, r, allowed):
     k = 0
     for g in range(s.n_regions):
         if g == SHIP:
-            ok = r.inquisitor_extra_ship == YES and placement_target(s, g)
+            ok = r.inquisitor_extra_ship == YES and COASTAL[s.king] == 1
         else:
             ok = BORDERS[s.king, g] == 1 and (g != FRANCIA or francia_free(s) > 0)
         allowed[g] = 1 if ok else 0
@@ -286,7 +288,10 @@ def fill_table(s, r, plans, rng, log, chooser):
             return
         decided(s, k)
         c = players.choose_table_colour(s, r, chooser, plans, rng, beside)
-        record(log, L.DECISION, chooser, L.DECIDE_TABLE_SPACE, k, c)
+        chosen = 0  # the colour's index among those beside the table, and the colour
+        for d in range(c):
+            chosen += 1 if beside[d] > 0 else 0
+        record(log, L.DECISION, chooser, L.DECIDE_TABLE_SPACE, k, chosen, c)
         s.on_table[c] += 1
         record(log, L.TABLE_FILLED, c, chooser, g, s.on_table[c])
 

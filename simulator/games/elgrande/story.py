@@ -9,8 +9,7 @@ revealed, every scoring place by place, and every rule that fired without effect
 """
 
 from simulator.core import trace
-from simulator.games.elgrande.board import (AFRICA, AMERICA, CARD_KEYS, COASTAL, FRANCIA,
-                                             N_REGIONS, REGION_NAMES, SHIP)
+from simulator.games.elgrande.board import CARD_KEYS, REGION_NAMES
 from simulator.games.elgrande.codes import *  # every code: told here, and re-exported
 
 # The decisions whose options are logged, in the order of the DECIDE_ codes.
@@ -24,9 +23,6 @@ PURPOSES = ("the scoring disc", "return 2", "return all", "destination", "unique
 TOKENS = ("Ware", "Gold")
 SPACES = {9: ("ambassador", "envoy"), 10: ("Captain",), 11: ("Viceroy",)}
 HELD = ("execute action card", "copycat", "free choice")
-# Where a free move from the Ship may go, before the King's region and a full Francia are left
-# out (``expansion.free_destinations``): América, África and the coastal regions.
-SHIP_DESTINATIONS = tuple(g for g in range(N_REGIONS) if g in (AMERICA, AFRICA) or COASTAL[g])
 SCORING_KINDS = ("general scoring", "special scoring")
 
 # Why nothing happened, in the order of the NO_EFFECT reason codes.
@@ -148,8 +144,15 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == POWER_TAKEN_BACK:
         return f"{_p(a)} takes back power card {b}.", {"player": a, "power": b}
     if code == DECISION:
-        return (f"{_p(a)} decides the {DECISIONS[b]}: option {d + 1} of {c}.",
-                {"player": a, "decision": DECISIONS[b], "options": c, "chosen": d})
+        text = f"{_p(a)} decides the {DECISIONS[b]}: option {d + 1} of {c}"
+        fields = {"player": a, "decision": DECISIONS[b], "options": c, "chosen": d}
+        if b == DECIDE_FREE_MOVE:  # e: the destination (-1: the Caballero stays)
+            fields["destination"] = None if e < 0 else place_name(e)
+            return f"{text} ({'stay' if e < 0 else place_name(e)}).", fields
+        if b == DECIDE_TABLE_SPACE:  # e: the colour going onto the space
+            fields["colour"] = _colour(e)
+            return f"{text} (a Caballero of {_p(e)}).", fields
+        return f"{text}.", fields
     if code == NO_EFFECT:
         return (f"{_p(a)}'s {card_name(b)}: {WHY[c]}.",
                 {"player": a, "card": CARD_KEYS[b], "why": WHY[c]})
@@ -220,54 +223,7 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     raise ValueError(f"unknown log code {code}")
 
 
-def _free_move(player, options, logged, king) -> tuple[str, dict]:
-    """A free move's decision. The kernel logs the destination's place number + 1 (0: the
-    Caballero stays), not its index among the options; the options are staying, then the
-    destinations in place order, as for the Grand Inquisitor's extra Caballero. From a colony
-    the only destination is the Ship; from the Ship they are ``SHIP_DESTINATIONS`` without the
-    King's region and without Francia when it is full, which the number of options tells."""
-    g = logged - 1
-    if g < 0:
-        chosen = 0
-    elif g == SHIP:
-        chosen = 1
-    else:
-        allowed = [x for x in SHIP_DESTINATIONS if x != king]
-        if len(allowed) == options:  # the options count one destination less: Francia is full
-            allowed.remove(FRANCIA)
-        if len(allowed) + 1 != options or g not in allowed:
-            raise ValueError(f"a free move to {place_name(g)} is not one of {options} options "
-                             f"with the King in {place_name(king)}")
-        chosen = allowed.index(g) + 1
-    return (f"{_p(player)} decides the free move: option {chosen + 1} of {options} "
-            f"({'stay' if g < 0 else place_name(g)}).",
-            {"player": player, "decision": DECISIONS[DECIDE_FREE_MOVE], "options": options,
-             "chosen": chosen, "destination": None if g < 0 else place_name(g)})
-
-
-def _table_space(player, options, colour) -> tuple[str, dict]:
-    """Whose Caballero beside the limit table fills a free space on it. The kernel logs the
-    colour, not its index among the colours with Caballeros beside the table, and the log does
-    not tell which those are: the index is known only when there is one option."""
-    return (f"{_p(player)} decides the limit table space: a Caballero of {_p(colour)} "
-            f"({options} colour(s) to choose from).",
-            {"player": player, "decision": DECISIONS[DECIDE_TABLE_SPACE], "options": options,
-             "chosen": 0 if options == 1 else None, "colour": _colour(colour)})
-
-
 def tell(log) -> list[dict]:
     """The game's events in order, each a dict with ``kind``, ``text`` and its fields."""
-    king = -1  # the King's region: a free move from the Ship may not go there
-
-    def describe(code, a, b, c, d, e, f):
-        nonlocal king
-        if code == SETUP or code == KING_MOVED:
-            king = b
-        if code == DECISION and b == DECIDE_FREE_MOVE:
-            return _free_move(a, c, d, king)
-        if code == DECISION and b == DECIDE_TABLE_SPACE:
-            return _table_space(a, c, d)
-        return _describe(code, a, b, c, d, e, f)
-
-    return trace.tell(log, describe, LOG_KINDS)
+    return trace.tell(log, _describe, LOG_KINDS)
 

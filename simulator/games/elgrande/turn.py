@@ -23,7 +23,8 @@ from simulator.games.elgrande.board import (
     ALL_OUT_BLACK_MAY_LEAVE, ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS,
     CARD_STACK, CASTILLO, COLONY_STACK, COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE,
     GENERAL, GRAND_INQUISITOR_COLONIES, HELD_CARDS,
-    HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, INQUISITION_STACK, KING,
+    HELD_COPYCAT, HELD_EXECUTE, HELD_FREE_CHOICE, HOLY_INQUISITION, HOLY_PLACES_NEIGHBOURS,
+    INQUISITION_STACK, KING,
     KING_STACK, KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD,
     SCORE_BLACK_REGIONS, SCORE_OUTSIDE_SPAIN,
     MOVE_GRANDE, N_PLACES, N_POWER, N_REGIONS, N_SPAIN, N_STACKS, OPPONENTS_ANY_3,
@@ -241,7 +242,7 @@ def play_card(s, r, plans, rng, log, p, card, order):
     lay_card_tokens(s, p, card, log)
     if order == ACTION_FIRST:
         announce(s, r, plans, rng, log, p, card)
-    place_caballeros(s, r, plans, rng, log, p, s.card_caballeros[card])
+    place_caballeros(s, r, plans, rng, log, p, card)
     if order == PLACEMENT_FIRST:
         announce(s, r, plans, rng, log, p, card)
     elif order == NO_ACTION:
@@ -260,21 +261,26 @@ def lay_card_tokens(s, p, card, log):
 
 
 @compiled
-def place_caballeros(s, r, plans, rng, log, p, n):
-    """Up to ``n`` Caballeros from the court into regions bordering the King's region and/or
-    the Castillo; first the Grand Inquisitor's holder's extra one, if it so chooses
-    (``expansion.inquisitor_extra``)."""
-    X.inquisitor_extra(s, r, plans, rng, log, p, n)
+def place_caballeros(s, r, plans, rng, log, p, card):
+    """Up to the card's number of Caballeros from the court into regions bordering the King's
+    region and/or the Castillo (Holy Inquisition's 'into regions neighboring the King's
+    region' only, by ``holy_inquisition_places``); first the Grand Inquisitor's holder's extra
+    one, if it so chooses (``expansion.inquisitor_extra``)."""
+    n = s.card_caballeros[card]
+    s.neighbours_only = 1 if card == HOLY_INQUISITION and \
+        r.holy_inquisition_places == HOLY_PLACES_NEIGHBOURS else 0
+    X.inquisitor_extra(s, r, plans, rng, log, p, n)  # its player weighs the card's places
     memo = players.new_memo()  # the player's standings, kept from one placement to the next
     for _ in range(n):
         if s.court[p] == 0:
-            return
+            break
         decided(s, placement_options(s))
         g = players.choose_placement(s, r, p, plans, rng, memo)
         if g < 0:
-            return
+            break
         E.place(s, p, g, log)
         players.forget(memo, g, g)
+    s.neighbours_only = 0
 
 
 @compiled
@@ -806,10 +812,8 @@ def copycat(s, r, plans, rng, log, p):
         if players.copies(s, r, q, plans, rng, card):
             s.held[q, HELD_COPYCAT] -= 1
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
-            s.acting = q
-            carry_out_kept(s, r, plans, rng, log, q, card)
+            carry_out_kept(s, r, plans, rng, log, q, card)  # not q's turn: s.acting stays -1
             X.fill_table(s, r, plans, rng, log, X.table_filler(s, q))  # after every turn's change
-            s.acting = -1
             return
 
 
