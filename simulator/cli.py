@@ -567,7 +567,7 @@ def entry():
         click.echo(f"playtest: error: {e}", err=True)
         sys.exit(2)
     except click.UsageError as e:
-        click.echo(f"playtest: error: {e.format_message()}", err=True)
+        click.echo(f"playtest: error: {UsageError(e.format_message())}", err=True)
         sys.exit(2)
     except click.exceptions.Abort:
         click.echo("playtest: aborted", err=True)

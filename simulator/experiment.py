@@ -82,9 +82,24 @@ def _table(data: dict, key: str, where: str) -> dict:
 
 
 def _check_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
+    """Only ``allowed`` keys, each holding a value of its kind (``KINDS``)."""
     for key in table:
         if key not in allowed:
             raise UsageError(unknown_name("key", key, allowed, f"in {where}"))
+        kind, words = KINDS.get(key, (object, ""))
+        value = table[key]
+        if not isinstance(value, kind) or (kind is list and not all(isinstance(x, str)
+                                                                    for x in value)):
+            raise UsageError(f"{where}: {key} = {value!r} must be {words}")
+
+
+# What each key of a table holds (the numbers are checked with their ranges where they are read).
+KINDS = {"title": (str, "a text"), "description": (str, "a text"), "game": (str, "a game's name"),
+         "mode": (str, "a mode's name"), "settings": (dict, "a table of parameter = value"),
+         "weights": (dict, "a table of strategy = { weight = value }"),
+         "roles": (list, "a list of role names, one per seat"),
+         "strategies": (list, "a list of strategy names"), "parameter": (str, "a parameter's name"),
+         "parameters": (list, "a list of two parameters' names")}
 
 
 def _int(value, name: str, where: str, low: int = 0) -> int:
