@@ -50,9 +50,15 @@ def read_tuned(path: str, game: Game) -> dict:
         raise UsageError(f"--strategies tuned:{path}: tuned for {data.get('game')}, not {game.name}")
     names = game.strategies.weight_names
     weights = data.get("weights", {})
-    if sorted(weights) != sorted(names):
-        raise UsageError(f"--strategies tuned:{path}: its weights ({', '.join(weights)}) are not "
-                         f"the game's ({', '.join(names)})")
+    if not isinstance(weights, dict) or sorted(weights) != sorted(names):
+        raise UsageError(f"--strategies tuned:{path}: its weights ({', '.join(map(str, weights))}) "
+                         f"are not the game's ({', '.join(names)})")
+    for name, value in weights.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise UsageError(f"--strategies tuned:{path}: weight {name} = {value!r} is not a number")
+    if data.get("strategy") not in game.strategies.names:
+        raise UsageError(f"--strategies tuned:{path}: tunes {data.get('strategy')!r}, not one of "
+                         f"{game.name}'s strategies")
     return {"label": f"tuned:{p.stem}", "strategy": data["strategy"],
             "weights": [float(weights[n]) for n in names]}
 

@@ -130,6 +130,21 @@ def test_a_file_that_is_not_a_tuned_file_is_refused(tmp_path):
     assert not (tmp_path / "r").exists() and not (tmp_path / "r2").exists()
 
 
+def test_a_tuned_file_of_another_game_or_with_bad_weights_is_refused(tuned_file, tmp_path):
+    good = json.loads(tuned_file.read_text())
+    cases = [({**good, "game": "grimoire"}, "tuned for grimoire, not gremios"),
+             ({**good, "weights": dict(list(good["weights"].items())[:-1])}, "are not the game's"),
+             ({**good, "weights": [1, 2]}, "are not the game's"),
+             ({**good, "weights": {**good["weights"], "noise": "loud"}}, "noise = 'loud' is not a number"),
+             ({**good, "strategy": "wizard"}, "tunes 'wizard', not one of gremios's strategies")]
+    for i, (record, message) in enumerate(cases):
+        bad = tmp_path / f"bad{i}.json"
+        bad.write_text(json.dumps(record))
+        with pytest.raises(UsageError, match=message):
+            api.run("gremios", players=2, games=10, strategies=[f"tuned:{bad}"], out=tmp_path / "r")
+        assert not (tmp_path / "r").exists()
+
+
 def test_the_tune_command_prints_the_held_out_comparison(playtest, tmp_path):
     code, out, err = playtest("tune", "gremios", "-s", "balanced", "-p", "2", "--table", "greedy",
                               "-n", "100", "-b", "4", "--held-out-games", "300", "-q",
