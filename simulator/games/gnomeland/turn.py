@@ -166,20 +166,20 @@ def pay(s, r, p, c0, c1, c2, log):
     is paid from hand; a limited supply pays a Mercenary's resource only while it has the cube
     (``payable3``). Returns the Mercenaries discarded."""
     discarded = 0
-    kinds = np.zeros(3, dtype=np.int64)
+    by_kind = 0  # the cards discarded, packed by kind (no array: pay is called often)
     for k in range(3):
         c = c0 if k == 0 else (c1 if k == 1 else c2)
         while s.res[p, k] < c:
             s.mercs[p, k] -= 1
             s.merc_deck[k] += 1
-            kinds[k] += 1
+            by_kind += pack(1 if k == 0 else 0, 1 if k == 1 else 0, 1 if k == 2 else 0)
             discarded += 1
             gain_one(s, r, p, k, r.mercenary_yield, FROM_MERCENARY, log)
         s.res[p, k] -= c
         s.stored[p, k] -= min(c, s.stored[p, k])  # what the Warehouses hold goes first
         give_back(s, r, k, c)
     if c0 + c1 + c2 > 0:
-        record(log, L.PAY, p, pack(c0, c1, c2), discarded, pack(kinds[0], kinds[1], kinds[2]))
+        record(log, L.PAY, p, pack(c0, c1, c2), discarded, by_kind)
         tell_supply(s, r, log)
     return discarded
 
