@@ -669,6 +669,7 @@ def test_a_mercenary_pays_only_what_the_supply_holds(table, r, plans, log):
     s.supply[COIN] = 0
     give_dice(s, [1])
     s.dice_spent[0] = 1
+
     def three_coin_builds():
         return [o for o in options(s, r) if o[0] == L.OPT_BUILD_NORMAL and
                 list(r.n_cost[o[1], 0]) == [3, 0, 0]]
@@ -696,7 +697,7 @@ def test_an_exchange_the_supply_cannot_pay_is_not_offered(table, r, plans, log):
     s.dice_spent[0] = 1
     s.supply[WEAPON] = 0
     assert not any(o[0] == L.OPT_CONVERT for o in options(s, r))
-    s.special_side[0, 0] = ADVANCED   # the Port: Mana only
+    s.special_side[0, 0] = ADVANCED   # the Port: Mana only, while the supply has no Weapons
     assert [o for o in options(s, r) if o[0] == L.OPT_CONVERT] == [(L.OPT_CONVERT, 0, MANA)]
     s.supply[WEAPON] = 1
     assert len([o for o in options(s, r) if o[0] == L.OPT_CONVERT]) == 2
