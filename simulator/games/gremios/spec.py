@@ -55,8 +55,8 @@ def check_setup(rules, setup):
 
 
 # The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
-# --compile, 2026-12-03, this project's 2-core machine): said while a first run waits.
-FIRST_COMPILE_S = (43, 59)
+# --compile, 2026-12-04, this project's 2-core machine, quiet): said while a first run waits.
+FIRST_COMPILE_S = (37, 41)
 play, replay = kernel_entry_points(
     kernel, ("n_players", "mode", "fixed_roles", "seatings", "mix_ids", "mix_weights", "slot_roles"),
     tell=lambda log, rules: story.tell(log, int(rules[0].famine_numbers)), log_rows=REPLAY_LOG_ROWS,
