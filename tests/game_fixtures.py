@@ -25,6 +25,22 @@ def log_of(*rows):
     return log
 
 
+def unfolding_of(standings):
+    """(lead_changes, leader_at_third, leader_at_two_thirds) of a game whose seats stood at
+    ``standings`` after each turn, worked out here from the rules' words, apart from the core's:
+    a seat leads when alone on top (-1: nobody); a change is a new leader after another, a tie
+    between them none; the leaders are those after the turns at one and two thirds."""
+    leaders = [row.index(max(row)) if list(row).count(max(row)) == 1 else -1 for row in standings]
+    changes, last = 0, -1
+    for who in leaders:
+        if who >= 0:
+            changes += last >= 0 and who != last
+            last = who
+    n = len(leaders)
+    return (changes, leaders[n // 3 - 1] if n // 3 else -1,
+            leaders[2 * n // 3 - 1] if 2 * n // 3 else -1)
+
+
 def plan_maker(default_weights, seats):
     """``make_plans(strategy)``: every one of ``seats`` seats played by ``strategy`` with its
     default weights (the plans the engine's functions take)."""

@@ -12,6 +12,7 @@ from simulator.core.trace import entries, new_log, no_log
 from simulator.games.elgrande import board, turn
 from simulator.games.elgrande import codes as L
 from strategies import elgrande as players
+from tests.game_fixtures import unfolding_of
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 MODES = ("base", "grand_inquisitor_colonies")
@@ -182,19 +183,6 @@ def standings_by_round(events):
             rounds.append(list(score))
     assert rounds[-1] == events[-1]["scores"]
     return rounds
-
-
-def unfolding_of(rounds):
-    """(lead_changes, leader_at_third, leader_at_two_thirds) of these standings: a seat leads
-    when alone on top; a change is a new leader after another (a tie between them none)."""
-    leaders = [row.index(max(row)) if row.count(max(row)) == 1 else -1 for row in rounds]
-    changes, last = 0, -1
-    for who in leaders:
-        if who >= 0:
-            changes += 1 if last >= 0 and who != last else 0
-            last = who
-    n = len(leaders)
-    return changes, leaders[n // 3 - 1], leaders[2 * n // 3 - 1]
 
 
 @pytest.mark.parametrize("mode", MODES)

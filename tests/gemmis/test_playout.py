@@ -14,6 +14,7 @@ from simulator.games.gemmis import board, kernel
 from simulator.games.gemmis.spec import MODES
 from simulator.games.gemmis.turn import finish_game, new_game, play_turn
 from strategies import gemmis as players
+from tests.game_fixtures import unfolding_of
 from tests.gemmis.conftest import SMALL_SEARCH
 
 GAMES_PER_CASE = 4
@@ -138,14 +139,13 @@ def test_dataset_invariants(tmp_path, mode):
     assert (closed["closed_market"] == (~closed["truncated"].cast(pl.Boolean)).cast(pl.Int64)).all()
 
 
-def rebuilt_leaders(events):
-    """The leader after each turn (-1: a tie), rebuilt from a replay: a player's standing is
-    their marker on the score track (``points`` events), noted when the next turn begins or the
-    game stops."""
-    standing, leaders, playing = [0, 0], [], False
+def rebuilt_standings(events):
+    """Each player's standing after each turn, rebuilt from a replay: their marker on the score
+    track (``points`` events), noted when the next turn begins or the game stops."""
+    standing, standings, playing = [0, 0], [], False
     for e in events:
         if e["kind"] in ("turn", "truncated", "game_end") and playing:
-            leaders.append(-1 if standing[0] == standing[1] else int(standing[1] > standing[0]))
+            standings.append(list(standing))
             playing = False
         if e["kind"] == "turn":
             assert e["points"] == standing  # the story's own account of the track agrees
@@ -153,7 +153,7 @@ def rebuilt_leaders(events):
         elif e["kind"] == "points":
             assert e["before"] == standing[e["player"]]
             standing[e["player"]] = e["after"]
-    return leaders
+    return standings
 
 
 @pytest.mark.parametrize("mode", ["family", "advanced_alguazil"])
@@ -167,17 +167,11 @@ def test_the_unfolding_is_the_replayed_games(mode):
     for index in range(6):
         events = api.replay("gemmis", seed=9, game_index=index, mode=mode)
         game = games.row(index, named=True)
-        leaders = rebuilt_leaders(events)
-        assert len(leaders) == game["turns"]
-        changes, last = 0, -1
-        for who in leaders:
-            if who >= 0:
-                changes += last >= 0 and who != last
-                last = who
-        n = len(leaders)
-        assert game["lead_changes"] == changes
-        assert game["leader_at_third"] == (leaders[n // 3 - 1] if n // 3 >= 1 else -1)
-        assert game["leader_at_two_thirds"] == (leaders[2 * n // 3 - 1] if 2 * n // 3 >= 1 else -1)
+        standings = rebuilt_standings(events)
+        assert len(standings) == game["turns"]
+        changes, third, two_thirds = unfolding_of(standings)
+        assert (game["lead_changes"], game["leader_at_third"], game["leader_at_two_thirds"]) == \
+            (changes, third, two_thirds)
         logged = sum(1 for e in events if e["kind"] == "options" and e["options"] >= 2)
         assert game["decisions"] >= logged > 0
         changes_seen += changes

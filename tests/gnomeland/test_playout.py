@@ -12,6 +12,7 @@ from simulator.core.trace import no_log
 from simulator.games.gnomeland import board, kernel
 from simulator.games.gnomeland.turn import end_of_round, new_game, play_turn
 from strategies import gnomeland as players
+from tests.game_fixtures import unfolding_of
 
 PLAYER_COUNTS = (2, 3, 4)
 GAMES_PER_CASE = 4
@@ -150,7 +151,6 @@ def test_the_unfolding_is_what_the_replay_tells():
     thirds; the decisions are at least the choices the replay tells (action lists of two or more
     options, offers to copy to a player with a gnome)."""
     from simulator.core import batch
-    from simulator.core.unfolding import NOBODY
     n = 4
     config = make_config("gnomeland", n, seed=3)
     r = config.rules.as_record()[0]
@@ -161,7 +161,7 @@ def test_the_unfolding_is_what_the_replay_tells():
         events = api.replay("gnomeland", seed=3, game_index=index, players=n)
         track = [0] * n
         side = {}  # (player, kind, slot) -> "base" / "advanced": the building cards standing
-        leaders, open_turn = [], False
+        standings, open_turn = [], False
 
         def note():
             standing = list(track)
@@ -171,8 +171,7 @@ def test_the_unfolding_is_what_the_replay_tells():
                 else:
                     standing[p] += r.vp_advanced_special if level == "advanced" else \
                         r.vp_base_special
-            best = max(standing)
-            leaders.append(standing.index(best) if standing.count(best) == 1 else NOBODY)
+            standings.append(standing)
             return standing
 
         for e in events:
@@ -188,14 +187,11 @@ def test_the_unfolding_is_what_the_replay_tells():
             elif e["kind"] == "upgrade":
                 side[e["player"], e["building_kind"], e["slot"]] = "advanced"
         assert standing == events[-1]["scores"]  # the last turn noted: the final scores
-        t = len(leaders)
-        assert t == 5 * n
-        named = [w for w in leaders if w != NOBODY]
-        changes = sum(a != b for a, b in zip(named, named[1:]))
+        assert len(standings) == 5 * n
+        changes, third, two_thirds = unfolding_of(standings)
         row = games.row(index, named=True)
-        assert row["lead_changes"] == changes
-        assert row["leader_at_third"] == leaders[t // 3 - 1]
-        assert row["leader_at_two_thirds"] == leaders[2 * t // 3 - 1]
+        assert (row["lead_changes"], row["leader_at_third"], row["leader_at_two_thirds"]) == \
+            (changes, third, two_thirds)
         told = sum(1 for e in events if e["kind"] == "options" and e["options"] >= 2) + \
             sum(1 for e in events if e["kind"] == "copy" or
                 (e["kind"] == "copy_declined" and not e["no_gnome"]))

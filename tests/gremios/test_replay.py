@@ -10,6 +10,7 @@ import pytest
 
 from simulator import api
 from simulator.games.gremios import story
+from tests.game_fixtures import unfolding_of
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, BAD_HARVEST, BANKRUPTCY, COMMON_TREASURE, EVENT_NAMES, EXPEDITION, FAMINE,
     FARM, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR, GUILD_NAMES, INNKEEPER,
@@ -411,28 +412,17 @@ def test_the_unfolding_columns_are_what_the_replay_shows(players, seed, game_ind
     from simulator.core import batch
     from simulator.core.config import make_config
     events = api.replay("gremios", players=players, seed=seed, game_index=game_index)
-    points, leaders = [0] * players, []
-
-    def note():
-        best = max(points)
-        leaders.append(points.index(best) if points.count(best) == 1 else -1)
+    points, standings = [0] * players, []
     for e in events:
         if e["kind"] == "turn" and e["turn"] > 1 or e["kind"] == "game_end":
-            note()
+            standings.append(list(points))
         elif e["kind"] == "points":
             points[e["player"]] = e["points"]
-    changes, last = 0, -1
-    for who in leaders:
-        if who >= 0:
-            changes += last >= 0 and who != last
-            last = who
-    n = len(leaders)
     _, games = batch.play_in_memory(make_config("gremios", players, seed=seed), 1, game_index,
                                     with_games=True)
     row = games.row(0, named=True)
-    assert n == row["turns"]
-    assert row["lead_changes"] == changes
-    assert row["leader_at_third"] == (leaders[n // 3 - 1] if n // 3 else -1)
-    assert row["leader_at_two_thirds"] == leaders[2 * n // 3 - 1]
+    assert len(standings) == row["turns"]
+    assert (row["lead_changes"], row["leader_at_third"], row["leader_at_two_thirds"]) == \
+        unfolding_of(standings)
     action_choices = sum(1 for e in events if e["kind"] == "options" and len(e["options"]) > 1)
     assert row["decisions"] >= action_choices > 0

@@ -14,6 +14,7 @@ from simulator.core.trace import no_log
 from simulator.games.grimoire import board
 from simulator.games.grimoire.turn import new_game, play_round
 from strategies import grimoire as players
+from tests.game_fixtures import unfolding_of
 from tests.grimoire.conftest import SMALL_SEARCH
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -180,21 +181,6 @@ def standings_from_replay(events, r, n_players):
         elif kind == "game_end":
             assert standings[-1] == e["scores"]  # the rebuilt totals are the final scores
     return standings, decisions
-
-
-def unfolding_of(standings):
-    """lead_changes, leader_at_third, leader_at_two_thirds as the rules define them."""
-    leaders = []
-    for row in standings:
-        best = max(row)
-        leaders.append(row.index(best) if row.count(best) == 1 else -1)
-    changes, last = 0, -1
-    for who in leaders:
-        if who >= 0:
-            changes += last >= 0 and who != last
-            last = who
-    n = len(leaders)
-    return changes, leaders[n // 3 - 1] if n // 3 else -1, leaders[2 * n // 3 - 1] if 2 * n // 3 else -1
 
 
 @pytest.mark.parametrize("n_players, index", [(2, 3), (4, 5), (5, 1)])
