@@ -566,8 +566,9 @@ def test_holder_frees_black_caballeros_from_the_ship(xtable, r, plans, log, hold
     X.free_moves(s, r, plans, rng(), log, 0)
     free = logged(log, L.FREE_MOVE)
     if holder == 0:
-        assert [row[:3] for row in free] == [(0, BLACK, SHIP)]
-        assert s.cab[BLACK, SHIP] == 1 and s.cab[BLACK, free[0][3]] == 1
+        # a free move's row is a move's: colour, from, to, by, left, there
+        assert [(row[0], row[1], row[3]) for row in free] == [(BLACK, SHIP, 0)]
+        assert s.cab[BLACK, SHIP] == 1 and s.cab[BLACK, free[0][2]] == 1
     else:
         assert free == [] and s.cab[BLACK, SHIP] == 2
 
@@ -586,6 +587,19 @@ def test_holder_brings_a_black_carrier_home_by_free_moves(xtable, r, plans, log)
     X.free_moves(s, r, plans, rng(), log, 0)
     assert s.cab[BLACK, SHIP] == 0 and s.score[0] >= r.gold_points
     assert s.vp[0, FROM_TOKENS] == r.gold_points
+
+
+def test_a_token_home_is_logged_after_its_move_and_a_free_move_once(xtable, log):
+    """Issue 30: a Caballero carrying Gold from the Ship to the coast is logged moving, then
+    bringing its Gold home (it was the other way round); a free move is one row, not a free
+    move and a move."""
+    s = xtable(3, king=ARAGON)
+    s.cab[0, SHIP], s.carry[0, SHIP, GOLD] = 2, 2
+    E.move(s, 0, SHIP, GALICIA, 0, log)
+    E.free_move(s, 0, SHIP, VALENCIA, 0, log)
+    codes = [int(row[0]) for row in entries(log)]
+    assert codes == [L.MOVED, L.TOKEN_HOME, L.FREE_MOVE, L.TOKEN_HOME]
+    assert logged(log, L.FREE_MOVE) == [(0, SHIP, VALENCIA, 0, 0, 1)]
 
 
 # --- The limit table -------------------------------------------------------------------------

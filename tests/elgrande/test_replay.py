@@ -154,3 +154,91 @@ def test_holy_inquisition_places_next_to_the_king_only():
         assert place in REGION_NAMES and BORDERS[REGION_NAMES.index(king),
                                                   REGION_NAMES.index(place)] == 1
     assert any(place in ("the Castillo", "the Ship") for _, place in where["as_any_card"])
+
+
+def _expansion_replays(strategies=None, games=2):
+    """Seeded replays of the expansion at 2-5 players (seed 8101, the issue's seed)."""
+    for players in (2, 3, 4, 5):
+        for index in range(games):
+            yield players, index, api.replay(
+                "elgrande", seed=8101, game_index=index, players=players,
+                mode="grand_inquisitor_colonies",
+                strategies=None if strategies is None else [strategies] * players)
+
+
+def test_the_expansions_setup_caballeros_are_told():
+    """Issue 30: the six more Caballeros each player takes into the provinces at the
+    expansion's setup were not told, and the two of them placed by the secret choice were told
+    as coming from the court. Rebuilt from the setup's events, each player's court and
+    provinces are those its first turn starts from."""
+    for players, index, events in _expansion_replays():
+        court, provinces, first = {}, {}, {}
+        for e in events:
+            if e["kind"] == "home":
+                court[e["player"]], provinces[e["player"]] = e["court"], e["provinces"]
+            elif e["kind"] == "setup_caballeros":
+                provinces[e["player"]] += e["caballeros"]
+                assert e["provinces"] == provinces[e["player"]]
+            elif e["kind"] == "placed" and e["player"] not in first:
+                assert e["from"] == "the provinces", e  # every placement before any turn
+                provinces[e["player"]] -= 1
+                assert e["provinces"] == provinces[e["player"]]
+            elif e["kind"] == "to_court" and e["player"] not in first:
+                first[e["player"]] = (e["court"] - e["caballeros"],
+                                      e["provinces"] + e["caballeros"])
+        assert first == {p: (court[p], provinces[p]) for p in range(players)}, (players, index)
+
+
+def test_a_free_move_is_told_once():
+    """Issue 30: a free move was told twice (a ``free_move`` event, then a ``moved`` one). Each
+    free move is one event, with the counts it leaves."""
+    free = 0
+    for players, index, events in _expansion_replays(games=4):
+        for before, e in zip(events, events[1:]):
+            if before["kind"] == "free_move":
+                free += 1
+                assert not (e["kind"] == "moved" and e["from"] == before["from"]
+                            and e["to"] == before["to"]), (players, index, e)
+                assert {"left", "there"} <= before.keys()
+    assert free > 0
+
+
+def test_a_token_brought_home_is_told_after_its_move():
+    """Issue 30: a Gold or Ware brought home was told before the move that brought it. Each
+    ``token_home`` follows the move (a free one or not) of its Caballero into its region, and
+    no move of it is told after (a free move was told again after its token)."""
+    home = 0
+    for players, index, events in _expansion_replays(games=4):
+        for before, e, after in zip(events, events[1:], events[2:]):
+            if e["kind"] == "token_home":
+                home += 1
+                assert before["kind"] in ("moved", "free_move"), (players, index, before, e)
+                colour = before.get("colour", before.get("owner"))
+                assert before["to"] == e["place"] and colour in (e["colour"], 5), (before, e)
+                assert not (after["kind"] == "moved" and before["kind"] == "free_move"
+                            and (after["from"], after["to"]) == (before["from"], before["to"]))
+    assert home > 0
+
+
+def test_a_copycats_action_tells_whose_it_is():
+    """Issue 30: a Copycat's special action, carried out after another player's turn with no
+    turn of its own, was told as if in that turn. A ``copycat_action`` event names its player,
+    the card and whose turn it follows, and its ``special`` event says it is a Copycat's; every
+    other special action is its player's in its own turn (random players use Copycat often)."""
+    copied = 0
+    for players, index, events in _expansion_replays(strategies="random", games=8):
+        turn = None
+        for i, e in enumerate(events):
+            if e["kind"] == "turn":
+                turn = e["player"]
+            elif e["kind"] == "copycat_action":
+                copied += 1
+                assert e["after"] == turn and e["player"] != turn
+                used, special = events[i + 1], next(x for x in events[i:] if x["kind"] == "special")
+                assert used["kind"] == "held_card_used" and used["card"] == "copycat"
+                assert (used["player"], used["on"]) == (e["player"], e["card"])
+                assert (special["player"], special["card"], special["copycat"]) == (
+                    e["player"], e["card"], True)
+            elif e["kind"] == "special" and not e["copycat"]:
+                assert e["player"] == turn, (players, index, e)
+    assert copied > 0

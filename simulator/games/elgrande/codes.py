@@ -14,7 +14,8 @@ LOG_KINDS = (
     # the expansion
     "black_placed", "table_placed", "table_filled", "inquisitor_taken", "extra_caballero",
     "tokens_laid", "token_taken", "token_home", "token_lost", "space_scored", "card_held",
-    "held_card_used", "free_move", "black_stay", "table_move",
+    "held_card_used", "free_move", "black_stay", "table_move", "setup_caballeros",
+    "copycat_action",
 )
 (SETUP, HOME, ROUND, CARD_UP, STACK_EMPTY, POWER_CARD, POWER_CLASH, TURN_ORDER, TO_COURT,
  CARD_TAKEN, PLACED, MOVED, RETURNED, SPECIAL, SPECIAL_DECLINED, VETOED, SCORING, PLACE_SCORED,
@@ -23,7 +24,7 @@ LOG_KINDS = (
  TURN, VETO_HELD,
  BLACK_PLACED, TABLE_PLACED, TABLE_FILLED, INQUISITOR_TAKEN, EXTRA_CABALLERO, TOKENS_LAID,
  TOKEN_TAKEN, TOKEN_HOME, TOKEN_LOST, SPACE_SCORED, CARD_HELD, HELD_CARD_USED,
- FREE_MOVE, BLACK_STAY, TABLE_MOVE) = range(len(LOG_KINDS))
+ FREE_MOVE, BLACK_STAY, TABLE_MOVE, SETUP_CABALLEROS, COPYCAT_ACTION) = range(len(LOG_KINDS))
 
 COURT = N_PLACES          # where a move's "place" is the court (returns, a disc naming the King)
 PROVINCES = N_PLACES + 1

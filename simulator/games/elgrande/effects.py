@@ -36,7 +36,7 @@ def place_from_provinces(s, p, g, k, log):
         s.provinces[p] -= 1
         arrive(s, p, g, -1, log)
         s.placed[p] += 1
-        record(log, L.PLACED, p, g, s.cab[p, g], s.court[p])
+        record(log, L.PLACED, p, g, s.cab[p, g], s.provinces[p], 1)  # 1: from the provinces
 
 
 @compiled
@@ -52,16 +52,28 @@ def place(s, p, g, log):
 def move(s, q, a, b, by, log):
     """One of colour ``q``'s Caballeros from place ``a`` to place ``b`` (``L.COURT``: to the
     court), with the token it holds (expansion)."""
+    shift(s, q, a, b, by, log, L.MOVED)
+
+
+@compiled
+def free_move(s, q, a, b, by, log):
+    """A free move (expansion: the Ship and the colonies), told once as such."""
+    shift(s, q, a, b, by, log, L.FREE_MOVE)
+
+
+@compiled
+def shift(s, q, a, b, by, log, code):
+    """``move``'s change, told by ``code`` before what it results in (a token brought home,
+    or lost)."""
     token = depart(s, q, a, b)
-    if b == L.COURT:
-        s.court[q] += 1
-        there = s.court[q]
-    else:
-        arrive(s, q, b, token, log)
-        there = s.cab[q, b]
     if q < MAX_PLAYERS:
         s.moved[q] += 1
-    record(log, L.MOVED, q, a, b, by, s.cab[q, a], there)
+    if b == L.COURT:
+        s.court[q] += 1
+        record(log, code, q, a, b, by, s.cab[q, a], s.court[q])
+    else:  # told before arriving: arriving may bring a token home (its own event)
+        record(log, code, q, a, b, by, s.cab[q, a], s.cab[q, b] + 1)
+        arrive(s, q, b, token, log)
     if token >= 0 and (b == L.COURT or b == CASTILLO):
         lose_token(s, q, token, b, log)
 

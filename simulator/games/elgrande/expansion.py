@@ -52,6 +52,7 @@ def setup(s, r, plans, rng, log, regions):
     shuffle(rng, s.deck[COLONY_STACK], s.deck_n[COLONY_STACK])
     for p in range(n):
         s.provinces[p] += r.expansion_caballeros
+        record(log, L.SETUP_CABALLEROS, p, r.expansion_caballeros, s.provinces[p])
     picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
     setup_picks(s, r, plans, rng, log, picks)
     for p in range(n):
@@ -109,8 +110,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
                allowed[:g].sum() + 1 if g >= 0 else 0, g)
         if g < 0:
             break
-        record(log, L.FREE_MOVE, p, c, SHIP, g)
-        E.move(s, c, SHIP, g, p, log)
+        E.free_move(s, c, SHIP, g, p, log)
         E.take_tokens(s, p, log)
     for a in (AMERICA, AFRICA):
         free_destinations(s, a, allowed)
@@ -120,8 +120,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
             record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, 1 if g >= 0 else 0, g)
             if g < 0:
                 break
-            record(log, L.FREE_MOVE, p, c, a, SHIP)
-            E.move(s, c, a, SHIP, p, log)
+            E.free_move(s, c, a, SHIP, p, log)
 
 
 @compiled

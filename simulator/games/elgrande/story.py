@@ -89,9 +89,14 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         when = ("special action first", "placement first", "no special action")[c]
         return (f"{_p(a)} takes {card_name(b)} (stack {d + 1}): {when}.",
                 {"player": a, "card": CARD_KEYS[b], "stack": d + 1, "order": when})
-    if code == PLACED:
+    if code == PLACED:  # e: 1 from the provinces (the expansion's setup), d then what is left
+        if e:
+            return (f"{_p(a)} places a Caballero from the provinces in {place_name(b)} ({c} "
+                    f"there, provinces {d}).", {"player": a, "place": place_name(b), "there": c,
+                                               "from": "the provinces", "provinces": d})
         return (f"{_p(a)} places a Caballero from the court in {place_name(b)} ({c} there, "
-                f"court {d}).", {"player": a, "place": place_name(b), "there": c, "court": d})
+                f"court {d}).", {"player": a, "place": place_name(b), "there": c,
+                                 "from": "the court", "court": d})
     if code == MOVED:
         return (f"{_p(d)} moves a Caballero of {_p(a)} from {place_name(b)} to {place_name(c)} "
                 f"({e} left, {f} there).", {"owner": a, "from": place_name(b),
@@ -99,8 +104,10 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == RETURNED:
         return (f"A Caballero of {_p(a)} goes back from {place_name(b)} to the provinces "
                 f"({c} left there).", {"owner": a, "from": place_name(b), "left": c})
-    if code == SPECIAL:
-        return (f"{_p(a)} carries out {card_name(b)}.", {"player": a, "card": CARD_KEYS[b]})
+    if code == SPECIAL:  # c: 1 for a Copycat's, outside its player's turn
+        return (f"{_p(a)} carries out {card_name(b)}" + (" (Copycat: not in its turn)." if c
+                                                         else "."),
+                {"player": a, "card": CARD_KEYS[b], "copycat": bool(c)})
     if code == SPECIAL_DECLINED:
         return (f"{_p(a)} does not use the special action of {card_name(b)}.",
                 {"player": a, "card": CARD_KEYS[b]})
@@ -203,10 +210,17 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == HELD_CARD_USED:
         return (f"{_p(a)} uses {HELD[b]}" + (f" on {card_name(c)}." if c >= 0 else "."),
                 {"player": a, "card": HELD[b], "on": CARD_KEYS[c] if c >= 0 else None})
-    if code == FREE_MOVE:
-        return (f"{_p(a)} moves a Caballero of {_p(b)} from {place_name(c)} to {place_name(d)} "
-                "as a free move (no action).", {"player": a, "colour": _colour(b), "from": place_name(c),
-                                   "to": place_name(d)})
+    if code == FREE_MOVE:  # MOVED's row: colour, from, to, by, left, there
+        return (f"{_p(d)} moves a Caballero of {_p(a)} from {place_name(b)} to {place_name(c)} "
+                f"as a free move, no action ({e} left, {f} there).",
+                {"player": d, "colour": _colour(a), "from": place_name(b), "to": place_name(c),
+                 "left": e, "there": f})
+    if code == SETUP_CABALLEROS:
+        return (f"{_p(a)} takes {b} more Caballeros into the provinces (provinces {c}).",
+                {"player": a, "caballeros": b, "provinces": c})
+    if code == COPYCAT_ACTION:
+        return (f"--- {_p(a)}'s Copycat action after {_p(b)}'s turn: {card_name(c)} (not a turn "
+                f"of {_p(a)}'s) ---", {"player": a, "after": b, "card": CARD_KEYS[c]})
     if code == TABLE_MOVE:
         there = ("beside the table", "on the table")
         how = ("takes a Caballero of {} off the limit table in {}: it stays beside it",

@@ -322,7 +322,7 @@ def special_action(s, r, plans, rng, log, p, card):
     """``p`` carries out ``card``'s special action: the card it chose this turn, or one it
     executes or copies (Execute Action Card, Copycat); a stack-7 card's Gold and Wares are laid
     before (``lay_card_tokens``)."""
-    record(log, L.SPECIAL, p, card)
+    record(log, L.SPECIAL, p, card, 1 if s.acting != p else 0)  # 1: a Copycat's, in no turn
     s.specials_done[p] += 1
     s.last_special = card
     stack = CARD_STACK[card]
@@ -811,6 +811,7 @@ def copycat(s, r, plans, rng, log, p):
         decided(s, 2)
         if players.copies(s, r, q, plans, rng, card):
             s.held[q, HELD_COPYCAT] -= 1
+            record(log, L.COPYCAT_ACTION, q, p, card)
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
             carry_out_kept(s, r, plans, rng, log, q, card)  # not q's turn: s.acting stays -1
             X.fill_table(s, r, plans, rng, log, X.table_filler(s, q))  # after every turn's change
