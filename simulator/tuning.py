@@ -25,7 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 from simulator.core import batch, dataset
-from simulator.core.config import make_config
+from simulator.core.config import make_config, weight_value
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, get_game
 
@@ -53,14 +53,11 @@ def read_tuned(path: str, game: Game) -> dict:
     if not isinstance(weights, dict) or sorted(weights) != sorted(names):
         raise UsageError(f"--strategies tuned:{path}: its weights ({', '.join(map(str, weights))}) "
                          f"are not the game's ({', '.join(names)})")
-    for name, value in weights.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise UsageError(f"--strategies tuned:{path}: weight {name} = {value!r} is not a number")
+    values = [weight_value(weights[n], f"--strategies tuned:{path}: weight {n}") for n in names]
     if data.get("strategy") not in game.strategies.names:
         raise UsageError(f"--strategies tuned:{path}: tunes {data.get('strategy')!r}, not one of "
                          f"{game.name}'s strategies")
-    return {"label": f"tuned:{p.stem}", "strategy": data["strategy"],
-            "weights": [float(weights[n]) for n in names]}
+    return {"label": f"tuned:{p.stem}", "strategy": data["strategy"], "weights": values}
 
 
 @dataclass

@@ -90,12 +90,12 @@ def make_config(game: str, players: int | None = None, mode: str | None = None,
             for key, value in vector.items():
                 if key not in names:
                     raise UsageError(unknown_name("weight", key, names, f"of {name}"))
-                mix_weights[rows, names.index(key)] = _weight(value, f"weights for {name}: {key}")
+                mix_weights[rows, names.index(key)] = weight_value(value, f"weights for {name}: {key}")
             continue
         if not isinstance(vector, (list, tuple, np.ndarray)):
             raise UsageError(f"weights for {name}: {vector!r} must be a list of {len(names)} "
                              f"numbers ({', '.join(names)}) or a table of weight = number")
-        vector = np.array([_weight(x, f"weights for {name}") for x in vector], dtype=np.float64)
+        vector = np.array([weight_value(x, f"weights for {name}") for x in vector], dtype=np.float64)
         if vector.shape != (len(names),):
             raise UsageError(f"weights for {name}: expected {len(names)} numbers "
                              f"({', '.join(names)}), got {vector.size}")
@@ -123,9 +123,10 @@ def make_config(game: str, players: int | None = None, mode: str | None = None,
 TUNED_PREFIX = "tuned:"
 
 
-def _weight(value, where: str) -> float:
+def weight_value(value, where: str) -> float:
+    """A strategy's weight from a file or the API, or a one-line error naming ``where``."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.number)):
-        raise UsageError(f"{where} = {value!r}: must be a number")
+        raise UsageError(f"{where} = {value!r} is not a number")
     return float(value)
 
 
