@@ -1,6 +1,7 @@
 """Who plays the parts of a run: this process (numba threads) or a Dask cluster.
 
-A backend turns a list of parts (index, first game, games) into their seat and game rows; the
+A backend turns a list of parts (index, first game, games) into their seat and game rows (and
+the counts of the rules that came up); the
 driver in ``batch.py`` writes them. A part's rows depend only on the configuration and its game
 range, so every backend gives the same bytes.
 
@@ -29,15 +30,18 @@ TASK_RETRIES = 2
 
 
 def play_part(config: RunConfig, first: int, count: int, chunk_size: int):
-    """Seat and game rows of games ``first .. first + count - 1``, played in chunks."""
+    """Seat and game rows of games ``first .. first + count - 1``, played in chunks, and how
+    often each of the game's ``rules_that_come_up`` came up in them."""
     rules = config.rules.as_record()
     seats, games = [], []
+    came_up = np.zeros(len(config.game.rules_that_come_up), dtype=np.int64)
     for start in range(first, first + count, chunk_size):
         n = min(chunk_size, first + count - start)
-        s, g = config.game.play(rules, config.seed, start, n, config.setup)
+        s, g, c = config.game.play(rules, config.seed, start, n, config.setup)
         seats.append(s)
         games.append(g)
-    return np.concatenate(seats), np.concatenate(games)
+        came_up += c
+    return np.concatenate(seats), np.concatenate(games), came_up
 
 
 class LocalBackend:
@@ -58,11 +62,11 @@ class LocalBackend:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="playtest-engine") as pool:
             ahead = [pool.submit(self._play_part, config, f, c, chunk_size) for _, f, c in parts[:1]]
             for k, (index, first, count) in enumerate(parts):
-                seats, games = ahead.pop(0).result()
+                seats, games, came_up = ahead.pop(0).result()
                 if k + 1 < len(parts):
                     _, f, c = parts[k + 1]
                     ahead.append(pool.submit(self._play_part, config, f, c, chunk_size))
-                yield index, first, count, seats, games
+                yield index, first, count, seats, games, came_up
 
     def close(self) -> None:
         pass
@@ -129,13 +133,13 @@ class DaskBackend:
         for future in running:
             index, first, count = futures.pop(future)
             try:
-                seats, games = future.result()
+                seats, games, came_up = future.result()
             except Exception as e:  # a part that failed on every retry: the run stops, unfinished
                 raise RuntimeError(f"part {index} (games {first}..{first + count - 1}) failed on "
                                    f"the cluster after {TASK_RETRIES} retries: {e}") from e
             if pending:
                 running.add(submit())
-            yield index, first, count, seats, games
+            yield index, first, count, seats, games, came_up
 
     def close(self) -> None:
         self.client.close()

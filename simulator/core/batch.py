@@ -108,7 +108,7 @@ def play_in_memory(config: RunConfig, n_games: int, first_game: int = 0,
     import polars as pl
     check_run_options(n_games, threads, None)
     numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
-    seats, games = play_part(config, first_game, n_games, GAMES_PER_PART)
+    seats, games, _ = play_part(config, first_game, n_games, GAMES_PER_PART)
     seat_columns = config.game.seat_columns(seats, config)
     table = dataset.seat_table(first_game, config.n_players, seat_columns)
     if not with_games:
@@ -292,6 +292,18 @@ def _present(out: Path, index: int, first: int, count: int, n_players: int) -> b
     return seats == count * n_players and games == count
 
 
+def rules_came_up(out: Path, n_parts: int, names: tuple[str, ...]) -> dict[str, int]:
+    """How often each rule the game counts came up over the run, summed from its games parts
+    (each part keeps its own counts, so a resumed run sums the same)."""
+    import pyarrow.parquet as pq
+    total = dict.fromkeys(names, 0)
+    for index in range(n_parts):
+        meta = pq.read_schema(out / "games" / dataset.part_name(index)).metadata
+        for name, count in json.loads(meta[dataset.PROVENANCE_KEY])["rules_came_up"].items():
+            total[name] += count
+    return total
+
+
 def _play(out: Path, config: RunConfig, plan: dict, engine, chunk_size, progress) -> None:
     """Play the plan's missing parts with ``engine``, then write the manifest."""
     meta = provenance(config)
@@ -305,14 +317,16 @@ def _play(out: Path, config: RunConfig, plan: dict, engine, chunk_size, progress
         with tqdm(total=total, initial=total - sum(c for _, _, c in todo), unit="game", unit_scale=True,
                   disable=not show, desc=f"{config.game.name} {config.n_players}p",
                   file=sys.stderr) as bar:
-            for index, first, count, seats, games in engine.play(config, todo, chunk_size):
+            for index, first, count, seats, games, came_up in engine.play(config, todo, chunk_size):
                 seat_columns = config.game.seat_columns(seats, config)
                 tables = (dataset.seat_table(first, config.n_players, seat_columns),
                           dataset.game_table(first, config.n_players,
                                              config.game.game_columns(games, config), seat_columns))
+                counts = dict(zip(config.game.rules_that_come_up, map(int, came_up)))
                 for name, table in zip(("seats", "games"), tables):
                     dataset.write_table(table, out / name / dataset.part_name(index),
-                                        dict(meta, first_game=first, games=count))
+                                        dict(meta, first_game=first, games=count,
+                                             **({"rules_came_up": counts} if name == "games" else {})))
                 bar.update(count)
     except OSError as e:
         raise UsageError(f"{out}: writing the run failed ({e.strerror or e}); the parts written so "
@@ -330,6 +344,7 @@ def _play(out: Path, config: RunConfig, plan: dict, engine, chunk_size, progress
     manifest = dict(meta)
     manifest.update({
         "n_games": total,
+        "rules_came_up": rules_came_up(out, len(parts), config.game.rules_that_come_up),
         "parts": entries,
         "games_per_part": GAMES_PER_PART,
         "backend": engine.name,

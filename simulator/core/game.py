@@ -20,7 +20,7 @@ import numpy as np
 from simulator.core.errors import UsageError
 from simulator.jitcache import first_compile_notice
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
-from simulator.core.trace import empty_log, new_log
+from simulator.core.trace import empty_log, new_log, tally_log
 
 GAME_NAMES = ("gremios", "grimoire", "gemmis", "gnomeland", "elgrande")
 
@@ -63,7 +63,8 @@ class Game:
     roles: tuple[str, ...]
     strategies: Strategies
     rules_path: Path
-    # play(rules, run_seed, first_game, n_games, setup) -> (seat rows, game rows) as int64 arrays
+    # play(rules, run_seed, first_game, n_games, setup) -> (seat rows, game rows) as int64
+    # arrays, and how often each rule of ``rules_that_come_up`` came up in those games
     play: Callable
     # replay(rules, run_seed, game_index, setup) -> (list of event dicts, the game's seat rows)
     replay: Callable
@@ -83,6 +84,11 @@ class Game:
     # where roles are chosen from a deal, "role_not_chosen" (the column holding the other card).
     report_columns: dict = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rules_that_come_up(self) -> tuple[str, ...]:
+        """The parameters whose coming up a run counts: the game's ``codes.RULES_THAT_COME_UP``."""
+        return importlib.import_module(f"simulator.games.{self.name}.codes").RULES_THAT_COME_UP
 
     @property
     def default_mode(self) -> str:
@@ -146,13 +152,15 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
     ``kernel.play_games(rules, seed, first_game, n_games, *fields, seats, games, log, marker)``
     plays a block of games, where ``fields`` are the setup's ``setup_fields`` in the kernel's
     order; a replay is a block of one game with a log (one compiled loop for both).
-    ``tell(log, rules)`` turns a replay's log into its story; the output arrays hold
+    ``tell(log, rules)`` turns a replay's log into its story; a batch's log is a tally of the
+    rules that came up (``core/trace.py``), one per block, summed; the output arrays hold
     ``kernel.N_SEAT_COLUMNS`` columns a seat and ``kernel.N_GAME_COLUMNS`` a game;
     ``before_search(rules, setup)`` prepares a mix holding a search player.
     ``first_compile_s`` is how long the heuristic and the searching loop take to compile from an
     empty cache (``playtest bench --compile``), said while a first run waits for them.
     """
     game = kernel.__name__.split(".")[-2]
+    n_rules = len(importlib.import_module(f"simulator.games.{game}.codes").RULES_THAT_COME_UP)
 
     def make_outputs(n_games, n_players):
         return (np.zeros((n_games * n_players, kernel.N_SEAT_COLUMNS), dtype=np.int64),
@@ -168,6 +176,7 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
     def play(rules, run_seed, first_game, n_games, setup):
         n_players = setup.n_players
         seats, games = make_outputs(n_games, n_players)
+        tallies = []  # one per block: a block's games are played in turn on one thread
         if setup.has_search and before_search is not None:
             before_search(rules, setup)
         for marker, warm_up in kernel_calls(setup):
@@ -179,11 +188,15 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
                     play_block(rules, run_seed, first_game, 0, setup, seats, games, empty_log(),
                                marker)
                 else:
-                        in_blocks(n_games, lambda start, count: play_block(
-                        rules, run_seed, first_game + start, count, setup,
-                        seats[start * n_players:(start + count) * n_players],
-                        games[start:start + count], empty_log(), marker))
-        return seats, games
+                    def block(start, count):
+                        tally = tally_log(n_rules)
+                        tallies.append(tally)
+                        play_block(rules, run_seed, first_game + start, count, setup,
+                                   seats[start * n_players:(start + count) * n_players],
+                                   games[start:start + count], tally, marker)
+                    in_blocks(n_games, block)
+        came_up = sum((t[0, :n_rules] for t in tallies), np.zeros(n_rules, dtype=np.int64))
+        return seats, games, came_up
 
     def replay(rules, run_seed, game_index, setup):
         if setup.has_search:

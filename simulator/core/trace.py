@@ -1,8 +1,10 @@
 """A compact event log a kernel fills while it plays one game, for ``playtest replay``.
 
 The log is an int64 array of shape (capacity, 7): row 0 holds the number of entries written,
-each later row is (code, a, b, c, d, e, f) with game-specific meaning. Batch runs pass an empty
-array, so recording costs one length check and the same code plays both.
+each later row is (code, a, b, c, d, e, f) with game-specific meaning. Batch runs pass a tally
+instead, one row counting how often each rule of the game's ``RULES_THAT_COME_UP`` came up
+(``came_up``), and a search's rollouts an empty array: recording then costs one length check
+and the same code plays all three.
 """
 
 import numpy as np
@@ -17,8 +19,14 @@ def new_log(capacity: int) -> np.ndarray:
 
 
 def empty_log() -> np.ndarray:
-    """The log of a batch run: nothing is recorded."""
+    """A log that records and counts nothing."""
     return np.zeros((0, LOG_WIDTH), dtype=np.int64)
+
+
+def tally_log(n_rules: int) -> np.ndarray:
+    """The log of a batch run: one row, a count per rule that can come up (at least one column,
+    so a game that counts none still passes a one-row array)."""
+    return np.zeros((1, max(n_rules, 1)), dtype=np.int64)
 
 
 @compiled
@@ -28,9 +36,23 @@ def no_log():
     return np.zeros((0, LOG_WIDTH), dtype=np.int64)
 
 
+@compiled(inline="always")
+def telling(log):
+    """Whether the log tells a game's story (a replay), not a batch's tally or nothing."""
+    return log.shape[0] > 1
+
+
+@compiled(inline="always")
+def came_up(log, rule):
+    """Count that rule ``rule`` (its index in the game's ``RULES_THAT_COME_UP``) came up where
+    its value can make a difference; only a batch's tally counts."""
+    if log.shape[0] == 1:
+        log[0, rule] += 1
+
+
 @compiled(inline="always")  # a few lines at every call: no compiled function of its own
 def record(log, code, a=0, b=0, c=0, d=0, e=0, f=0):
-    if log.shape[0] == 0:
+    if log.shape[0] <= 1:
         return
     n = log[0, 0] + 1
     if n >= log.shape[0]:

@@ -42,3 +42,7 @@ PROVINCES = N_PLACES + 1
 (NO_CABALLERO, NOWHERE, NOTHING_TO_RETURN, NO_REGION, NO_POWER_CARD, NO_SCOREBOARD_MOVE,
  KING_STAYS, GRANDE_STAYS, PROVINCES_EMPTY, SUPPLY_EMPTY, TABLE_STAYS,
  NO_CARD) = range(12)
+
+# The parameters whose coming up a batch run counts (``came_up`` in core/trace.py), each counted
+# where its value can change what happens; the index of a name here is its tally column.
+RULES_THAT_COME_UP = ()

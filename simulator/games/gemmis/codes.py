@@ -25,3 +25,7 @@ DECIDE_SWITCH, DECIDE_COMBINATION, DECIDE_FILL, DECIDE_DIRECTION, DECIDE_EXTRA_S
 # Why gems were drawn into the street, and where a zone's gem came from.
 BY_OPENING, BY_REFILL, BY_CLEANING = range(3)
 FROM_STREET, FROM_SACK = range(2)
+
+# The parameters whose coming up a batch run counts (``came_up`` in core/trace.py), each counted
+# where its value can change what happens; the index of a name here is its tally column.
+RULES_THAT_COME_UP = ()

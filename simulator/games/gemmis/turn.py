@@ -14,7 +14,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import record
+from simulator.core.trace import record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gemmis import codes as L
 from simulator.games.gemmis.board import (
@@ -335,7 +335,7 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     values = mask_values(masks, mask)
     record(log, L.COMBINATION, p, size, table_points, values, mask, cascade)
     jokers = jokers_of(masks) & mask
-    if jokers and log.shape[0]:  # (a batch run records nothing: no declaration to find)
+    if jokers and telling(log):  # (a batch run records nothing: no declaration to find)
         # each joker is told in the colour of a declaration that makes this combination (the
         # gem nearest it need not be in its run: red red red joker amber amber makes it amber)
         declare_jokers(masks, mask, s.work)

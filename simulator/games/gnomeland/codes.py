@@ -25,3 +25,7 @@ LOG_KINDS = (
 # why a die was added or re-rolled, why points were scored
 BY_BUILDING, BY_SPELL, BY_ACTION = 0, 1, 2
 SCORE_MISSION, SCORE_CONTEST = 0, 1
+
+# The parameters whose coming up a batch run counts (``came_up`` in core/trace.py), each counted
+# where its value can change what happens; the index of a name here is its tally column.
+RULES_THAT_COME_UP = ()

@@ -11,7 +11,7 @@ import numpy as np
 from simulator.core.deck import draw, take_top
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_die, shuffle
-from simulator.core.trace import record
+from simulator.core.trace import record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gnomeland import codes as L
 from simulator.games.gnomeland.board import (
@@ -831,7 +831,7 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
 
 @compiled
 def log_options(log, opts, n, values, chosen):
-    if log.shape[0] == 0:
+    if not telling(log):
         return
     for i in range(n):
         v = min(999, max(0, int(round((values[i] + 50.0) * 10.0))))

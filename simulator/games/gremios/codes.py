@@ -36,3 +36,27 @@ STOWAWAY_DECLINES, STOWAWAY_HAS_STAKE, STOWAWAY_NO_SHIP = range(3)
 
 # The plot an inn is built on.
 PLOT_BOUGHT, PLOT_UNCULTIVATED, PLOT_CULTIVATED = range(3)
+
+# The parameters whose coming up a batch run counts (``came_up`` in core/trace.py), each counted
+# where its value can change what happens; the index of a name here is its tally column.
+RULES_THAT_COME_UP = (
+    "peasant_free_cultivations", "peasant_harvest_bonus", "master_builder_free_repairs",
+    "master_builder_discount", "trader_extra_investments", "craftsman_trades_per_turn",
+    "craftsman_treasure_price", "mercenary_mutinies_per_turn", "mercenary_mutiny_cost",
+    "mercenary_coins_per_inn", "archbishop_coins", "shopkeeper_coins",
+    "shopkeeper_famine_coins", "innkeeper_coins", "innkeeper_starting_plots",
+    "doctor_plague_coins", "doctor_invasion_coins", "stowaway_coins", "stowaway_threshold",
+    "stowaway_threshold_two_players", "stowaway_boards_empty_ship", "harvest_coins_per_plot",
+    "prosperity_coins", "tax_threshold", "tax_rounding", "invasion_rounding",
+    "expropriation_rounding", "blockades_for_mutiny", "blockades_for_bankruptcy",
+    "wealth_low_coins", "wealth_high_coins", "emblem_min_treasures", "top_investor_ties",
+    "max_turns")
+(UP_FREE_CULTIVATIONS, UP_HARVEST_BONUS, UP_FREE_REPAIRS, UP_BUILDER_DISCOUNT,
+ UP_EXTRA_INVESTMENTS, UP_CRAFTSMAN_TRADES, UP_CRAFTSMAN_PRICE, UP_MERCENARY_MUTINIES,
+ UP_MUTINY_COST, UP_MERCENARY_COINS, UP_ARCHBISHOP_COINS, UP_SHOPKEEPER_COINS,
+ UP_SHOPKEEPER_FAMINE, UP_INNKEEPER_COINS, UP_INNKEEPER_PLOTS, UP_DOCTOR_PLAGUE,
+ UP_DOCTOR_INVASION, UP_STOWAWAY_COINS, UP_STOWAWAY_THRESHOLD, UP_STOWAWAY_THRESHOLD_TWO,
+ UP_STOWAWAY_EMPTY_SHIP, UP_HARVEST_COINS, UP_PROSPERITY_COINS, UP_TAX_THRESHOLD, UP_TAX_ROUNDING,
+ UP_INVASION_ROUNDING, UP_EXPROPRIATION_ROUNDING, UP_BLOCKADES_MUTINY, UP_BLOCKADES_BANKRUPTCY,
+ UP_WEALTH_LOW, UP_WEALTH_HIGH, UP_EMBLEM_MIN, UP_TOP_INVESTOR_TIES,
+ UP_MAX_TURNS) = range(len(RULES_THAT_COME_UP))

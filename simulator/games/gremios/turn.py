@@ -9,7 +9,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_2d6, shuffle
-from simulator.core.trace import record
+from simulator.core.trace import came_up, record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gremios import codes as L
 from simulator.games.gremios.board import (
@@ -45,11 +45,14 @@ def gain(s, p, coins, source):
 
 
 @compiled
-def role_pays(s, log, role, coins, reason, except_player):
-    """The holder of ``role`` (if any, and not ``except_player``) receives ``coins``."""
+def role_pays(s, log, role, coins, reason, except_player, rule=-1):
+    """The holder of ``role`` (if any, and not ``except_player``) receives ``coins``: rule
+    ``rule`` (of ``RULES_THAT_COME_UP``, if one sets them) came up."""
     p = role_holder(s, role)
     if p < 0 or p == except_player:
         return
+    if rule >= 0:
+        came_up(log, rule)
     if coins <= 0:
         record(log, L.ROLE_NO_COINS, p, reason)
         return
@@ -73,7 +76,7 @@ def check_end(s, r, log):
     was_over = s.over
     for p in range(s.n_players):
         points = victory_points(s, r, p)
-        if log.shape[0] > 0 and points != s.points_told[p]:
+        if telling(log) and points != s.points_told[p]:
             record(log, L.POINTS, p, s.points_told[p], points)
             s.points_told[p] = points
         if points >= r.victory_points_to_win:
@@ -195,6 +198,7 @@ def give_starting_coins(s, r, log):
         # Innkeeper: starts with two uncultivated plots.
         if has_role(s, p, INNKEEPER):
             plots = min(r.innkeeper_starting_plots, s.land_deck_n)
+            came_up(log, L.UP_INNKEEPER_PLOTS)
             s.plots[p] += plots
             s.land_deck_n -= plots
             record(log, L.STARTING_PLOTS, p, plots, s.land_deck_n)
@@ -283,6 +287,7 @@ def apply_event(s, r, plans, rng, log, card):
         discard_event(s, card)
     elif card == AGE_OF_PROSPERITY:
         for p in range(s.n_players):
+            came_up(log, L.UP_PROSPERITY_COINS)
             gain(s, p, r.prosperity_coins, FROM_EVENTS)
             record(log, L.EVENT_COINS, p, r.prosperity_coins, card, s.coins[p])
         lift_temporary_events(s, r, log, BY_PROSPERITY)
@@ -382,12 +387,13 @@ def collection_phase(s, r, log):
     # Shopkeeper: one more coin for each active Famine, at the start of their turn.
     if has_role(s, p, SHOPKEEPER):
         role_pays(s, log, SHOPKEEPER, r.shopkeeper_famine_coins * s.blockades[FAMINE],
-                  L.R_SHOPKEEPER_FAMINE, -1)
+                  L.R_SHOPKEEPER_FAMINE, -1, L.UP_SHOPKEEPER_FAMINE if s.blockades[FAMINE] else -1)
     # Stowaway: three (four with two players) or more stakes between the Expedition and the Port.
     if has_role(s, p, STOWAWAY):
         stakes = expedition_stakes(s, p) + s.investments[p, PORT]
+        came_up(log, L.UP_STOWAWAY_THRESHOLD_TWO if s.two_player_turns else L.UP_STOWAWAY_THRESHOLD)
         if stakes >= stowaway_threshold(s, r):
-            role_pays(s, log, STOWAWAY, r.stowaway_coins, L.R_STOWAWAY, -1)
+            role_pays(s, log, STOWAWAY, r.stowaway_coins, L.R_STOWAWAY, -1, L.UP_STOWAWAY_COINS)
         else:
             record(log, L.ROLE_NO_COINS, p, L.R_STOWAWAY, stakes, stowaway_threshold(s, r))
     # This turn's allowances.
@@ -466,7 +472,7 @@ def investment_phase(s, r, plans, rng, log):
     actions = np.zeros((64, 2), dtype=np.int64)
     for _ in range(MAX_ACTIONS_PER_TURN):
         n = legal_actions(s, r, p, actions)
-        if log.shape[0] > 0:
+        if telling(log):
             for i in range(n):
                 record(log, L.OPTION, p, actions[i, 0], actions[i, 1],
                        action_price(s, r, p, actions[i, 0], actions[i, 1]), i)
@@ -493,6 +499,7 @@ def take_action(s, r, rng, log, p, action, arg):
     elif action == CULTIVATE:
         s.coins[p] -= cultivate_cost(s, r, p)
         if s.free_cultivations_left > 0:
+            came_up(log, L.UP_FREE_CULTIVATIONS)
             s.free_cultivations_left -= 1
         s.plots[p] -= 1
         s.cultivated[p] += 1
@@ -501,23 +508,31 @@ def take_action(s, r, rng, log, p, action, arg):
     elif action == REPAIR_INN:
         s.coins[p] -= repair_cost(s, r, p)
         if s.free_repairs_left > 0:
+            came_up(log, L.UP_FREE_REPAIRS)
             s.free_repairs_left -= 1
         s.destroyed_inns[p] -= 1
         s.inns[p] += 1
         s.inns_repaired[p] += 1
     elif action == EXCHANGE_WEALTH:
         give_up_treasure(s, r, log, p, arg, True)
+        came_up(log, L.UP_WEALTH_LOW if arg == WEALTH_LOW else L.UP_WEALTH_HIGH)
         gain(s, p, wealth_coins(r, arg), FROM_TREASURES)
     elif action == CRAFTSMAN_BUY:
+        came_up(log, L.UP_CRAFTSMAN_TRADES)
+        came_up(log, L.UP_CRAFTSMAN_PRICE)
         s.craftsman_trade_left -= 1
         s.coins[p] -= r.craftsman_treasure_price
         s.treasures_bought[p] += 1
         take_treasure(s, r, log, p)
     elif action == CRAFTSMAN_SELL:
+        came_up(log, L.UP_CRAFTSMAN_TRADES)
+        came_up(log, L.UP_CRAFTSMAN_PRICE)
         s.craftsman_trade_left -= 1
         give_up_treasure(s, r, log, p, arg, False)
         gain(s, p, r.craftsman_treasure_price, FROM_TREASURES)
     elif action == MERCENARY_MUTINY:
+        came_up(log, L.UP_MERCENARY_MUTINIES)
+        came_up(log, L.UP_MUTINY_COST)
         s.mercenary_mutiny_left -= 1
         s.coins[p] -= r.mercenary_mutiny_cost
         s.mutinies_caused[p] += 1
@@ -551,20 +566,24 @@ def action_price(s, r, p, action, arg):
 
 
 @compiled
-def use_investment_action(s, expedition):
+def use_investment_action(s, log, expedition):
     if expedition and s.expedition_investments_left > 0:
         s.expedition_investments_left -= 1
     elif not expedition and s.guild_investments_left > 0:
         s.guild_investments_left -= 1
     else:
+        came_up(log, L.UP_EXTRA_INVESTMENTS)
         s.extra_investments_left -= 1  # the Trader's repeat
 
 
 @compiled
 def invest_in_guild(s, r, log, p, g):
     s.coins[p] -= guild_investment_cost(s, r, p, g)
-    use_investment_action(s, False)
+    use_investment_action(s, log, False)
     takes_top = takes_top_investor(s, r, p, g, s.investments[p, g] + 1)
+    top = s.top_investor[g]
+    if top >= 0 and top != p and s.investments[top, g] == s.investments[p, g] + 1:
+        came_up(log, L.UP_TOP_INVESTOR_TIES)
     s.placements += 1
     if s.investments[p, g] == 0:
         s.first_placed[p, g] = s.placements
@@ -574,15 +593,15 @@ def invest_in_guild(s, r, log, p, g):
         set_top_investor(s, r, g, p)
         record(log, L.TOP_INVESTOR, g, p)
     if g == CHURCH or g == MONASTERY:
-        role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p)
+        role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p, L.UP_ARCHBISHOP_COINS)
     if g == FARM or g == TAVERN:
-        role_pays(s, log, SHOPKEEPER, r.shopkeeper_coins, L.R_SHOPKEEPER, p)
+        role_pays(s, log, SHOPKEEPER, r.shopkeeper_coins, L.R_SHOPKEEPER, p, L.UP_SHOPKEEPER_COINS)
 
 
 @compiled
 def invest_in_expedition(s, r, rng, log, p):
     s.coins[p] -= expedition_investment_cost(s, r, p)
-    use_investment_action(s, True)
+    use_investment_action(s, log, True)
     s.expedition[s.expedition_n] = p
     s.expedition_n += 1
     s.expedition_investments_made[p] += 1
@@ -599,7 +618,7 @@ def buy_land(s, r, log, p):
     s.land_deck_n -= 1
     s.plots[p] += 1
     s.lands_bought[p] += 1
-    role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p)
+    role_pays(s, log, ARCHBISHOP, r.archbishop_coins, L.R_ARCHBISHOP, p, L.UP_ARCHBISHOP_COINS)
 
 
 @compiled
@@ -609,6 +628,8 @@ def build_inn(s, r, log, p):
     if s.plots[p] + s.cultivated[p] == 0:
         buy_land(s, r, log, p)
         plot = L.PLOT_BOUGHT
+    if has_role(s, p, MASTER_BUILDER):
+        came_up(log, L.UP_BUILDER_DISCOUNT)
     s.coins[p] -= inn_cost(s, r, p)
     # Build on an uncultivated plot when there is one: a cultivated plot still earns harvests.
     if s.plots[p] > 0:
@@ -621,7 +642,7 @@ def build_inn(s, r, log, p):
     s.inns[p] += 1
     s.inns_built[p] += 1
     record(log, L.INN_BUILT, p, plot, s.inns[p])
-    role_pays(s, log, INNKEEPER, r.innkeeper_coins, L.R_INNKEEPER, p)
+    role_pays(s, log, INNKEEPER, r.innkeeper_coins, L.R_INNKEEPER, p, L.UP_INNKEEPER_COINS)
 
 
 # --- Treasures and the Discoverer Emblem ------------------------------------------------------
@@ -683,8 +704,10 @@ def update_emblem(s, r, log):
             new = -1
     elif best_count >= r.emblem_min_treasures and not tied:
         new = best
+    if best_count > 0 or holder >= 0:
+        came_up(log, L.UP_EMBLEM_MIN)
     s.emblem = new
-    if log.shape[0] > 0:
+    if telling(log):
         record(log, L.EMBLEM, holder, new, treasure_count(s, 0), treasure_count(s, 1),
                treasure_count(s, 2), treasure_count(s, 3))
 
@@ -726,7 +749,10 @@ def stowaways_sneak_on(s, r, plans, rng, log):
         return
     if expedition_stakes(s, p) > 0:
         record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_HAS_STAKE, s.expedition_n)
-    elif s.expedition_n == 0 and r.stowaway_boards_empty_ship == 0:
+        return
+    if s.expedition_n == 0:
+        came_up(log, L.UP_STOWAWAY_EMPTY_SHIP)
+    if s.expedition_n == 0 and r.stowaway_boards_empty_ship == 0:
         record(log, L.STOWAWAY_STAYS, p, L.STOWAWAY_NO_SHIP, s.expedition_n)
     else:
         decided(s, 2)
@@ -746,6 +772,7 @@ def good_harvest(s, r, log):
     for p in range(s.n_players):
         if s.cultivated[p] > 0:
             coins = r.harvest_coins_per_plot * s.cultivated[p]
+            came_up(log, L.UP_HARVEST_COINS)
             gain(s, p, coins, FROM_EVENTS)
             record(log, L.EVENT_COINS, p, coins, GOOD_HARVEST, s.coins[p])
             harvested = True
@@ -759,7 +786,8 @@ def good_harvest(s, r, log):
             if q != p:
                 rivals += s.cultivated[q]
         if s.cultivated[p] > rivals:
-            role_pays(s, log, PEASANT, r.peasant_harvest_bonus * (s.n_players - 1), L.R_PEASANT, -1)
+            role_pays(s, log, PEASANT, r.peasant_harvest_bonus * (s.n_players - 1), L.R_PEASANT, -1,
+                      L.UP_HARVEST_BONUS)
         else:
             record(log, L.ROLE_NO_COINS, p, L.R_PEASANT, s.cultivated[p], rivals)
 
@@ -824,6 +852,9 @@ def place_blockade(s, r, log, kind):
     """A blockade card: a second of its kind is a mutiny in both guilds, a third a bankruptcy."""
     s.blockades[kind] += 1
     record(log, L.BLOCKADE_PLACED, kind, s.blockades[kind])
+    if s.blockades[kind] > 1:  # the second and later: where the thresholds decide
+        came_up(log, L.UP_BLOCKADES_MUTINY)
+        came_up(log, L.UP_BLOCKADES_BANKRUPTCY)
     if s.blockades[kind] >= r.blockades_for_bankruptcy:
         for i in range(2):
             g = BLOCKADE_GUILDS[kind, i]
@@ -861,7 +892,8 @@ def lift_temporary_events(s, r, log, cause):
             for g in range(N_GUILDS):
                 if s.top_investor[g] == p and g != CHURCH and g != MONASTERY:
                     topped += 1
-            role_pays(s, log, DOCTOR, r.doctor_plague_coins * topped, L.R_DOCTOR_PLAGUE, -1)
+            role_pays(s, log, DOCTOR, r.doctor_plague_coins * topped, L.R_DOCTOR_PLAGUE, -1,
+                      L.UP_DOCTOR_PLAGUE if topped else -1)
         for _ in range(s.plague):
             discard_event(s, PLAGUE)
         s.plague = 0
@@ -873,6 +905,8 @@ def foreign_invasion(s, r, log):
     s.invasions += 1
     destroyed = np.zeros(s.n_players, dtype=np.int64)
     for p in range(s.n_players):
+        if s.inns[p] % 2:
+            came_up(log, L.UP_INVASION_ROUNDING)
         lost = half(s.inns[p], r.invasion_rounding)
         if lost > 0:
             s.inns[p] -= lost
@@ -882,7 +916,7 @@ def foreign_invasion(s, r, log):
             record(log, L.INNS_DESTROYED, p, lost)
     if destroyed.sum() == 0:
         record(log, L.EVENT_NO_EFFECT, FOREIGN_INVASION)
-    role_pays(s, log, DOCTOR, r.doctor_invasion_coins, L.R_DOCTOR_INVASION, -1)
+    role_pays(s, log, DOCTOR, r.doctor_invasion_coins, L.R_DOCTOR_INVASION, -1, L.UP_DOCTOR_INVASION)
     # Mercenary: a coin for each rival inn destroyed by this invasion.
     m = role_holder(s, MERCENARY)
     if m >= 0:
@@ -890,7 +924,8 @@ def foreign_invasion(s, r, log):
         for p in range(s.n_players):
             if p != m:
                 rival_inns += destroyed[p]
-        role_pays(s, log, MERCENARY, r.mercenary_coins_per_inn * rival_inns, L.R_MERCENARY, -1)
+        role_pays(s, log, MERCENARY, r.mercenary_coins_per_inn * rival_inns, L.R_MERCENARY, -1,
+                  L.UP_MERCENARY_COINS if rival_inns else -1)
 
 
 @compiled
@@ -898,6 +933,8 @@ def land_expropriation(s, r, plans, rng, log):
     """Each player loses half their plots (one more if odd), choosing which; inns are untouched."""
     any_lost = False
     for p in range(s.n_players):
+        if (s.plots[p] + s.cultivated[p]) % 2:
+            came_up(log, L.UP_EXPROPRIATION_ROUNDING)
         lost = half(s.plots[p] + s.cultivated[p], r.expropriation_rounding)
         if lost == 0:
             continue
@@ -920,7 +957,11 @@ def tax_collection(s, r, log):
     collected = 0
     for p in range(s.n_players):
         # The Governor's own tax comes straight back to them: they lose nothing.
+        if not has_role(s, p, GOVERNOR):
+            came_up(log, L.UP_TAX_THRESHOLD)
         if s.coins[p] >= r.tax_threshold and not has_role(s, p, GOVERNOR):
+            if s.coins[p] % 2:
+                came_up(log, L.UP_TAX_ROUNDING)
             tax = half(s.coins[p], r.tax_rounding)
             s.coins[p] -= tax
             collected += tax
@@ -965,6 +1006,7 @@ def play_on(s, r, plans, rng, log, until_turn):
     ``until_turn`` (a search's rollout stops there)."""
     while not s.over and s.turn < until_turn:
         if s.turn >= r.max_turns:
+            came_up(log, L.UP_MAX_TURNS)
             s.truncated = 1
             break
         play_turn(s, r, plans, rng, log)

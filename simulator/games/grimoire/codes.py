@@ -14,3 +14,7 @@ LOG_KINDS = (
  ZONE_EMPTY, ZONE_DISCARD, TRIGGER, TRUNCATED, GAME_END) = range(len(LOG_KINDS))
 
 FROM_DISCARD, FROM_DECK = 0, 1  # where a drawn quest card came from
+
+# The parameters whose coming up a batch run counts (``came_up`` in core/trace.py), each counted
+# where its value can change what happens; the index of a name here is its tally column.
+RULES_THAT_COME_UP = ()
