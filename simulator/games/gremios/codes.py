@@ -50,7 +50,7 @@ RULES_THAT_COME_UP = (
     "prosperity_coins", "tax_threshold", "tax_rounding", "invasion_rounding",
     "expropriation_rounding", "blockades_for_mutiny", "blockades_for_bankruptcy",
     "wealth_low_coins", "wealth_high_coins", "emblem_min_treasures", "top_investor_ties",
-    "max_turns")
+    "guilds_at_start_two_players", "max_turns")
 (UP_FREE_CULTIVATIONS, UP_HARVEST_BONUS, UP_FREE_REPAIRS, UP_BUILDER_DISCOUNT,
  UP_EXTRA_INVESTMENTS, UP_CRAFTSMAN_TRADES, UP_CRAFTSMAN_PRICE, UP_MERCENARY_MUTINIES,
  UP_MUTINY_COST, UP_MERCENARY_COINS, UP_ARCHBISHOP_COINS, UP_SHOPKEEPER_COINS,
@@ -59,4 +59,4 @@ RULES_THAT_COME_UP = (
  UP_STOWAWAY_EMPTY_SHIP, UP_HARVEST_COINS, UP_PROSPERITY_COINS, UP_TAX_THRESHOLD, UP_TAX_ROUNDING,
  UP_INVASION_ROUNDING, UP_EXPROPRIATION_ROUNDING, UP_BLOCKADES_MUTINY, UP_BLOCKADES_BANKRUPTCY,
  UP_WEALTH_LOW, UP_WEALTH_HIGH, UP_EMBLEM_MIN, UP_TOP_INVESTOR_TIES,
- UP_MAX_TURNS) = range(len(RULES_THAT_COME_UP))
+ UP_GUILDS_AT_START_TWO, UP_MAX_TURNS) = range(len(RULES_THAT_COME_UP))

@@ -104,6 +104,8 @@ def new_game(r, n_players, mode, fixed_roles, plans, rng, log):
     # 1-2. The expedition card, and as many guilds as players (3 in the two-player game).
     guilds = np.arange(N_GUILDS)
     shuffle(rng, guilds, N_GUILDS)
+    if n_players == 2:
+        came_up(log, L.UP_GUILDS_AT_START_TWO)
     at_start = r.guilds_at_start_two_players if n_players == 2 else n_players
     at_start = min(at_start, N_GUILDS)
     for i in range(at_start):
