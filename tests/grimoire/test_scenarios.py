@@ -43,7 +43,7 @@ def reveal(s, r, spells, prev_order=None):
     if prev_order is not None:
         for k, p in enumerate(prev_order):
             s.prev_position[p] = k
-    determine_order(s)
+    determine_order(s, no_log())
     apply_time_spells(s, r, no_log())
     return order_of(s)
 

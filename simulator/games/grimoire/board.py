@@ -19,6 +19,8 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.tables import table_factory
+from simulator.core.trace import came_up
+from simulator.games.grimoire import codes as L
 
 MAX_PLAYERS = 5
 MAX_QUEST_CARDS = 256   # quest deck + discard; rules.toml card counts are checked against it
@@ -305,22 +307,34 @@ def vp_items(s, r, p):
     return total
 
 
+JUNK_NOT_MOST, JUNK_MOST_ALONE, JUNK_MOST_TIED = range(3)
+
+
 @compiled
-def vp_junk(s, r, p):
-    """The junk bonus: the most Junk items (at least one); tied players all score it, or none
-    with junk_bonus_ties = none."""
+def junk_standing(s, p):
+    """Whether ``p`` has the most Junk items (at least one), alone or tied."""
     mine = s.items[p, JUNK]
     if mine == 0:
-        return 0
+        return JUNK_NOT_MOST
     tied = False
     for q in range(s.n_players):
         if q == p:
             continue
         if s.items[q, JUNK] > mine:
-            return 0
+            return JUNK_NOT_MOST
         if s.items[q, JUNK] == mine:
             tied = True
-    if tied and r.junk_bonus_ties == JUNK_TIES_NONE:
+    return JUNK_MOST_TIED if tied else JUNK_MOST_ALONE
+
+
+@compiled
+def vp_junk(s, r, p):
+    """The junk bonus: the most Junk items (at least one); tied players all score it, or none
+    with junk_bonus_ties = none."""
+    standing = junk_standing(s, p)
+    if standing == JUNK_NOT_MOST:
+        return 0
+    if standing == JUNK_MOST_TIED and r.junk_bonus_ties == JUNK_TIES_NONE:
         return 0
     return r.junk_bonus_vp
 
@@ -335,6 +349,56 @@ def score(s, r, p):
     """Final Scoring: card values (Rogue, royals, junk first), then every card and token."""
     return vp_companions(s, r, p) + vp_treasures(s, r, p) + vp_items(s, r, p) + vp_junk(s, r, p) + \
         vp_tokens(s, r, p)
+
+
+# The item values' rules, by item kind.
+ITEM_VP_RULES = (L.UP_BLESSED_SHOES_VP, L.UP_JUNK_VP, L.UP_TRINKET_VP, L.UP_JEWEL_VP, L.UP_RELIC_VP)
+
+
+@compiled
+def scoring_came_up(s, r, log, p):
+    """The card values the final scoring of ``p`` reads where they count: a kind held, a Rogue's
+    cap reached, a royal beside another, the most Junk (tied or not)."""
+    q = s.quest[p]
+    if q[COPPER] > 0:
+        came_up(log, L.UP_COPPER_VP)
+    if q[SILVER] > 0:
+        came_up(log, L.UP_SILVER_VP)
+    if q[GOLD] > 0:
+        came_up(log, L.UP_GOLD_VP)
+    if q[THIEF] > 0:
+        came_up(log, L.UP_THIEF_VP)
+    if q[SPY] > 0:
+        came_up(log, L.UP_SPY_VP)
+    if q[SQUIRE] > 0:
+        came_up(log, L.UP_SQUIRE_VP)
+    if q[KNIGHT] > 0:
+        came_up(log, L.UP_KNIGHT_VP)
+    if q[SAGE] > 0:
+        came_up(log, L.UP_SAGE_VP)
+    treasures = treasure_count(s, p)
+    if q[ROGUE] > 0 and treasures > 0:
+        came_up(log, L.UP_ROGUE_VP_PER_TREASURE)
+        if treasures * r.rogue_vp_per_treasure >= r.rogue_max_vp:
+            came_up(log, L.UP_ROGUE_MAX_VP)
+    if q[PRINCE] > 0:
+        came_up(log, L.UP_PRINCE_ROYAL_VP if q[KING] + q[QUEEN] > 0 else L.UP_PRINCE_VP)
+    if q[QUEEN] > 0:
+        came_up(log, L.UP_QUEEN_VP)
+        if q[KING] > 0:
+            came_up(log, L.UP_QUEEN_KING_BONUS)
+    if q[KING] > 0:
+        came_up(log, L.UP_KING_VP)
+        if q[QUEEN] + q[PRINCE] > 0:
+            came_up(log, L.UP_KING_ROYAL_BONUS)
+    for k in range(N_ITEM_KINDS):
+        if s.items[p, k] > 0:
+            came_up(log, ITEM_VP_RULES[k])
+    standing = junk_standing(s, p)
+    if standing != JUNK_NOT_MOST:
+        came_up(log, L.UP_JUNK_BONUS_VP)
+        if standing == JUNK_MOST_TIED:
+            came_up(log, L.UP_JUNK_BONUS_TIES)
 
 
 # --- what a player can see ----------------------------------------------------------------------

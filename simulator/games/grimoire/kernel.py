@@ -14,8 +14,8 @@ from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
 from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.grimoire.board import (
-    MAX_PLAYERS, N_SPELLS, companion_count, item_count, score, treasure_count, vp_companions,
-    vp_items, vp_junk, vp_tokens, vp_treasures,
+    MAX_PLAYERS, N_SPELLS, companion_count, item_count, score, scoring_came_up, treasure_count,
+    vp_companions, vp_items, vp_junk, vp_tokens, vp_treasures,
 )
 from simulator.games.grimoire.turn import play_game
 
@@ -102,7 +102,7 @@ def write_game(row, s, best, leaders):
 
 
 @compiled
-def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders):
+def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
     """Final scoring and ranking (equal totals share the win), then the output rows.
 
     Takes the one-element ``table``, not its record: numba frees an array after its last use even
@@ -115,6 +115,7 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders):
     best = 0
     for p in range(n_players):
         points[p] = score(s, r, p)
+        scoring_came_up(s, r, log, p)
         best = max(best, points[p])
     rank_players(points, tiebreak, n_players, rank)  # no tie-break in the rulebook
     for p in range(n_players):
@@ -135,4 +136,4 @@ def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_id
         r = rules[0]
         leaders = new_leaders(r.max_rounds * n_players)  # a quest turn per player and round
         table = play_game(r, n_players, plans, rng, log, leaders)
-        finish(table, r, n_players, mix_slot, seats, i * n_players, games[i], leaders)
+        finish(table, r, n_players, mix_slot, seats, i * n_players, games[i], leaders, log)

@@ -10,7 +10,7 @@ import numpy as np
 from simulator.core.deck import draw
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import record
+from simulator.core.trace import came_up, record
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.grimoire import codes as L
 from simulator.games.grimoire.board import (
@@ -20,12 +20,20 @@ from simulator.games.grimoire.board import (
     MEASURE_QUEST_CARDS, NO_SPELL, NOT_ENDED, N_ITEM_KINDS, N_QUEST_KINDS, N_TREASURE_KINDS,
     POLYMORPH, SILENCE, SPY,
     SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM, TIME_STOP, WISH,
-    YES, caster_is_compared, companion_count, is_negated, is_protected, item_card_counts,
+    YES, caster_is_compared, companion_count, is_defensive_spell, is_negated, is_protected,
+    item_card_counts,
     new_table, polymorph_amount, public_vp, quest_card_count, quest_card_counts, score,
     target_floor, treasure_count, zone_cards_left,
 )
 from strategies import grimoire as players
 
+# Which spell's Forbidden flag a Silence consults, by level (none for level 0).
+FORBIDDEN_RULES = (
+    -1, L.UP_FORBIDDEN_LUCK, L.UP_FORBIDDEN_SILENCE, L.UP_FORBIDDEN_FIREBALL, L.UP_FORBIDDEN_CURE,
+    L.UP_FORBIDDEN_ACCELERATION, L.UP_FORBIDDEN_RESISTANCE, L.UP_FORBIDDEN_CREATION,
+    L.UP_FORBIDDEN_THUNDERSTORM, L.UP_FORBIDDEN_CHARM, L.UP_FORBIDDEN_SUMMON_ELEMENTAL,
+    L.UP_FORBIDDEN_TIME_STOP, L.UP_FORBIDDEN_POLYMORPH, L.UP_FORBIDDEN_FORTUNE,
+    L.UP_FORBIDDEN_DOMINATION, L.UP_FORBIDDEN_WISH)
 
 # --- cards moving ----------------------------------------------------------------------------------
 
@@ -80,12 +88,16 @@ def check_triggers(s, r, log, p):
 def receive_card(s, r, log, p, card):
     """A quest card into ``p``'s Territory: companions face up, treasures face down."""
     s.quest[p, card] += 1
+    if s.end_trigger == NOT_ENDED:
+        came_up(log, L.UP_END_TREASURES if card < N_TREASURE_KINDS else L.UP_END_COMPANIONS)
     check_triggers(s, r, log, p)
 
 
 @compiled
 def gain_tokens(s, log, p, vp, code, why):
     """``vp`` in tokens from the supply, as far as it goes."""
+    if vp > s.vp_supply:
+        came_up(log, L.UP_VP_SUPPLY)
     vp = min(vp, s.vp_supply)
     s.vp_supply -= vp
     s.tokens[p] += vp
@@ -141,7 +153,10 @@ def setup_phase(s, r, rng, log):
     """Advance the spell-level marker (not in the first round, never past the top) and deal the
     zone: players + 1 cards, the first one (two with five players) face down."""
     s.round_no += 1
-    s.level = max(1, min(r.spell_level_start + (s.round_no - 1) * r.spell_level_step, r.spell_level_max))
+    level = r.spell_level_start + (s.round_no - 1) * r.spell_level_step
+    if level >= r.spell_level_max:
+        came_up(log, L.UP_SPELL_LEVEL_MAX)
+    s.level = max(1, min(level, r.spell_level_max))
     record(log, L.ROUND, s.round_no, s.level)
     for p in range(s.n_players):
         s.spell[p] = NO_SPELL
@@ -154,6 +169,7 @@ def setup_phase(s, r, rng, log):
     s.zone_n = 0
     size = s.n_players + r.zone_extra_cards
     face_down = r.face_down_cards_five_players if s.n_players == 5 else r.face_down_cards
+    came_up(log, L.UP_FACE_DOWN_CARDS_FIVE if s.n_players == 5 else L.UP_FACE_DOWN_CARDS)
     for i in range(size):
         card = draw_quest_card(s, rng, log)
         if card < 0:
@@ -196,7 +212,7 @@ def reveal_spells(s, r, log, chosen):
         s.spell[p] = chosen[p]
         s.cast[p, chosen[p]] += 1
         record(log, L.SPELL_CHOSEN, p, chosen[p])
-    determine_order(s)
+    determine_order(s, log)
     apply_time_spells(s, r, log)
     for k in range(s.n_players):
         p = s.order[k]
@@ -207,11 +223,12 @@ def reveal_spells(s, r, log, chosen):
 
 
 @compiled
-def determine_order(s):
+def determine_order(s, log):
     """Group A (a spell nobody else chose) first, by level, lowest first; then group B (shared
     spells) by level, and among the same spell the player who went later last round first."""
     n = s.n_players
     keys = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    ties = False
     for p in range(n):
         same = 0
         for q in range(n):
@@ -221,8 +238,11 @@ def determine_order(s):
         if same > 0:
             s.times_duplicated[p] += 1
             keys[p] = 10_000 + s.spell[p] * 100 + (MAX_PLAYERS - 1 - s.prev_position[p])
+            ties = True
         else:
             keys[p] = s.spell[p] * 100
+    if ties and s.round_no == 1:  # the first round's ties are broken by first_round_order
+        came_up(log, L.UP_FIRST_ROUND_ORDER)
     for p in range(n):
         s.order[p] = p
     for i in range(1, n):
@@ -276,6 +296,13 @@ def stop_time(s, log):
 
 @compiled
 def apply_time_spells(s, r, log):
+    accelerated = False
+    stopped = False
+    for p in range(s.n_players):
+        accelerated |= s.spell[p] == ACCELERATION
+        stopped |= s.spell[p] == TIME_STOP
+    if accelerated and stopped:
+        came_up(log, L.UP_TIME_SPELL_ORDER)
     if r.time_spell_order == ACCELERATION_FIRST:
         accelerate(s, log)
         stop_time(s, log)
@@ -340,6 +367,7 @@ def begin_quest_turn(s, r, plans, rng, log, k):
     s.turns += 1
     record(log, L.QUEST_TURN, p, k)
     if s.quest[p, THIEF] > 0:
+        came_up(log, L.UP_THIEF_TOKENS)
         gain_tokens(s, log, p, s.quest[p, THIEF] * r.thief_tokens, L.THIEF, 0)
     if s.quest[p, SPY] > 0:
         spy_peek(s, log, p)
@@ -395,6 +423,8 @@ def take_card(s, r, log, p, slot):
 def cast_spell(s, r, plans, rng, log, p):
     """Use the Book Effect: the chosen spell's Quest-Phase effect, unless Silence negates it."""
     level = s.spell[p]
+    if s.silenced[p] == 1:
+        came_up(log, FORBIDDEN_RULES[level])
     if is_negated(s, r, p):
         s.times_negated[p] += 1
         record(log, L.NEGATED, p, level)
@@ -407,13 +437,17 @@ def cast_spell(s, r, plans, rng, log, p):
                 s.silenced[q] = 1
         record(log, L.SILENCE, p)
     elif level == FIREBALL:
+        came_up(log, L.UP_FIREBALL_VP)
         gain_tokens(s, log, p, r.fireball_vp, L.VP_GAIN, level)
     elif level == CURE:
+        came_up(log, L.UP_CURE_CARDS)
         draw_from_discards(s, r, rng, log, p, r.cure_cards, level,
                            r.cure_when_discards_empty == CURE_QUEST_DECK)
     elif level == CREATION:
+        came_up(log, L.UP_CREATION_ITEMS)
         creation(s, r, plans, rng, log, p)
     elif level == THUNDERSTORM:
+        came_up(log, L.UP_THUNDERSTORM_VP)
         gain_tokens(s, log, p, r.thunderstorm_vp, L.VP_GAIN, level)
     elif level == CHARM:
         companion_spell(s, r, plans, rng, log, p, level, r.charm_companions, r.charm_chooser == BY_CASTER)
@@ -422,11 +456,13 @@ def cast_spell(s, r, plans, rng, log, p):
     elif level == POLYMORPH:
         polymorph(s, r, plans, rng, log, p)
     elif level == FORTUNE:
+        came_up(log, L.UP_FORTUNE_VP)
         gain_tokens(s, log, p, r.fortune_vp, L.VP_GAIN, level)
     elif level == DOMINATION:
         companion_spell(s, r, plans, rng, log, p, level, r.domination_companions,
                         r.domination_chooser == CASTER_CHOOSES)
     elif level == WISH:
+        came_up(log, L.UP_WISH_CARDS)
         # Wish's own text: 'if Quest Deck and Discard Pile are depleted during this effect'
         draw_from_discards(s, r, rng, log, p, r.wish_cards, level, True)
     # Acceleration and Time Stop acted in the Book Phase; Resistance (and Time Stop) protect
@@ -447,6 +483,7 @@ def luck(s, r, plans, rng, log, p):
     if face_down == 0:
         record(log, L.LUCK, p, -1, -1, -1)
         return
+    came_up(log, L.UP_LUCK_PEEKS)
     decided(s, face_down + 1)  # discard one of the face-down cards, or keep them
     slot = players.luck_discard(s, r, p, plans, rng)
     if slot < 0:
@@ -477,11 +514,14 @@ def draw_from_discards(s, r, rng, log, p, n_cards, level, then_deck):
             if card < N_TREASURE_KINDS:  # the face-up area shows which card left it
                 s.treasures_shown[p, card] += 1
         elif then_deck:
+            if level == CURE:
+                came_up(log, L.UP_CURE_WHEN_EMPTY)
             card = draw_quest_card(s, rng, log)
             if card < 0:
                 return
             source = L.FROM_DECK
         else:
+            came_up(log, L.UP_CURE_WHEN_EMPTY)  # only Cure stops when the discards run out
             record(log, L.DISCARDS_EMPTY, p, level, drawn)
             return
         s.cards_drawn[p] += 1
@@ -538,11 +578,16 @@ def find_target(s, r, plans, rng, log, p, level):
     chooses among tied rivals. Where the caster is compared too (``caster_is_compared``) and
     alone has the most, the spell does nothing. -1 (logged) when there is no target."""
     floor = target_floor(r, level)
+    if level == POLYMORPH:
+        came_up(log, L.UP_POLYMORPH_TARGET)
     candidates = np.zeros(MAX_PLAYERS, dtype=np.int64)
     n = 0
     best = -1
     for q in range(s.n_players):
-        if q == p or is_protected(s, r, q):
+        if q == p:
+            continue
+        defence_came_up(s, r, log, q)
+        if is_protected(s, r, q):
             continue
         v = target_measure(s, r, level, q)
         if v > best:
@@ -551,9 +596,10 @@ def find_target(s, r, plans, rng, log, p, level):
         if v == best:
             candidates[n] = q
             n += 1
-    if caster_is_compared(r, level):
-        mine = target_measure(s, r, level, p)
-        if mine > best and mine >= floor:
+    mine = target_measure(s, r, level, p)
+    if mine > best and mine >= floor:  # the caster alone has the most: compared, or not
+        came_up(log, caster_counts_rule(level))
+        if caster_is_compared(r, level):
             record(log, L.CASTER_IS_TARGET, p, level)
             return -1
     if n == 0 or best < floor:
@@ -568,14 +614,40 @@ def find_target(s, r, plans, rng, log, p, level):
 
 
 @compiled
+def defence_came_up(s, r, log, q):
+    """The rules that decide whether ``q``'s spell protects them from a targeting spell: whether
+    a Thunderstorm or Time Stop is defensive, and a silenced Defensive Spell's Forbidden flag."""
+    if s.spell[q] == THUNDERSTORM:
+        came_up(log, L.UP_THUNDERSTORM_DEFENSIVE)
+    elif s.spell[q] == TIME_STOP:
+        came_up(log, L.UP_TIME_STOP_DEFENDS)
+    if s.silenced[q] == 1 and is_defensive_spell(r, s.spell[q]):
+        came_up(log, FORBIDDEN_RULES[s.spell[q]])
+
+
+@compiled
+def caster_counts_rule(level):
+    """Whether the caster is compared: charm_caster_counts, domination_caster_counts or
+    polymorph_caster_counts."""
+    if level == CHARM:
+        return L.UP_CHARM_CASTER_COUNTS
+    if level == DOMINATION:
+        return L.UP_DOMINATION_CASTER_COUNTS
+    return L.UP_POLYMORPH_CASTER_COUNTS
+
+
+@compiled
 def companion_spell(s, r, plans, rng, log, p, level, count, caster_chooses):
     """Charm and Domination: companions pass from the target to the caster."""
     t = find_target(s, r, plans, rng, log, p, level)
     if t < 0:
         return
+    came_up(log, L.UP_CHARM_COMPANIONS if level == CHARM else L.UP_DOMINATION_COMPANIONS)
     for _ in range(count):
         if companion_count(s, t) == 0:
             break
+        if companion_kinds(s, t) > 1:  # who chooses makes a difference
+            came_up(log, L.UP_CHARM_CHOOSER if level == CHARM else L.UP_DOMINATION_CHOOSER)
         decided(s, companion_kinds(s, t))  # which kind of the target's companions
         if caster_chooses:
             kind = players.companion_to_take(s, r, p, t, plans, rng)
@@ -605,6 +677,8 @@ def polymorph(s, r, plans, rng, log, p):
     t = find_target(s, r, plans, rng, log, p, POLYMORPH)
     if t < 0:
         return
+    if s.tokens[t] % 2 == 1:
+        came_up(log, L.UP_POLYMORPH_ROUNDING)
     amount = polymorph_amount(r, s.tokens[t])
     s.tokens[t] -= amount
     s.tokens[p] += amount
@@ -623,11 +697,13 @@ def elemental_measure(s, r, q):
 @compiled
 def summon_elemental(s, r, rng, log, p):
     """Summon Elemental: with the lowest total (ties allowed), cards drawn blind from the deck."""
+    came_up(log, L.UP_ELEMENTAL_MEASURE)
     mine = elemental_measure(s, r, p)
     for q in range(s.n_players):
         if q != p and elemental_measure(s, r, q) < mine:
             record(log, L.ELEMENTAL_FAILS, p)
             return
+    came_up(log, L.UP_ELEMENTAL_CARDS)
     for _ in range(r.elemental_cards):
         card = draw_quest_card(s, rng, log)
         if card < 0:
@@ -668,6 +744,7 @@ def play_on(s, r, plans, rng, log, until_round):
     ``until_round`` would begin (a search's rollout stops there)."""
     while not s.over and s.round_no < until_round:
         if s.round_no >= r.max_rounds:
+            came_up(log, L.UP_MAX_ROUNDS)
             s.truncated = 1
             s.end_trigger = BY_MAX_ROUNDS
             record(log, L.TRUNCATED, s.round_no)
