@@ -221,13 +221,6 @@ def compare_runs(baseline: Path, variant: Path, confidence: float = 0.95,
     return changes
 
 
-def identical_games(baseline: Path, variant: Path) -> bool:
-    """Whether two runs of the same games (``same_games``) have the same rows (``changed_games``
-    is 0). A tweak whose run is identical never came up in these games, or the players never
-    took it."""
-    return changed_games(baseline, variant) == 0
-
-
 def changed_games(baseline: Path, variant: Path) -> int | None:
     """How many of the same games (``same_games``) the variant changed: games in which a seat's
     strategy, role, score or win share, or the game's length, differs from the baseline's. None
@@ -247,6 +240,30 @@ def changed_games(baseline: Path, variant: Path) -> int | None:
     changed = set(seats_a["game_id"].filter(seat_differs).to_list())
     changed |= set(games_a["game_id"].filter(games_a["turns"] != games_b["turns"]).to_list())
     return len(changed)
+
+
+def tweaked(mb: dict, mv: dict) -> list[str]:
+    """The parameters whose values differ between two runs' manifests."""
+    base = {p["name"]: p["value"] for p in mb["parameters"]}
+    return [p["name"] for p in mv["parameters"] if base.get(p["name"]) != p["value"]]
+
+
+def came_up_notes(mb: dict, mv: dict) -> list[str]:
+    """For each rule the variant changes, how often it came up in both runs' games (the counts
+    the kernel keeps where a rule's value can make a difference: ``rules_came_up``)."""
+    notes = []
+    for name in tweaked(mb, mv):
+        counts = [m.get("rules_came_up", {}).get(name) for m in (mb, mv)]
+        if None in counts:
+            notes.append(f"{name} is not among the rules this game counts (it is read in every "
+                         "game, or not counted)")
+        elif counts == [0, 0]:
+            notes.append(f"{name} never came up: in neither run's {mb['n_games']:,} games was "
+                         "it read where its value could make a difference")
+        else:
+            notes.append(f"{name} came up {counts[0]:,} times in the baseline's games and "
+                         f"{counts[1]:,} in the variant's")
+    return notes
 
 
 def same_games(mb: dict, mv: dict) -> bool:

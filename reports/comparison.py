@@ -28,7 +28,7 @@ from reports import charts  # noqa: E402
 from reports.build import Bullets, Heading, Image, Para, Table, _html, _md  # noqa: E402
 from reports.metrics import ENGINE  # noqa: E402
 from reports.compare import (TRUNCATION_WARNING, Change, balance_index, compare_runs,  # noqa: E402
-                             changed_games, same_games, win_rates)
+                             came_up_notes, changed_games, same_games, tweaked, win_rates)
 from reports.stats import check_confidence  # noqa: E402
 from reports.verdicts import (PlayerSet, _flag_text, compare_effects, compare_verdicts,  # noqa: E402
                               effect_chart, effect_text)
@@ -255,17 +255,23 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
                                            "changes": [c.as_dict() for c in changes]})
             changed = changed_games(base.path, e.path) if paired else None
             identical = changed == 0
+            mb, mv = load(base.path).manifest, load(e.path).manifest
+            notes = came_up_notes(mb, mv)
             summary["comparisons"][-1]["identical_games"] = identical
             summary["comparisons"][-1]["games_changed"] = changed
-            n_games = load(e.path).manifest["n_games"]
+            summary["comparisons"][-1]["rules_came_up"] = {
+                name: [m.get("rules_came_up", {}).get(name) for m in (mb, mv)]
+                for name in tweaked(mb, mv)}
+            n_games = mv["n_games"]
             headlines.append(_headline_line(e, changes, min_effect) + (
                 "" if changed is None else f" The tweak changed {changed:,} of the {n_games:,} "
                 f"games ({changed / n_games:.1%}); the others played exactly as in {base.label}.")
+                + "".join(f" {n[0].upper()}{n[1:]}, yet games changed: the players' judgement "
+                          "reads it." for n in notes if " never came up" in n and changed)
                 if not identical else
                              f"{e.label} ({e.players} players): not one game changed: every seat's "
                              "score and result and every game's length are those of "
-                             f"{base.label}, so the tweak never came up in these games, or the "
-                             "players never took it (a null that says nothing about its effect).")
+                             f"{base.label}. " + _why_nothing_changed(notes))
             blocks += _variant_blocks(e, base, changes, tmp, images, palettes)
         one_strategy = {e.path: len(set(m["strategies"])) == 1 for e, m in zip(entries, manifests)}
         effect_blocks = _effect_blocks(entries, compared, one_strategy, confidence, tmp, images,
@@ -468,6 +474,17 @@ def _method_note(pairs: list, confidence: float, min_effect: float | None) -> st
                  f"{'' if min_effect == 1 else 's'} (of a win rate, or of a score); a row shown within it by two one-sided tests (Holm-corrected) reads "
                  f"\"no change larger than {min_effect:g} pts\".")
     return text
+
+
+def _why_nothing_changed(notes: list[str]) -> str:
+    """A null that says nothing about the tweak's effect, and why, from the rules' counts."""
+    never = [n for n in notes if " never came up" in n]
+    if notes and len(never) == len(notes):
+        return ("; ".join(notes) + ". These games say nothing of the tweak's effect: play it "
+                "where the rule comes up (another player count, mode or mix of players).")
+    said = ("; ".join(notes) + ", yet ") if notes else ""
+    return (said + "no game played differently: the players never used the difference, or it "
+            "never mattered to a result (a null that says nothing about the tweak's effect).")
 
 
 def _headline_line(e: Entry, changes: list[Change], min_effect: float | None = None) -> str:

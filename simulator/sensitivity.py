@@ -112,7 +112,8 @@ def sensitivity(o: SensitivityOptions, out: str | Path, resume: bool = False,
             bar.set_postfix_str(f"{param.name}={value}")
             config, run = play({param.name: value}, scan.folder_name({param.name: value}))
             row = {"parameter": param.name, "printed": base.rules.value(param.name), "value": value,
-                   "source": param.source, "assumption": param.is_assumption}
+                   "source": param.source, "assumption": param.is_assumption,
+                   "came_up": base_run["manifest"].get("rules_came_up", {}).get(param.name)}
             if run is None:
                 row.update(playable=False, note=config)
             else:
@@ -185,6 +186,7 @@ def _rank(rows: list[dict]) -> list[dict]:
         ranking.append({
             "parameter": name, "printed": points[0]["printed"], "source": points[0]["source"],
             "assumption": points[0]["assumption"], "detected": bool(detected),
+            "came_up": points[0]["came_up"],
             "identical": bool(played) and all(r["identical"] for r in played),
             "largest": None if largest is None else {k: largest[k] for k in ("value", "delta", "low", "high")},
             "not_playable": [r["value"] for r in points if not r["playable"]],
@@ -222,6 +224,15 @@ def _morris(o, game, metric, base, params, groups, runs, threads, backend, sched
                       "interactions or curvature)"}
 
 
+def _came_up_text(count: int | None) -> str:
+    """How often the baseline's games met the rule where its value could make a difference."""
+    if count is None:
+        return "the game does not count this rule"
+    if count == 0:
+        return "the rule never came up"
+    return f"the rule came up {count:,} times, the players never used the difference"
+
+
 def _levels(points: list[dict]) -> str:
     levels = sorted({r["level"] for r in points if "level" in r})
     return ", ".join(f"{100 * x:.2f}%" for x in levels) if levels else "no point tested"
@@ -250,7 +261,8 @@ def page(result: dict) -> tuple[str, list, list]:
             continue
         big = e["largest"]
         verdict = ("detected" if e["detected"] else
-                   "no effect (identical games)" if e["identical"] else "no detectable effect")
+                   f"no effect (identical games; {_came_up_text(e['came_up'])})" if e["identical"]
+                   else "no detectable effect")
         ranked.append([i, e["parameter"], e["printed"], big["value"], show(big["delta"]),
                        f"{show(big['low'])} to {show(big['high'])}", verdict,
                        "assumption" if e["assumption"] else "rulebook"])
@@ -269,7 +281,8 @@ def page(result: dict) -> tuple[str, list, list]:
                    Para(f"Above {TRUNCATION_WARNING:.0%} of games truncated, an effect (or its "
                         "absence) is the turn limit's as much as the rule's:"),
                    Bullets(cut_off)]
-    quiet = [e["parameter"] for e in result["ranking"] if not e["detected"] and e["largest"]]
+    quiet = [e["parameter"] + (f" (identical games: {_came_up_text(e['came_up'])})" if e["identical"] else "")
+             for e in result["ranking"] if not e["detected"] and e["largest"]]
     blocks += [Heading(2, "No detectable effect", "quiet"),
                Para(", ".join(quiet) if quiet else "Every parameter scanned had a detectable effect.")]
     unplayable = [f"{e['parameter']} ({', '.join(map(str, e['not_playable']))})"

@@ -50,7 +50,10 @@ def test_a_scan_ranks_what_matters_and_finds_no_effect_where_there_is_none(turns
     assert len({r["level"] for r in tested}) == 1 and tested[0]["level"] >= o.confidence
     assert result["ranking"][0]["parameter"] == "victory_points_to_win"
     md = (out / "sensitivity.md").read_text()
-    assert "## No detectable effect" in md and TWO_PLAYER_ONLY in md.split("## No detectable effect")[1]
+    assert "## No detectable effect" in md
+    assert (f"{TWO_PLAYER_ONLY} (identical games: the rule never came up)"
+            in md.split("## No detectable effect")[1])
+    assert quiet["came_up"] == 0 and target["came_up"] is None  # the target is read every game
     assert (out / "tornado.png").stat().st_size > 10_000
     # Every configuration is an ordinary, sound run dataset.
     for folder in (out / "runs").iterdir():

@@ -135,9 +135,27 @@ def test_a_tweak_that_changed_no_game_says_so(null_runs, tmp_path):
                                Entry("other seed", null_runs[1])], tmp_path / "c")
     text = (report / "comparison.md").read_text()
     assert "unread (4 players): not one game changed" in text
+    assert "guilds_at_start_two_players never came up: in neither run's 2,000 games" in text
     assert "other seed (4 players): not one game changed" not in text
-    flags = [c["identical_games"] for c in json.loads((report / "comparison.json").read_text())["comparisons"]]
-    assert flags == [True, False]
+    comparisons = json.loads((report / "comparison.json").read_text())["comparisons"]
+    assert [c["identical_games"] for c in comparisons] == [True, False]
+    assert comparisons[0]["rules_came_up"] == {"guilds_at_start_two_players": [0, 0]}
+
+
+def test_a_rule_that_came_up_but_changed_no_game_says_the_players_never_used_it(null_runs, tmp_path):
+    """The issue's example: a second free cultivation for the Peasant. The Peasant takes the
+    free one in many turns but never a second: the games are the same, and the comparison says
+    the rule came up, so the null is the players' choice, not a rule that never fired."""
+    printed = api.load(null_runs[0]).manifest["rules_came_up"]["peasant_free_cultivations"]
+    more = api.run("gremios", games=2000, seed=3, out=tmp_path / "more", progress=False,
+                   settings={"peasant_free_cultivations": 2})
+    report = build_comparison([Entry("printed", null_runs[0]), Entry("two free", more)], tmp_path / "c")
+    text = (report / "comparison.md").read_text()
+    assert printed > 0
+    assert (f"two free (4 players): not one game changed: every seat's score and result and every "
+            f"game's length are those of printed. peasant_free_cultivations came up {printed:,} "
+            f"times in the baseline's games and {printed:,} in the variant's, yet no game played "
+            "differently: the players never used the difference") in text
 
 
 def test_a_tweak_says_how_many_games_it_changed(null_runs, tmp_path):
