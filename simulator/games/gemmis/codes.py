@@ -28,4 +28,19 @@ FROM_STREET, FROM_SACK = range(2)
 
 # The parameters whose coming up a batch run counts (``came_up`` in core/trace.py), each counted
 # where its value can change what happens; the index of a name here is its tally column.
-RULES_THAT_COME_UP = ()
+# The Puncta Gemmarum count by the size of the combination triggered (UP_POINTS_3 + size - 3);
+# the small gems' cells when a marker reaches or passes one still on the track. The chip make-up
+# and the setup are read in every game and are not counted.
+RULES_THAT_COME_UP = (
+    "points_3", "points_4", "points_5", "points_6", "points_7", "points_8", "points_9",
+    "points_10", "points_11", "points_12", "small_gem_cell_1", "small_gem_cell_2",
+    "small_gem_cell_3", "swap_rule", "zone_refill", "sack_into_zone", "street_move",
+    "street_moving", "cascades", "max_turns", "closing_score", "last_turn", "small_gem_taken",
+    "small_gem_use", "small_gem_switch_when", "small_gems_per_turn", "small_gem_last_turn",
+    "small_gem_points", "alguazil_levels")
+(UP_POINTS_3, UP_POINTS_4, UP_POINTS_5, UP_POINTS_6, UP_POINTS_7, UP_POINTS_8, UP_POINTS_9,
+ UP_POINTS_10, UP_POINTS_11, UP_POINTS_12, UP_SMALL_GEM_CELL_1, UP_SMALL_GEM_CELL_2,
+ UP_SMALL_GEM_CELL_3, UP_SWAP_RULE, UP_ZONE_REFILL, UP_SACK_INTO_ZONE, UP_STREET_MOVE,
+ UP_STREET_MOVING, UP_CASCADES, UP_MAX_TURNS, UP_CLOSING_SCORE, UP_LAST_TURN,
+ UP_SMALL_GEM_TAKEN, UP_SMALL_GEM_USE, UP_SMALL_GEM_SWITCH_WHEN, UP_SMALL_GEMS_PER_TURN,
+ UP_SMALL_GEM_LAST_TURN, UP_SMALL_GEM_POINTS, UP_ALGUAZIL_LEVELS) = range(len(RULES_THAT_COME_UP))

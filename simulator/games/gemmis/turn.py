@@ -14,7 +14,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import record, telling
+from simulator.core.trace import came_up, record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gemmis import codes as L
 from simulator.games.gemmis.board import (
@@ -31,6 +31,12 @@ from simulator.games.gemmis.board import (
     switches, zone_masks, zone_penalty,
 )
 from strategies import gemmis as players
+
+# The tally columns (codes.RULES_THAT_COME_UP) of the points of each combination size, from 3,
+# and of each small gem's cell on the score track.
+POINTS_COME_UP = (L.UP_POINTS_3, L.UP_POINTS_4, L.UP_POINTS_5, L.UP_POINTS_6, L.UP_POINTS_7,
+                  L.UP_POINTS_8, L.UP_POINTS_9, L.UP_POINTS_10, L.UP_POINTS_11, L.UP_POINTS_12)
+SMALL_GEM_CELLS_COME_UP = (L.UP_SMALL_GEM_CELL_1, L.UP_SMALL_GEM_CELL_2, L.UP_SMALL_GEM_CELL_3)
 
 
 # --- The sack -----------------------------------------------------------------------------------
@@ -208,6 +214,7 @@ def switch_step(s, r, plans, rng, log):
     decision)."""
     p = s.player
     options = s.turn_switches
+    came_up(log, L.UP_SWAP_RULE)
     n = switches(s, r, p, s.street, options)
     if n == 0:
         record(log, L.NO_SWITCH, p)
@@ -226,16 +233,25 @@ def small_gem_switches(s, r, plans, rng, log):
     no_combination_stands only while the zone holds no combination (one got is triggered at
     once)."""
     p = s.player
+    if s.small_gems[p] == s.small_gems_used[p]:
+        return
+    came_up(log, L.UP_SMALL_GEM_USE)
     if r.small_gem_use != USE_EXTRA_SWITCH:
         return
-    last_turn = s.market_open == 0 and r.small_gem_last_turn == LAST_TURN_NO_LIMIT
+    if s.market_open == 0:
+        came_up(log, L.UP_SMALL_GEM_LAST_TURN)
+    no_limit = s.market_open == 0 and r.small_gem_last_turn == LAST_TURN_NO_LIMIT
     while s.small_gems[p] > s.small_gems_used[p]:
-        if not last_turn and s.small_gems_this_turn >= r.small_gems_per_turn:
-            return
-        if r.small_gem_switch_when == EXTRA_IF_NONE_STANDS and \
-                natural_combination(zone_masks(s, p)) != 0:
-            return
+        if not no_limit:
+            came_up(log, L.UP_SMALL_GEMS_PER_TURN)
+            if s.small_gems_this_turn >= r.small_gems_per_turn:
+                return
+        if natural_combination(zone_masks(s, p)) != 0:
+            came_up(log, L.UP_SMALL_GEM_SWITCH_WHEN)
+            if r.small_gem_switch_when == EXTRA_IF_NONE_STANDS:
+                return
         options = s.turn_switches
+        came_up(log, L.UP_SWAP_RULE)
         n = switches(s, r, p, s.street, options)
         if n == 0:
             return
@@ -259,6 +275,8 @@ def combinations_and_cascades(s, r, plans, rng, log):
     mode: until one is not bigger than the last)."""
     while s.cascade < MAX_CASCADES:
         if not combination_step(s, r, plans, rng, log):
+            if s.cascade == 0 and s.market_open:
+                came_up(log, L.UP_STREET_MOVING)
             if s.cascade == 0 and r.street_moving == MOVES_EVERY_TURN:
                 move_street(s, r, plans, rng, log)  # no combination: the street moves all the same
                 if s.market_open:
@@ -306,6 +324,8 @@ def combination_step(s, r, plans, rng, log):
         else:
             record(log, L.NO_COMBINATION, p, s.cascade)
         return False
+    if s.cascade > 0:
+        came_up(log, L.UP_CASCADES)
     if s.cascade > 0 and r.cascades == CASCADE_NEXT_TURN:
         record(log, L.DEFERRED, p, popcount(option_masks[0]))
         s.left_standing[p] += 1
@@ -332,6 +352,7 @@ def trigger(s, r, rng, log, p, masks, mask, colours, cascade):
     values) counted at once on the track; its gems go beside the board, used."""
     size = popcount(mask)
     table_points = points_for_size(r, size)
+    came_up(log, POINTS_COME_UP[size - 3])
     values = mask_values(masks, mask)
     record(log, L.COMBINATION, p, size, table_points, values, mask, cascade)
     jokers = jokers_of(masks) & mask
@@ -379,6 +400,10 @@ def move_marker(s, r, log, p, points):
         cell = small_gem_cell(r, k)
         if not s.small_gem_on_cell[k]:
             continue
+        if before < cell <= after or after == cell:
+            came_up(log, SMALL_GEM_CELLS_COME_UP[k])
+        if before < cell < after or before == after == cell:  # the two readings differ
+            came_up(log, L.UP_SMALL_GEM_TAKEN)
         if r.small_gem_taken == TAKEN_LAND_EXACTLY:
             reached = after == cell
         else:
@@ -404,6 +429,7 @@ def fill_zone(s, r, plans, rng, log, p):
     street_choice: the player takes any street gems into any empty places (the rest from the
     sack when the street runs out). sack: they come blind from the sack, in cell order. A closed
     market's street is not refilled, so places it cannot fill stay empty."""
+    came_up(log, L.UP_ZONE_REFILL)
     if r.zone_refill != REFILL_FROM_SACK:
         while True:
             settle(s, r, log, p)
@@ -425,6 +451,11 @@ def fill_zone(s, r, plans, rng, log, p):
             return
     # street_touching with sack_into_zone = inner_row: only inner cells take gems from the sack,
     # an outer cell being filled by the gem sliding out beneath it (rules.toml says why)
+    if r.zone_refill == REFILL_TOUCHING:
+        for column in range(COLUMNS):
+            if s.zone[p, cell_of(0, column)] == EMPTY:  # an outer cell the sack may fill
+                came_up(log, L.UP_SACK_INTO_ZONE)
+                break
     through_inner = r.zone_refill == REFILL_TOUCHING and r.sack_into_zone == SACK_INTO_INNER_ROW
     first = COLUMNS if through_inner else 0
     for _ in range(ROWS):
@@ -464,6 +495,8 @@ def move_street(s, r, plans, rng, log):
     if not s.market_open:
         record(log, L.STREET_CLOSED)
         return
+    if not (r.street_moving == MOVES_EVERY_TURN and street_full(s)):  # a full street shifts then
+        came_up(log, L.UP_STREET_MOVE)
     if street_full(s) and not street_shifts(s, r):
         record(log, L.STREET_STILL)
         return
@@ -529,6 +562,7 @@ def fill_street(s, r, rng, log, cause):
 def raise_alert(s, r, log, q):
     """Any time the opponent triggers a combination, the alert goes up one level (to the top)."""
     top = alert_available(r)
+    came_up(log, L.UP_ALGUAZIL_LEVELS)
     if s.alert[q] < top:
         s.alert[q] += 1
     record(log, L.ALERT, q, s.alert[q], top)
@@ -625,6 +659,8 @@ def close_market(s, r, log, p):
     """A player reaches closing_score: the market closes at once (the street no longer moves nor
     is refilled; no Alguazil from now on). Then the last turn(s), by last_turn: the opponent
     plays one last turn, or the second player does if the first closed (equal_turns), or none."""
+    came_up(log, L.UP_CLOSING_SCORE)
+    came_up(log, L.UP_LAST_TURN)
     s.market_open = 0
     s.closer = p
     s.close_turn = s.turn
@@ -658,6 +694,8 @@ def finish_game(s, r, log):
             s.penalty[p] = zone_penalty(s, p)
             record(log, L.PENALTY, p, s.penalty[p])
         unused = s.small_gems[p] - s.small_gems_used[p]
+        if unused > 0:
+            came_up(log, L.UP_SMALL_GEM_POINTS)
         if r.small_gem_points > 0 and unused > 0:
             s.points_small_gems[p] = unused * r.small_gem_points
             record(log, L.SMALL_GEM_POINTS, p, unused, s.points_small_gems[p])
@@ -698,6 +736,7 @@ def play_on(s, r, plans, rng, log, until_turn):
     ``until_turn`` (a search's rollout stops there)."""
     while not s.over and s.turn < until_turn:
         if s.turn >= r.max_turns:
+            came_up(log, L.UP_MAX_TURNS)
             s.truncated = 1
             record(log, L.TRUNCATED, s.turn)
             break
