@@ -11,7 +11,7 @@ import numpy as np
 from simulator.core.deck import draw, take_top
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_die, shuffle
-from simulator.core.trace import record, telling
+from simulator.core.trace import came_up, record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gnomeland import codes as L
 from simulator.games.gnomeland.board import (
@@ -33,6 +33,10 @@ from simulator.games.gnomeland.codes import (
     BY_ACTION, BY_BUILDING, BY_SPELL, OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE,
     OPT_DIE_CHANGE, OPT_END, OPT_HIRE, OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL,
     OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL, OPT_UPGRADE_SPECIAL, SCORE_CONTEST, SCORE_MISSION,
+)
+from simulator.games.gnomeland.counted import (
+    ACTION_RULES, CONTEST_POINTS_RULES, CONVERT_PRICE_RULES, HIRE_RULES, M_RULES, N_COST_RULES,
+    N_YIELD_RULES, S_COST_RULES, S_INCOME_RULES, SPELL_RULES, SUPPLY_RULES, came_up_all,
 )
 from strategies import gnomeland as players
 
@@ -63,6 +67,8 @@ def keep_options(h0, h1, h2, limit):
 def take_from_supply(s, r, p, k, amount, log):
     """``amount`` of resource ``k`` from the supply, as far as it goes (a limited supply)."""
     if r.supply_limited == YES and amount > s.supply[k]:
+        came_up(log, L.UP_SUPPLY_LIMITED)
+        came_up(log, SUPPLY_RULES[k])
         short = amount - s.supply[k]
         s.supply_short[p] += short
         record(log, L.SUPPLY_SHORT, p, k, short)
@@ -174,6 +180,7 @@ def pay(s, r, p, c0, c1, c2, log):
             s.merc_deck[k] += 1
             by_kind += pack(1 if k == 0 else 0, 1 if k == 1 else 0, 1 if k == 2 else 0)
             discarded += 1
+            came_up(log, L.UP_MERCENARY_YIELD)
             gain_one(s, r, p, k, r.mercenary_yield, FROM_MERCENARY, log)
         s.res[p, k] -= c
         s.stored[p, k] -= min(c, s.stored[p, k])  # what the Warehouses hold goes first
@@ -209,12 +216,16 @@ def draw_action(s, rng, log):
     if shuffled:
         s.action_reshuffles += 1
         record(log, L.ACTION_RESHUFFLE, shuffled)
+    if card >= 0:
+        came_up(log, ACTION_RULES[card])
     return card
 
 
 @compiled
 def draw_spell(s, log):
     s.spell, s.spell_deck_n = take_top(s.spell_deck, s.spell_deck_n)
+    if s.spell >= 0:
+        came_up(log, SPELL_RULES[s.spell])
     record(log, L.SPELL_CARD, s.spell)
 
 
@@ -319,6 +330,7 @@ def neutral_available(s, r):
 
 @compiled
 def add_neutral_die(s, r, rng, log, p, why):
+    came_up(log, L.UP_NEUTRAL_DICE)
     v = roll_die(rng)
     s.dice[s.n_dice] = v
     s.dice_spent[s.n_dice] = 0
@@ -338,6 +350,7 @@ def free_dice(s, r, rng, log, p):
             if neutral_available(s, r):
                 add_neutral_die(s, r, rng, log, p, BY_BUILDING)
             else:
+                came_up(log, L.UP_NEUTRAL_DICE)
                 record(log, L.NO_NEUTRAL_DIE, p, t)
 
 
@@ -357,6 +370,7 @@ def offer_copies(s, r, plans, rng, log, p, got):
             continue
         if not ((got[0] > 0 and supply_has(s, r, COIN)) or (got[1] > 0 and supply_has(s, r, MANA))
                 or (got[2] > 0 and supply_has(s, r, WEAPON))):
+            came_up(log, L.UP_SUPPLY_LIMITED)
             record(log, L.COPY_DECLINED, q, p, 2)  # the supply has none of it: no copy offered
             continue
         decided(s, 2)
@@ -389,6 +403,7 @@ def spend_die(s, r, plans, rng, log, p, d, alt):
     slot = slot_of(s.dice[d])
     t = s.normal[p, slot]
     side = s.normal_side[p, slot]
+    came_up_all(log, N_YIELD_RULES[t, side])  # its yield, the other side of a '/', a Mercenary
     # the DIE record's alternative and the die's index share a field (alt < 10): record has six
     if alt >= 2:
         kind = alt - 2
@@ -440,9 +455,14 @@ def cover_warehouse(s, r, plans, rng, log, p, slot):
     others cannot hold them, and are discarded ('any marker ... placed on them is immediately
     discarded'). The player covers the emptiest Warehouse; their strategy chooses, as at the
     end of a turn, which of the kept resources stay."""
-    if r.covered_warehouse != RESOURCES_DISCARDED or s.special[p, slot] != WAREHOUSE:
+    if s.special[p, slot] != WAREHOUSE:
+        return
+    came_up(log, L.UP_COVERED_WAREHOUSE)
+    if r.covered_warehouse != RESOURCES_DISCARDED:
         return
     on = s.stored[p, 0] + s.stored[p, 1] + s.stored[p, 2]
+    if on > 0:
+        came_up(log, L.UP_WAREHOUSE_CAPACITY)
     room = (warehouses_of(s, p) - 1) * r.warehouse_capacity
     if on <= room:
         return
@@ -500,6 +520,9 @@ def complete_mission(s, r, log, p, space):
     c = mission_cost(s, r, space)
     vp = mission_vp(s, r, space)
     hexed = r.m_reward[card, side, 0] - vp
+    came_up_all(log, M_RULES[card, side])
+    if s.hexes[space] > 0:
+        came_up(log, L.UP_HEX_PENALTY)
     handed = np.zeros(3, dtype=np.int64)  # Mercenaries handed in, by kind
     for k in range(3):  # the named Mercenaries
         for _ in range(c[M_TRADERS + k]):
@@ -549,6 +572,7 @@ def take_mercenary(s, log, p, kind, why):
 def cast_spell(s, r, plans, rng, log, p, variant):
     """Cast a Spell: the Magic marker on the card (Hex: on a mission), pay 1 Mana, its effect."""
     spell = s.spell
+    came_up(log, L.UP_SPELL_COST_MANA)
     pay(s, r, p, 0, r.spell_cost_mana, 0, log)
     s.magic[p] = 1
     s.cast[p, spell] += 1
@@ -563,9 +587,11 @@ def cast_spell(s, r, plans, rng, log, p, variant):
     elif spell == SUMMONING:
         take_mercenary(s, log, p, variant, 1)
     elif spell == HEX:
+        came_up(log, L.UP_HEX_PENALTY)
         s.hexes[variant] += 1
         record(log, L.HEX, p, variant, mission_vp(s, r, variant))
     elif spell == CURSE:
+        came_up(log, L.UP_CURSE_COINS)
         if variant == 0:
             gain_one(s, r, p, COIN, r.curse_coins, FROM_SPELL, log)
             record(log, L.CURSE, p, -1, COIN)
@@ -601,6 +627,7 @@ def use_tavern(s, r, plans, rng, log, p, slot):
                 s.dice[i] = roll_die(rng)
                 record(log, L.REROLL, p, i, old, s.dice[i], BY_ACTION)
     elif action == TWO_COINS:
+        came_up(log, L.UP_TWO_COINS_GAIN)
         gain_one(s, r, p, COIN, r.two_coins_gain, FROM_TAVERN, log)
     # Brawl and Magic Challenge act at the end of the round
 
@@ -612,6 +639,7 @@ def use_special(s, r, rng, log, p, kind, slot, b):
     side = s.special_side[p, slot]
     s.special_used[p, slot] = 1
     if kind == OPT_PALACE:
+        came_up(log, L.UP_PALACE_PAY_COIN)
         pay(s, r, p, r.palace_pay_coin, 0, 0, log)
         record(log, L.SPECIAL, p, t, side, 0)
         add_neutral_die(s, r, rng, log, p, BY_BUILDING)
@@ -625,10 +653,12 @@ def use_special(s, r, rng, log, p, kind, slot, b):
         s.dice[b] = roll_die(rng)
         record(log, L.REROLL, p, b, old, s.dice[b], BY_BUILDING)
     elif kind == OPT_CONVERT:
+        came_up(log, CONVERT_PRICE_RULES[side])
         pay(s, r, p, convert_price(r, side), 0, 0, log)
         got = gain_one(s, r, p, b, 1, FROM_SPECIAL, log)
         record(log, L.SPECIAL, p, t, side, pack(got[0], got[1], got[2]))
     elif kind == OPT_INCOME:
+        came_up_all(log, S_INCOME_RULES[side])
         got = gain(s, r, p, r.s_income[side], FROM_SPECIAL, log)
         record(log, L.SPECIAL, p, t, side, pack(got[0], got[1], got[2]))
 
@@ -796,6 +826,7 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
             kind == OPT_CONVERT or kind == OPT_INCOME:
         use_special(s, r, rng, log, p, kind, a, b)
     elif kind == OPT_HIRE:
+        came_up(log, HIRE_RULES[a])
         price = hire_price(r, a)
         pay(s, r, p, price if b == COIN else 0, price if b == MANA else 0,
             price if b == WEAPON else 0, log)
@@ -803,15 +834,18 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
         record(log, L.HIRE, p, a, price, b)
         take_mercenary(s, log, p, a, 3)
     elif kind == OPT_BUILD_NORMAL:
+        came_up_all(log, N_COST_RULES[a, 0])
         pay(s, r, p, r.n_cost[a, 0, 0], r.n_cost[a, 0, 1], r.n_cost[a, 0, 2], log)
         place_card(s, r, log, p, 0, a, b)
     elif kind == OPT_BUILD_SPECIAL:
+        came_up_all(log, S_COST_RULES[a, 0])
         pay(s, r, p, r.s_cost[a, 0, 0], r.s_cost[a, 0, 1], r.s_cost[a, 0, 2], log)
         cover_warehouse(s, r, plans, rng, log, p, b)
         place_card(s, r, log, p, 1, a, b)
         free_dice(s, r, rng, log, p)
     elif kind == OPT_UPGRADE_NORMAL:
         t = s.normal[p, a]
+        came_up_all(log, N_COST_RULES[t, 1])
         pay(s, r, p, r.n_cost[t, 1, 0], r.n_cost[t, 1, 1], r.n_cost[t, 1, 2], log)
         s.normal_side[p, a] = ADVANCED
         s.upgraded[p, 0] += 1
@@ -819,6 +853,7 @@ def apply_option(s, r, plans, rng, log, p, kind, a, b):
         record(log, L.UPGRADE, p, 0, a, t)
     elif kind == OPT_UPGRADE_SPECIAL:
         t = s.special[p, a]
+        came_up_all(log, S_COST_RULES[t, 1])
         pay(s, r, p, r.s_cost[t, 1, 0], r.s_cost[t, 1, 1], r.s_cost[t, 1, 2], log)
         s.special_side[p, a] = ADVANCED
         s.upgraded[p, 1] += 1
@@ -885,6 +920,7 @@ def continue_turn(s, r, plans, rng, log, p):
             break
         apply_option(s, r, plans, rng, log, p, opts[i, 0], opts[i, 1], opts[i, 2])
     if not finished:
+        came_up(log, L.UP_MAX_STEPS_PER_TURN)
         s.truncated = 1
         record(log, L.TRUNCATED, p)
     end_of_turn(s, r, plans, rng, log, p)
@@ -901,6 +937,8 @@ def play_turn(s, r, plans, rng, log, p):
 def end_of_turn(s, r, plans, rng, log, p):
     """Unused resources are discarded, except one per Warehouse (the player's choice)."""
     limit = keep_limit(s, r, p)
+    if s.res[p, 0] + s.res[p, 1] + s.res[p, 2] > 0 and warehouses_of(s, p) > 0:
+        came_up(log, L.UP_WAREHOUSE_CAPACITY)
     decided(s, keep_options(s.res[p, 0], s.res[p, 1], s.res[p, 2], limit))
     keep = players.choose_keep(s, r, p, plans, rng, limit)
     lost = 0
@@ -939,6 +977,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     for slot in range(3):  # Castle, Temple: one more die
         t = s.special[q, slot]
         if t >= FIRST_SPECIAL_CARD and special_effect(t, s.special_side[q, slot]) == EFFECT_EXTRA_DIE:
+            came_up(log, L.UP_NEUTRAL_DICE)
             if n < MAX_DICE and n - r.dice_per_player < r.neutral_dice:
                 dice[n] = roll_die(rng)
                 n += 1
@@ -979,6 +1018,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     coins = 0
     for i in range(n):
         slot = slot_of(dice[i])
+        came_up_all(log, N_YIELD_RULES[s.normal[q, slot], s.normal_side[q, slot]])
         a0 = yield_of(s, r, q, slot, 0)
         a1 = yield_of(s, r, q, slot, 1)
         if a1[k] > a0[k]:
@@ -994,6 +1034,10 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
             continue
         side = s.special_side[q, slot]
         e = special_effect(t, side)
+        if e == EFFECT_CONVERT and convert_gives(side, k):
+            came_up(log, CONVERT_PRICE_RULES[side])
+        elif e == EFFECT_INCOME:
+            came_up_all(log, S_INCOME_RULES[side])
         if e == EFFECT_CONVERT and convert_gives(side, k) and coins >= convert_price(r, side) and \
                 convert_price(r, side) > 0:
             from_dice += 1
@@ -1013,6 +1057,10 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     if r.supply_limited == YES and y > 0:
         traders_usable = min(traders_usable, s.supply[COIN] // y)
     max_hires = 0
+    if y > 0 and (s.merc_deck[k] > 0 or s.mercs[q, k] > 0):
+        came_up(log, L.UP_CONTEST_MERCENARIES)
+        if r.contest_mercenaries == HIRE_AND_SPEND:
+            came_up(log, HIRE_RULES[k])
     if r.contest_mercenaries == HIRE_AND_SPEND and y > 0 and \
             (s.merc_deck[k] > 0 or s.mercs[q, k] > 0):
         if price > 0:
@@ -1040,6 +1088,8 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
     give_back(s, r, k, stored)
     s.res[q, k] = 0
     mercs += hires
+    if mercs > 0:
+        came_up(log, L.UP_MERCENARY_YIELD)
     total = from_dice + stored + mercs * y + gnomes
     record(log, L.CONTEST_ROLL, q, total, from_dice, stored, mercs, gnomes)
     if stored > 0:
@@ -1066,6 +1116,8 @@ def contest(s, r, plans, rng, log, slot):
     counted = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for i in range(n):
         q = (s.first_player + i) % n
+        if s.tavern_gnomes[slot, q] > 0:
+            came_up(log, L.UP_CONTEST_GNOME_BONUS)
         totals[q] = contest_total(s, r, plans, rng, log, q, k,
                                   s.tavern_gnomes[slot, q] * r.contest_gnome_bonus, counted, totals)
         counted[q] = 1
@@ -1077,6 +1129,8 @@ def contest(s, r, plans, rng, log, slot):
             if o != q and totals[o] < totals[q]:
                 beaten += 1
         s.beaten[q] += beaten
+        if beaten > 0:
+            came_up(log, CONTEST_POINTS_RULES[min(n, 4) - 2])
         record(log, L.CONTEST_POINTS, q, beaten, beaten * points)
         add_points(s, q, beaten * points, SCORE_CONTEST, log)
 
@@ -1101,10 +1155,14 @@ def end_of_round(s, r, plans, rng, log):
             s.missions[2 + i] = s.missions[i]
             s.hexes[2 + i] = 0
             if s.missions[i] >= 0:
+                for q in range(n):  # who completed the Base side: may they do the Advanced?
+                    if s.done[q, s.missions[i], 0]:
+                        came_up(log, L.UP_MISSION_ONCE_PER)
                 record(log, L.MISSION_FLIP, s.missions[i], 2 + i, old)
         for i in range(2):
             draw_mission(s, i, log)
     else:
+        came_up(log, L.UP_ROUNDS)
         for i in range(4):
             s.hexes[i] = 0
     # the Tavern: the cards discarded, their gnomes leave the game, two new cards
@@ -1187,6 +1245,17 @@ def play_on(s, r, plans, rng, log, rounds):
         played += 1
 
 
+@compiled
+def building_points_came_up(s, log, p):
+    """End of the Game: the points of each building card on ``p``'s board came up."""
+    for k in range(3):
+        if s.normal[p, k] >= FIRST_NORMAL_CARD and s.normal_side[p, k] == ADVANCED:
+            came_up(log, L.UP_VP_ADVANCED_NORMAL)
+        if s.special[p, k] >= FIRST_SPECIAL_CARD:
+            came_up(log, L.UP_VP_BASE_SPECIAL if s.special_side[p, k] == BASE
+                    else L.UP_VP_ADVANCED_SPECIAL)
+
+
 # Compiled into the batch loop, its one caller: a function of its own would be optimised once
 # more with the whole game below it (docs/performance.md, Compile time).
 @compiled(inline="always")
@@ -1219,5 +1288,6 @@ def play_game(r, n_players, plans, rng, log, leaders):
     for p in range(n_players):
         scores[p] = final_score(s, r, p)
         points |= min(255, building_points(s, r, p)) << (8 * p)
+        building_points_came_up(s, log, p)
     record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], points)
     return table
