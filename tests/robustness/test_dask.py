@@ -1,5 +1,6 @@
 """The Dask backend against a real scheduler and two worker processes started from the command
-line on 127.0.0.1: the same bytes as the local backend, and a worker lost mid-run costs nothing."""
+line on 127.0.0.1: the same bytes as the local backend, and a worker lost mid-run or mid-scan
+costs nothing."""
 
 import signal
 import socket
@@ -91,15 +92,35 @@ def test_dask_cluster_gives_the_local_bytes_and_survives_a_lost_worker(cluster, 
     assert api.verify(survived) == []
 
 
-def test_a_sensitivity_scan_runs_on_the_cluster_unchanged(cluster, tmp_path):
+def test_a_sensitivity_scan_loses_a_worker_and_finds_the_same(cluster, tmp_path, monkeypatch):
+    """A worker killed while the scan's parts are in flight: its parts are played again on the
+    other worker, and every point and every run's bytes are those of the scan played locally."""
     import json
+    import threading
 
     from simulator.sensitivity import SensitivityOptions, sensitivity
-    address, _, _ = cluster
-    o = SensitivityOptions("gremios", players=4, games=120, metric="turns",
-                           params=["victory_points_to_win"], steps=0)
+    address, workers, _ = cluster
+    monkeypatch.setattr(batch, "GAMES_PER_PART", 500)
+    o = SensitivityOptions("gremios", players=4, games=3000, metric="turns",
+                           params=["victory_points_to_win"], steps=0, near=1)
     local = sensitivity(o, tmp_path / "local", progress=False)
+    killed_at = []
+
+    def kill_when_busy():
+        from distributed import Client
+        with Client(address, timeout=30) as client:
+            deadline = time.time() + 120
+            while time.time() < deadline and not any(client.processing().values()):
+                time.sleep(0.05)
+        workers[0].send_signal(signal.SIGKILL)
+        killed_at.append(time.time())
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
     remote = sensitivity(o, tmp_path / "dask", backend="dask", scheduler=address, progress=False)
+    finished_at = time.time()
+    killer.join()
+    assert workers[0].poll() is not None and killed_at[0] < finished_at  # died mid-scan
     points = [json.loads((p / "sensitivity.json").read_text())["points"] for p in (local, remote)]
     assert points[0] == points[1]
     for folder in (local / "runs").iterdir():
