@@ -428,22 +428,29 @@ def legal_actions(s, r, p, actions):
                 actions[n, 0] = INVEST_GUILD
                 actions[n, 1] = g
                 n += 1
+    # Actions without an argument take 0: the row may hold an earlier call's argument, which
+    # the replay would tell as theirs.
     if investment_actions_left(s, True) > 0 and s.expedition_n < r.expedition_slots and \
             expedition_investment_cost(s, r, p) <= coins:
         actions[n, 0] = INVEST_EXPEDITION
+        actions[n, 1] = 0
         n += 1
     if s.land_deck_n > 0 and r.land_cost <= coins:
         actions[n, 0] = BUY_LAND
+        actions[n, 1] = 0
         n += 1
     if s.plots[p] > 0 and cultivate_cost(s, r, p) <= coins:
         actions[n, 0] = CULTIVATE
+        actions[n, 1] = 0
         n += 1
     if s.inn_deck_n > 0 and inn_cost_with_plot(s, r, p) <= coins and \
             (s.plots[p] + s.cultivated[p] > 0 or s.land_deck_n > 0):
         actions[n, 0] = BUILD_INN
+        actions[n, 1] = 0
         n += 1
     if s.destroyed_inns[p] > 0 and repair_cost(s, r, p) <= coins:
         actions[n, 0] = REPAIR_INN
+        actions[n, 1] = 0
         n += 1
     for kind in (WEALTH_LOW, WEALTH_HIGH):
         if s.treasures[p, kind] > 0:
@@ -453,6 +460,7 @@ def legal_actions(s, r, p, actions):
     if s.craftsman_trade_left > 0:
         if s.treasure_deck_n > 0 and r.craftsman_treasure_price <= coins:
             actions[n, 0] = CRAFTSMAN_BUY
+            actions[n, 1] = 0
             n += 1
         for kind in range(4):
             if s.treasures[p, kind] > 0:
