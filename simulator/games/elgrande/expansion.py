@@ -13,7 +13,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import record
+from simulator.core.trace import came_up, record
 from simulator.core.unfolding import decided
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import codes as L
@@ -156,12 +156,15 @@ def end_of_round(s):
 def lay_tokens(s, p, card, log):
     """A stack-7 card's Gold and Wares are laid (Gold in América, Wares in África) from the
     supply, as far as it lasts."""
+    E.rule_came_up(log, E.CARD_WARES_RULES[card])
+    E.rule_came_up(log, E.CARD_GOLD_RULES[card])
     for token, g in ((WARE, AFRICA), (GOLD, AMERICA)):
         want = s.card_tokens[card, token]
         if want == 0:
             continue
         k = min(want, s.supply[token])
         if k < want:
+            came_up(log, L.UP_GOLD if token == GOLD else L.UP_WARES)  # the box's tokens all out
             record(log, L.NO_EFFECT, p, card, L.SUPPLY_EMPTY)
         if k > 0:
             s.supply[token] -= k
@@ -220,9 +223,13 @@ def inquisitor_extra(s, r, plans, rng, log, p, n):
     (``inquisitor_extra`` of them): his choice, or neither. The region: a region bordering the
     King's (Francia while it has a free space; the Ship by ``inquisitor_extra_ship``), never
     the Castillo. The extra one is placed before the card's ``n``."""
-    if s.expansion == 0 or s.inquisitor != p or s.extra_round[p] == s.round_no or \
-            r.inquisitor_extra == 0:
+    if s.expansion == 0 or s.inquisitor != p or s.extra_round[p] == s.round_no:
         return
+    came_up(log, L.UP_INQUISITOR_EXTRA)
+    if r.inquisitor_extra == 0:
+        return
+    if COASTAL[s.king] == 1 and s.court[p] > 0:
+        came_up(log, L.UP_INQUISITOR_EXTRA_SHIP)  # the Ship among the extra one's places, or not
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     k = extra_targets(s, r, allowed) if s.court[p] > 0 else 0
     allowed[L.COURT] = 1 if s.provinces[p] > 0 else 0

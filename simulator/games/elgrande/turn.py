@@ -14,7 +14,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import record
+from simulator.core.trace import came_up, record
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
@@ -154,6 +154,8 @@ def power_cards_allowed(s, p, allowed):
 @compiled
 def play_power_card(s, log, p, i, v, clash):
     """``p``, the ``i``-th to play, plays the value ``v``."""
+    if clash:
+        came_up(log, L.UP_POWER_CARD_CLASH)
     record(log, L.POWER_CLASH if clash else L.POWER_CARD, p, v)
     s.power_used[p, v] = 1
     s.power_played[p] = v
@@ -215,6 +217,8 @@ def begin_turn(s, r, plans, rng, log, p):
     if s.expansion:
         X.free_moves(s, r, plans, rng, log, p)
         use_execute(s, r, plans, rng, log, p)
+    if s.provinces[p] > 0:
+        E.rule_came_up(log, E.POWER_RULES[s.power_played[p]])
     E.to_court(s, p, s.power_caballeros[s.power_played[p]], log)
 
 
@@ -225,6 +229,7 @@ def take_card(s, r, plans, rng, log, p, stack, order):
     s.face[stack] = -1
     s.taken[p] = card
     s.stack_taken[p, stack] += 1
+    E.rule_came_up(log, E.CARD_COUNT_RULES[card])
     record(log, L.CARD_TAKEN, p, card, order, stack)
     play_card(s, r, plans, rng, log, p, card, order)
     if s.expansion:
@@ -270,6 +275,10 @@ def place_caballeros(s, r, plans, rng, log, p, card):
     s.neighbours_only = 1 if card == HOLY_INQUISITION and \
         r.holy_inquisition_places == HOLY_PLACES_NEIGHBOURS else 0
     X.inquisitor_extra(s, r, plans, rng, log, p, n)  # its player weighs the card's places
+    if s.court[p] > 0:
+        E.rule_came_up(log, E.CARD_CABALLEROS_RULES[card])
+        if card == HOLY_INQUISITION:
+            came_up(log, L.UP_HOLY_INQUISITION_PLACES)
     memo = players.new_memo()  # the player's standings, kept from one placement to the next
     for _ in range(n):
         if s.court[p] == 0:
@@ -367,6 +376,11 @@ def moves(s, r, plans, rng, log, p, card):
     moved. (The limits come from the card, not as constant arguments: numba would compile this
     and every chooser below it once for each constant.)"""
     total, own_max, opp_max, one_source, only_black = intrigue_limits(s, card)
+    E.rule_came_up(log, E.CARD_NUMBER_RULES[card])
+    if not s.castillo_closed:
+        came_up(log, L.UP_INTRIGUE_CASTILLO)  # the Castillo among the moves' places, or not
+    if s.expansion == 1 and not one_source and s.table_region >= 0 and s.table_region != s.king:
+        came_up(log, L.UP_TABLE_MOVES_IN_REGION)
     source = -1
     own = 0
     opp = 0
@@ -427,6 +441,8 @@ def place_anywhere(s, r, plans, rng, log, p, card):
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     for g in range(N_PLACES):
         allowed[g] = 1 if may_place_anywhere(s, r, g) else 0
+    E.rule_came_up(log, E.CARD_NUMBER_RULES[card])
+    came_up(log, L.UP_INTRIGUE_CASTILLO)  # the Castillo among the places, or not
     placed = 0
     for _ in range(s.card_number[card]):
         if s.court[p] == 0:
@@ -458,9 +474,12 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
         record(log, L.NO_EFFECT, p, card, L.NO_CABALLERO)
         return
     decided(s, place_options(allowed, True))
+    came_up(log, L.UP_INTRIGUE_CASTILLO)  # the Castillo among the places, or not
     a = players.choose_place(s, r, p, plans, rng, players.P_ALL_OUT, allowed, 0, True)
     if a < 0:
         return
+    if s.inquisitor == p and s.cab[BLACK, a] > 0:
+        came_up(log, L.UP_ALL_OUT_TAKES_BLACK)
     to = np.zeros(N_PLACES + 1, dtype=np.int64)
     for g in range(N_PLACES):
         to[g] = 1 if g != a and may_enter(s, r, g) else 0
@@ -522,6 +541,7 @@ def secret_kind(purpose):
 @compiled
 def stack_2(s, r, plans, rng, log, p, card):
     """Stack 2: the Veto, the returns to the provinces, the scoring of one chosen region."""
+    E.rule_came_up(log, E.CARD_NUMBER_RULES[card])
     n = s.n_players
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     if card == VETO:
@@ -667,6 +687,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         E.move_grande(s, p, players.choose_place(s, r, p, plans, rng, players.P_GRANDE, allowed,
                                                  0, False), log)
     elif card == TAKE_BACK_POWER_CARD:
+        came_up(log, L.UP_TAKE_BACK)
         usable = np.zeros(N_POWER + 1, dtype=np.int64)
         k = 0
         for v in range(1, N_POWER + 1):
@@ -692,6 +713,8 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
     elif card == OPPONENTS_DISPERSE:
         disperse(s, r, plans, rng, log, p, card)
     elif card == PROVINCES_TO_COURT_2:
+        if s.provinces[p] > 0:
+            came_up(log, L.UP_PROVINCES_TO_COURT_2_NUMBER)
         if E.to_court(s, p, s.card_number[card], log) == 0:
             record(log, L.NO_EFFECT, p, card, L.PROVINCES_EMPTY)
     else:  # SECRET_UNIQUE_REGIONS
@@ -791,6 +814,7 @@ def use_execute(s, r, plans, rng, log, p):
         return
     card = s.face[stack]
     s.face[stack] = -1
+    E.rule_came_up(log, E.CARD_COUNT_RULES[card])
     s.held[p, HELD_EXECUTE] -= 1
     record(log, L.HELD_CARD_USED, p, HELD_EXECUTE, card)
     carry_out_kept(s, r, plans, rng, log, p, card)
@@ -854,6 +878,8 @@ def end_of_round(s, r, log):
             s.face[stack] = -1
     if s.expansion:
         X.end_of_round(s)
+    if s.vetoes.sum() > 0:  # a Veto kept to the round's end: it goes, or stays (veto_lasts)
+        came_up(log, L.UP_VETO_LASTS)
     if r.veto_lasts == VETO_ROUND:
         s.vetoes[:] = 0
     s.taken[:] = -1
@@ -903,6 +929,8 @@ def play_turns(s, r, plans, rng, log, first):
             copycat(s, r, plans, rng, log, s.order[i])
     end_of_round(s, r, log)
     if general_scoring_after(r, s.round_no):
+        if s.round_no % r.scoring_every == 0:
+            came_up(log, L.UP_SCORING_EVERY)
         general_scoring(s, r, plans, rng, log)
 
 
@@ -927,6 +955,7 @@ def play_game(r, n_players, plans, rng, log, mode, leaders):
         if s.round_no > played:  # a round was played (play_on always plays one here)
             note_leader(leaders, s.score, n_players)
     s.over = 1
+    came_up(log, L.UP_ROUNDS)  # the game's length
     sc = s.score
     record(log, L.GAME_END, n_players, sc[0], sc[1], sc[2], sc[3], sc[4])
     return table
