@@ -20,7 +20,7 @@ import pytest
 from simulator import api
 from simulator.core import batch
 from simulator.core.config import make_config
-from simulator.core.game import get_game, search_marker
+from simulator.core.game import search_marker
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_fixed_roles, seat_plans
 from simulator.core.trace import no_log
@@ -84,8 +84,7 @@ class Rebuild:
     """A game rebuilt event by event; ``check`` raises ``Untold`` at the first disagreement."""
 
     def __init__(self, rules):
-        self.rules = rules
-        self.value = rules.value
+        self.value = rules.value  # a parameter's value as rules.toml (or a --set) gives it
 
     # -- helpers --
     def check(self, ok, what):
@@ -95,10 +94,6 @@ class Rebuild:
 
     def has(self, p, role):
         return role in self.players[p].roles
-
-    def holder(self, role):
-        held = [p for p in range(self.n) if self.has(p, role)]
-        return held[0] if held else None
 
     def gain(self, p, coins, source, purse=None):
         pl = self.players[p]
@@ -173,7 +168,7 @@ class Rebuild:
             return 0 if self.free_repairs else v("repair_cost")
         if action == "exchange wealth":
             return -v("wealth_low_coins" if e["treasure"] == "wealth (low)" else "wealth_high_coins")
-        if action in ("buy treasure (Craftsman)",):
+        if action == "buy treasure (Craftsman)":
             return v("craftsman_treasure_price")
         if action == "sell treasure (Craftsman)":
             return -v("craftsman_treasure_price")
@@ -232,17 +227,21 @@ class Rebuild:
         self.sail_roll = None
         self.loss = self.building = self.reached = self.end = None
         self.pirate_loot = 0
+        self.allowance = Counter()
         for self.i, self.event in enumerate(events):
             e = self.event
             kind = e["kind"]
             if self.revealed and kind not in ("reveal", "governor_choice"):
                 self.check(len(self.revealed) == 1, "two cards revealed and no Governor's choice")
                 self.applied(self.revealed[0])
-            getattr(self, "on_" + kind)(e)
+            handle = getattr(self, "on_" + kind, None)
+            self.check(handle is not None, f"an event kind the rebuild does not know: {kind}")
+            handle(e)
         self.check(self.end is not None, "no game_end")
         return self
 
     def applied(self, card):
+        """The event card this turn applies: the one revealed, or the Governor's choice of two."""
         self.revealed = []
         if card in DISCARDED_WHEN_APPLIED:
             self.discard(card)
@@ -789,7 +788,8 @@ class Rebuild:
         self.check(e["roles"] == [pl.role for pl in self.players], "roles")
         if not e["truncated"]:
             self.check(best >= self.value("victory_points_to_win"), "a game over below the target")
-            self.check(winners == [self.reached], "the winner is who reached the target")
+            if self.value("end_rule") == "at_once":  # the step that reaches the target ends it
+                self.check(winners == [self.reached], "the winner is who reached the target")
         self.end = e
 
     def on_log_full(self, e):
@@ -949,7 +949,7 @@ def differences(rebuilt, seats, games, state):
 
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "ultimate_duel")]
 # (label, mix, games): the default mix, random players, and the search player against a heuristic.
-MIXES = [("default", None, 30), ("random", ["random"], 30),
+MIXES = [("default", None, 40), ("random", ["random"], 40),
          ("search", ["lookahead", "balanced"], 3)]
 SEED = 3030
 
@@ -960,11 +960,15 @@ def check_games(n_players, mode, mix, n_games, settings=None):
     config = make_config("gremios", n_players, mode, mix, settings=settings, seed=SEED)
     seats, games = batch.play_in_memory(config, n_games, with_games=True)
     for i in range(n_games):
-        rebuilt = Rebuild(config.rules).walk(jsonl_events(n_players, mode, mix, i, settings))
-        found = differences(rebuilt, seats.filter(seats["game_id"] == i).rows(named=True),
-                            games.row(i, named=True), engine_state(config, i))
-        assert not found, f"game {i}: {found}"
+        check_game(config, seats, games, i, jsonl_events(n_players, mode, mix, i, settings))
     return games
+
+
+def check_game(config, seats, games, i, events):
+    rebuilt = Rebuild(config.rules).walk(events)
+    found = differences(rebuilt, seats.filter(seats["game_id"] == i).rows(named=True),
+                        games.row(i, named=True), engine_state(config, i))
+    assert not found, f"game {i}: {found}"
 
 
 @pytest.mark.parametrize("label, mix, n_games", MIXES, ids=[m[0] for m in MIXES])
@@ -978,6 +982,29 @@ def test_games_cut_at_the_turn_limit_rebuilt(n_players, mode):
     """A game stopped by max_turns ends without a winner reaching the target: rebuilt too."""
     games = check_games(n_players, mode, None, 5, {"max_turns": 10})
     assert games["truncated"].all()
+
+
+# Rule options the replay must tell as well: several winners after a whole action, ties kept by
+# the holder, no ship for the Stowaway, the other guild numbers; small decks that run out.
+OPTIONS = [{"end_rule": "finish_action", "top_investor_ties": "holder_keeps"},
+           {"stowaway_boards_empty_ship": "no", "famine_numbers": "3-11", "land_cards": 3,
+            "inn_cards": 3, "common_treasure_cards": 1, "rare_treasure_cards": 1,
+            "expedition_slots": 2, "guild_slots": 2}]
+
+
+@pytest.mark.parametrize("settings", OPTIONS, ids=["finish_action", "small_decks"])
+def test_games_under_other_rule_options_rebuilt(settings):
+    check_games(4, "standard", ["random"], 15, settings)
+
+
+def test_the_command_lines_jsonl_rebuilt(playtest):
+    """The events as ``playtest replay --format jsonl`` prints them, line by line."""
+    config = make_config("gremios", 3, "standard", None, seed=SEED)
+    seats, games = batch.play_in_memory(config, 2, with_games=True)
+    code, out, _ = playtest("replay", "gremios", "--players", 3, "--seed", SEED, "--game-index", 1,
+                            "--format", "jsonl")
+    assert code == 0
+    check_game(config, seats, games, 1, [json.loads(line) for line in out.splitlines()])
 
 
 def test_an_untold_change_is_caught():
