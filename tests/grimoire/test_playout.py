@@ -158,8 +158,6 @@ def standings_from_replay(events, r, n_players):
             zone += 1
         elif kind == "spell_chosen":
             decisions += level > 1
-        elif kind == "luck" and e["discarded"] is not None:
-            zone -= e["replacement"] is None
         elif kind == "take":
             decisions += zone >= 2
             zone -= 1

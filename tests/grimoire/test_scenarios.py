@@ -526,9 +526,24 @@ def test_luck_discards_the_face_down_card_and_draws_a_blind_replacement(blank, r
     set_deck(s, [GOLD])
     s.spell[:2] = [LUCK, FIREBALL]
     cast_spell(s, r, plans, rng(), log, 0)
-    assert logged(log, L.LUCK) == [(0, 0, COPPER, GOLD, 0, 0)]
+    assert logged(log, L.LUCK) == [(0, 0, COPPER, 0, 0, 0)]
+    assert logged(log, L.LUCK_REPLACEMENT) == [(0, 0, GOLD, 0, 0, 0)]
     assert s.zone[0] == GOLD and s.zone_face_down[0] == 1 and s.quest_discard_n == 1
     assert not (s.zone_seen[0] >> 0) & 1  # the replacement is unseen
+
+
+def test_luck_tells_its_discard_before_the_reshuffle_that_brings_it_back(blank, r, plans, log):
+    """With the quest deck empty, the card Luck discards is the Discard Area the deck is refilled
+    from: the replay tells the discard, then the reshuffle, then the replacement (the same card),
+    so a reader counting the Discard Area finds the card there when it is shuffled."""
+    s = blank(2)
+    set_zone(s, [COPPER, SAGE, KNIGHT], face_down=[0])
+    s.spell[:2] = [LUCK, FIREBALL]
+    cast_spell(s, r, plans, rng(), log, 0)
+    assert [int(row[0]) for row in entries(log)] == [L.LUCK, L.RESHUFFLE, L.LUCK_REPLACEMENT]
+    assert logged(log, L.RESHUFFLE) == [(1, 0, 0, 0, 0, 0)]
+    assert logged(log, L.LUCK_REPLACEMENT) == [(0, 0, COPPER, 0, 0, 0)]
+    assert s.zone[0] == COPPER and s.quest_deck_n == 0 and s.quest_discard_n == 0
 
 
 def test_luck_keeps_a_good_face_down_card(blank, r, plans, log):

@@ -4,12 +4,13 @@ editing a replay sentence recompiles nothing."""
 
 LOG_KINDS = (
     "round", "reshuffle", "zone_card", "cards_out", "spell_chosen", "order", "time_spell",
-    "quest_turn", "thief", "spy_peek", "negated", "silence", "vp_gain", "luck", "draw",
+    "quest_turn", "thief", "spy_peek", "negated", "silence", "vp_gain", "luck", "luck_replacement",
+    "draw",
     "discards_empty", "item", "item_deck_empty", "shoes", "no_target", "caster_is_target",
     "target", "companion_moved", "tokens_moved", "elemental_fails", "take", "zone_empty",
     "zone_discard", "trigger", "truncated", "game_end")
 (ROUND, RESHUFFLE, ZONE_CARD, CARDS_OUT, SPELL_CHOSEN, ORDER, TIME_SPELL, QUEST_TURN, THIEF,
- SPY_PEEK, NEGATED, SILENCE, VP_GAIN, LUCK, DRAW, DISCARDS_EMPTY, ITEM, ITEM_DECK_EMPTY, SHOES,
+ SPY_PEEK, NEGATED, SILENCE, VP_GAIN, LUCK, LUCK_REPLACEMENT, DRAW, DISCARDS_EMPTY, ITEM, ITEM_DECK_EMPTY, SHOES,
  NO_TARGET, CASTER_IS_TARGET, TARGET, COMPANION_MOVED, TOKENS_MOVED, ELEMENTAL_FAILS, TAKE,
  ZONE_EMPTY, ZONE_DISCARD, TRIGGER, TRUNCATED, GAME_END) = range(len(LOG_KINDS))
 

@@ -59,10 +59,11 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == LUCK:
         if c < 0:
             return f"{_player(a)} (Luck) keeps the face-down card.", {"player": a, "discarded": None}
-        return (f"{_player(a)} (Luck) discards the face-down {QUEST_NAMES[c]} from slot {b}; "
-                f"{QUEST_NAMES[d] if d >= 0 else 'nothing'} replaces it.",
-                {"player": a, "slot": b, "discarded": QUEST_NAMES[c],
-                 "replacement": QUEST_NAMES[d] if d >= 0 else None})
+        return (f"{_player(a)} (Luck) discards the face-down {QUEST_NAMES[c]} from slot {b}.",
+                {"player": a, "slot": b, "discarded": QUEST_NAMES[c]})
+    if code == LUCK_REPLACEMENT:
+        return (f"{QUEST_NAMES[c]} from the quest deck replaces it, face down in slot {b}.",
+                {"player": a, "slot": b, "card": QUEST_NAMES[c]})
     if code == DRAW:
         where = "the discards" if c == FROM_DISCARD else "the quest deck"
         return (f"{_player(a)} draws {QUEST_NAMES[b]} from {where} ({_spell(d)}).",

@@ -492,12 +492,13 @@ def luck(s, r, plans, rng, log, p):
     old = s.zone[slot]
     discard_quest_card(s, old)
     s.zone[slot] = -1
+    record(log, L.LUCK, p, slot, old)  # told before the draw, which may reshuffle it back
+    # The Discard Area holds at least the discarded card: the draw always finds one.
     card = draw_quest_card(s, rng, log)
-    if card >= 0:
-        s.zone[slot] = card
-        s.zone_face_down[slot] = 1
-        s.zone_seen[slot] = 0
-    record(log, L.LUCK, p, slot, old, card)
+    s.zone[slot] = card
+    s.zone_face_down[slot] = 1
+    s.zone_seen[slot] = 0
+    record(log, L.LUCK_REPLACEMENT, p, slot, card)
 
 
 @compiled
