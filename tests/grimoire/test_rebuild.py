@@ -368,21 +368,39 @@ def compare_with_engine(t, s, seats):
     assert t.trigger_player == s.trigger_player
 
 
+def replayed(config, index):
+    """Game ``index``'s replay as the lines ``playtest replay grimoire --format jsonl`` prints
+    (the engine's replay call, told as the command tells it), and its seat columns."""
+    events, seat_rows = config.game.replay(config.rules.as_record(), config.seed, index,
+                                           config.setup)
+    seats = config.game.seat_columns(seat_rows, config)
+    lines = [json.dumps(e) for e in told_with_seats_and_result(events, seats)]
+    return lines, {k: [v.item() if hasattr(v, "item") else v for v in seats[k]] for k in seats}
+
+
+def check_game(config, index, lines, seats):
+    table = rebuilt(lines, config.rules.value)
+    assert table.end_by is not None
+    compare_with_engine(table, engine_final_state(config, index), seats)
+    winners = [p for p in range(config.setup.n_players) if seats["winner"][p]]
+    assert json.loads(lines[-1])["winners"] == winners
+
+
 def check_games(n_players, strategies, games, seed, settings=None, weights=None):
     config = make_config("grimoire", n_players, "standard", strategies, seed=seed,
                          settings=settings, weights=weights)
-    rules = config.rules.as_record()
     for index in range(games):
-        events, seat_rows = config.game.replay(rules, config.seed, index, config.setup)
-        seats = config.game.seat_columns(seat_rows, config)
-        # The lines `playtest replay grimoire --format jsonl` prints.
-        lines = [json.dumps(e) for e in told_with_seats_and_result(events, seats)]
-        table = rebuilt(lines, config.rules.value)
-        assert table.end_by is not None
-        seats = {k: [v.item() if hasattr(v, "item") else v for v in seats[k]] for k in seats}
-        compare_with_engine(table, engine_final_state(config, index), seats)
-        winners = [p for p in range(n_players) if seats["winner"][p]]
-        assert json.loads(lines[-1])["winners"] == winners
+        check_game(config, index, *replayed(config, index))
+
+
+def test_the_command_lines_jsonl_rebuilds(playtest):
+    code, out, err = playtest("replay", "grimoire", "--seed", 9, "-p", 4, "--game-index", 3,
+                              "--format", "jsonl")
+    assert code == 0, err
+    config = make_config("grimoire", 4, seed=9)
+    lines, seats = replayed(config, 3)
+    assert out.splitlines() == lines
+    check_game(config, 3, out.splitlines(), seats)
 
 
 PLAYERS = (2, 3, 4, 5)
