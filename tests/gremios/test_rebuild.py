@@ -35,6 +35,17 @@ GUILDS = ("Church", "Smithy", "Quarry", "Market", "Farm", "Tavern", "Port", "Saw
 # Temporary Events: the two guilds under each blockade's padlock.
 BLOCKADES = {"Mine Collapse": ("Smithy", "Jewellery Shop"), "Material Shortage": ("Quarry", "Sawmill"),
              "Trade Blockade": ("Market", "Port"), "Famine": ("Farm", "Tavern")}
+# The numbers a roll names: the rulebook's Church 2, Quarry 4, Sawmill 10, Monastery 12; the
+# Trade Blockade's pair on 5 and 9 (which on which it does not say); the Famine's and the Mine
+# Collapse's pairs on 6 and 8 or 3 and 11 (rules.toml famine_numbers). Within a pair the
+# rebuild learns which is which from the game's first roll naming one.
+def guild_numbers(famine_numbers):
+    famine = (6, 8) if famine_numbers == "6-8" else (3, 11)
+    mine = (3, 11) if famine_numbers == "6-8" else (6, 8)
+    return {"Church": (2,), "Quarry": (4,), "Sawmill": (10,), "Monastery": (12,), "Market": (5, 9),
+            "Port": (5, 9), "Farm": famine, "Tavern": famine, "Smithy": mine, "Jewellery Shop": mine}
+
+
 TREASURES = ("wealth (low)", "wealth (high)", "common treasure", "rare treasure")
 # The event deck's action and temporary cards, with the rule parameter giving how many.
 EVENT_CARDS = {"Good Harvest": "cards_good_harvest", "Age of Prosperity": "cards_age_of_prosperity",
@@ -225,24 +236,62 @@ class Rebuild:
         self.destroyed_now = Counter()
         self.lost_now = 0
         self.sail_roll = None
-        self.loss = self.building = self.reached = self.end = None
+        self.loss = self.building = self.first_to_target = self.end = None
         self.pirate_loot = 0
         self.allowance = Counter()
+        self.expected = None
+        self.numbers = guild_numbers(self.value("famine_numbers"))
+        self.guild_of_roll = {}
+        self.roll_paid = None
         for self.i, self.event in enumerate(events):
             e = self.event
             kind = e["kind"]
             if self.revealed and kind not in ("reveal", "governor_choice"):
                 self.check(len(self.revealed) == 1, "two cards revealed and no Governor's choice")
                 self.applied(self.revealed[0])
+            if self.expected and kind not in self.expected[0]:
+                self.close_expected()
             handle = getattr(self, "on_" + kind, None)
             self.check(handle is not None, f"an event kind the rebuild does not know: {kind}")
             handle(e)
         self.check(self.end is not None, "no game_end")
         return self
 
+    def expect(self, kinds, players, what):
+        """The next events of ``kinds`` must name exactly ``players`` (an event that reaches
+        everyone it should, and nobody else)."""
+        self.expected = (set(kinds), set(players), set(), what)
+
+    def told_for(self, p):
+        if self.expected:
+            self.expected[2].add(p)
+
+    def close_expected(self):
+        _, due, told, what = self.expected
+        self.expected = None
+        self.check(told == due, f"{what} told for {sorted(told)}, due to {sorted(due)}")
+
     def applied(self, card):
         """The event card this turn applies: the one revealed, or the Governor's choice of two."""
         self.revealed = []
+        everyone = range(self.n)
+        players = self.players
+        if card == "Good Harvest":
+            self.expect(["event_coins"], [p for p in everyone if players[p].cultivated], card)
+        elif card == "Age of Prosperity":
+            self.expect(["event_coins"], everyone, card)
+        elif card == "Bad Harvest":
+            self.expect(["cultivation_lost"], [p for p in everyone if players[p].cultivated], card)
+        elif card == "Foreign Invasion":
+            rounding = self.value("invasion_rounding")
+            self.expect(["inns_destroyed"], [p for p in everyone if half(players[p].inns, rounding)], card)
+        elif card == "Land Expropriation":
+            rounding = self.value("expropriation_rounding")
+            self.expect(["lands_lost"], [p for p in everyone
+                                         if half(players[p].plots + players[p].cultivated, rounding)], card)
+        elif card == "Tax Collection":
+            self.expect(["tax_paid"], [p for p in everyone if not self.has(p, "governor")
+                                       and players[p].coins >= self.value("tax_threshold")], card)
         if card in DISCARDED_WHEN_APPLIED:
             self.discard(card)
         if card == "Foreign Invasion":
@@ -327,6 +376,7 @@ class Rebuild:
         self.game["guilds_founded"] += 1
 
     def on_event_coins(self, e):
+        self.told_for(e["player"])
         p, card = e["player"], e["card"]
         if card == "Good Harvest":
             expected = self.value("harvest_coins_per_plot") * self.players[p].cultivated
@@ -371,14 +421,36 @@ class Rebuild:
         self.pending = e["card"]
 
     def on_pending_no_guild(self, e):
+        if e["guild"] is not None:
+            self.names(e["roll"], e["guild"])
         self.check(e["guild"] is None or e["guild"] not in self.guilds, "the guild is on the board")
 
     def on_expedition_no_stakes(self, e):
         self.check(not self.stakes, "stakes on board")
         self.discard("Expedition")
 
+    def names(self, roll, g):
+        """A roll names one guild, the same one all game."""
+        self.check(roll in self.numbers[g], f"a roll of {roll} names the {g}")
+        self.check(self.guild_of_roll.setdefault(roll, g) == g, f"a roll of {roll} names two guilds")
+
+    def check_pending_guild(self, e):
+        if e["cause"] == "the event card":  # a Mutiny or Bankruptcy card: the roll's guild
+            self.names(self.sail_roll, e["guild"])
+
+    def roll_paid_all(self):
+        """The roll phase paid (or withheld from) every investor of the guild its roll names."""
+        roll, named, paid = self.roll_paid
+        self.roll_paid = None
+        if roll == 7:
+            return
+        self.check(named is not None, f"a roll of {roll} names no guild")
+        due = {p for p in range(self.n) if self.players[p].investments[named]}
+        self.check(paid == due, f"the {named} paid {sorted(paid)}, due to {sorted(due)}")
+
     def on_roll(self, e):
         if e["for"] == "roll phase":
+            self.roll_paid = [e["roll"], None, set()]
             self.game["rolls"] += 1
             if self.pending is not None:  # the previous event took effect on this roll
                 self.discard(self.pending)
@@ -389,6 +461,8 @@ class Rebuild:
 
     def on_roll_pays_nobody(self, e):
         g = e["guild"]
+        self.names(e["roll"], g)
+        self.roll_paid[1] = g
         if e["reason"] == "not founded":
             self.check(g not in self.guilds, "the guild is on the board")
         else:
@@ -396,12 +470,18 @@ class Rebuild:
 
     def on_income(self, e):
         p, g = e["player"], e["guild"]
+        self.names(self.roll_paid[0], g)
+        self.roll_paid[1] = g
+        self.roll_paid[2].add(p)
         self.check(e["coins"] == self.players[p].investments[g], "income is one coin an investment")
         self.check(not self.blocked(p, g), "income from a blocked guild")
         self.gain(p, e["coins"], "guilds", e["purse"])
 
     def on_blocked(self, e):
         p, g = e["player"], e["guild"]
+        self.names(self.roll_paid[0], g)
+        self.roll_paid[1] = g
+        self.roll_paid[2].add(p)
         self.check(e["withheld"] == self.players[p].investments[g], "withheld coins")
         self.check(self.blocked(p, g), "blocked while nothing blocks it")
 
@@ -409,11 +489,17 @@ class Rebuild:
         self.check(e["guild"] in self.guilds, "mutiny off the board")
         self.game["mutinies"] += 1
         self.loss = "mutiny"
+        self.check_pending_guild(e)
+        self.expect(["lost_investments", "role_coins"],
+                    [p for p in range(self.n) if self.players[p].investments[e["guild"]] > 1], "Mutiny")
 
     def on_bankruptcy(self, e):
         self.check(e["guild"] in self.guilds, "bankruptcy off the board")
         self.game["bankruptcies"] += 1
         self.loss = "bankruptcy"
+        self.check_pending_guild(e)
+        self.expect(["lost_investments", "role_coins"],
+                    [p for p in range(self.n) if self.players[p].investments[e["guild"]] > 0], "Bankruptcy")
 
     def on_nobody_loses(self, e):
         g = e["guild"]
@@ -421,6 +507,7 @@ class Rebuild:
         self.check(most == 0 if e["card"] == "Bankruptcy" else most <= 1, "somebody loses")
 
     def on_lost_investments(self, e):
+        self.told_for(e["player"])
         p, g = e["player"], e["guild"]
         pl = self.players[p]
         if self.loss == "mutiny":
@@ -488,6 +575,7 @@ class Rebuild:
             self.check(e["player"] in self.stakes, "no stake on board")
 
     def on_inns_destroyed(self, e):
+        self.told_for(e["player"])
         p = e["player"]
         pl = self.players[p]
         self.check(e["destroyed"] == half(pl.inns, self.value("invasion_rounding")), "half the inns")
@@ -497,6 +585,7 @@ class Rebuild:
         self.destroyed_now[p] += e["destroyed"]
 
     def on_lands_lost(self, e):
+        self.told_for(e["player"])
         p = e["player"]
         pl = self.players[p]
         self.check((e["held_cultivated"], e["held_uncultivated"]) == (pl.cultivated, pl.plots), "plots held")
@@ -509,12 +598,14 @@ class Rebuild:
         self.land_deck += lost
 
     def on_cultivation_lost(self, e):
+        self.told_for(e["player"])
         pl = self.players[e["player"]]
         self.check(pl.cultivated > 0, "no cultivated plot")
         pl.cultivated -= 1
         pl.plots += 1
 
     def on_tax_paid(self, e):
+        self.told_for(e["player"])
         p = e["player"]
         coins = self.players[p].coins
         self.check(not self.has(p, "governor") and coins >= self.value("tax_threshold"), "taxed")
@@ -524,6 +615,7 @@ class Rebuild:
 
     def on_collection(self, e):
         p = e["player"]
+        self.roll_paid_all()
         self.check(p == self.player, "collection by another player")
         self.check(e["turn_coins"] == self.value("turn_income"), "turn income")
         self.check(e["inn_coins"] == self.value("inn_income") * self.players[p].inns, "inn income")
@@ -773,7 +865,7 @@ class Rebuild:
 
     def on_target_reached(self, e):
         self.check(e["points"] == self.vp(e["player"]) >= e["target"], "target reached")
-        self.reached = e["player"]
+        self.first_to_target = e["player"]
 
     def on_game_end(self, e):
         self.markers_all_told()
@@ -789,7 +881,7 @@ class Rebuild:
         if not e["truncated"]:
             self.check(best >= self.value("victory_points_to_win"), "a game over below the target")
             if self.value("end_rule") == "at_once":  # the step that reaches the target ends it
-                self.check(winners == [self.reached], "the winner is who reached the target")
+                self.check(winners == [self.first_to_target], "the winner is who reached the target")
         self.end = e
 
     def on_log_full(self, e):
