@@ -436,3 +436,17 @@ VARIANTS = {
 @pytest.mark.parametrize("strategies", [None, ["random"]])
 def test_variant_games_rebuild_from_their_replay(variant, n_players, strategies):
     check_games(n_players, strategies, 40, seed=3201 + n_players, settings=VARIANTS[variant])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", PLAYERS)
+@pytest.mark.parametrize("strategies, settings", [(None, None), (["random"], None)] +
+                         [(None, VARIANTS[v]) for v in sorted(VARIANTS)])
+def test_a_longer_sweep_rebuilds(n_players, strategies, settings):
+    check_games(n_players, strategies, 1000, seed=3301 + n_players, settings=settings)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_players", PLAYERS)
+def test_a_longer_search_sweep_rebuilds(n_players):
+    check_games(n_players, ["lookahead", "random"], 40, seed=3401 + n_players)
