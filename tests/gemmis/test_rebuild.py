@@ -13,6 +13,7 @@ table is compared with the engine's own: the seat columns of the same game, and 
 record, got by playing the game again through the compiled rules with the same seats and seed.
 """
 
+import itertools
 import json
 from collections import Counter
 
@@ -45,6 +46,20 @@ def printed(gem):
 
 def colour(gem):
     return gem.split()[0]
+
+
+def runs_of(shade):
+    """The cells of a zone (each cell's colour, or None) in runs of three or more of one colour
+    side by side in a row."""
+    cells = []
+    for row in range(ROWS):
+        start = row * COLUMNS
+        for end in range(row * COLUMNS + 1, (row + 1) * COLUMNS + 1):
+            if end == (row + 1) * COLUMNS or shade[end] is None or shade[end] != shade[start]:
+                if shade[start] is not None and end - start >= 3:
+                    cells.extend(range(start, end))
+                start = end
+    return frozenset(cells)
 
 
 def touching(cell):
@@ -204,6 +219,8 @@ class Rebuild:
         assert e["player"] == self.player and 0 <= e["chosen"] < e["options"]
         if e["decision"] in ("switch", "extra switch"):
             assert e["options"] == self.switches(self.player)
+        if e["decision"] == "combination":
+            assert e["options"] == self.combination_choices(self.player)
         if e["decision"] == "fill":
             assert e["options"] == self.fills(self.player)
         if e["decision"] == "direction":
@@ -248,18 +265,28 @@ class Rebuild:
 
     def natural(self, p):
         """The cells in runs of three or more gems of one colour side by side, jokers apart."""
-        cells = set()
-        for row in range(ROWS):
-            gems = self.zone[p][row * COLUMNS:(row + 1) * COLUMNS]
-            start = 0
-            for end in range(1, COLUMNS + 1):
-                if end == COLUMNS or gems[end] is None or gems[start] is None or \
-                        colour(gems[end]) != colour(gems[start]):
-                    if gems[start] is not None and colour(gems[start]) != JOKER and \
-                            end - start >= 3:
-                        cells |= {row * COLUMNS + c for c in range(start, end)}
-                    start = end
-        return cells
+        return runs_of([None if g in (None, JOKER) else colour(g) for g in self.zone[p]])
+
+    def combination_choices(self, p):
+        """The combinations ``p`` may choose from, as the jokers' owner gives each of them any
+        colour or none (a colour of their own: jokers side by side make a run): every distinct
+        set of runs of three or more of one colour, of at least the size a cascade needs
+        (advanced), and one more, triggering nothing, unless a combination stands without
+        jokers (a combination got is mandatory)."""
+        zone = self.zone[p]
+        jokers = [c for c in range(CELLS) if zone[c] == JOKER]
+        least = self.last_size + 1 if self.advanced and self.cascade else 3
+        shades = COLOURS[:self.rule("colours")] + ("own", None)  # None: joins nothing
+        found = set()
+        for declared in itertools.product(shades, repeat=len(jokers)):
+            shade = [colour(g) if g is not None else None for g in zone]
+            for c, s in zip(jokers, declared):
+                shade[c] = s
+            cells = runs_of(shade)
+            if len(cells) >= least:
+                found.add(cells)
+        natural = self.natural(p)
+        return len(found) + (0 if natural and len(natural) >= least else 1)
 
     def on_no_combination(self, e):
         assert e["player"] == self.player and e["cascade"] == self.cascade
@@ -270,6 +297,7 @@ class Rebuild:
         # stands without them is a cascade too small to trigger)
         natural = len(self.natural(e["player"]))
         assert not natural or (self.advanced and self.cascade and natural <= self.last_size)
+        assert e["options"] == self.combination_choices(e["player"]) - 1
         self.counts[e["player"]]["kept"] += 1
 
     def on_left_standing(self, e):
@@ -306,25 +334,18 @@ class Rebuild:
         self.combination = None
         p, cells = e["player"], sorted(e["cells"])
         zone = self.zone[p]
-        shade = {c: declared[c] if zone[c] == JOKER else colour(zone[c]) for c in cells
-                 if zone[c] != JOKER or c in declared}
-        assert len(shade) == len(cells), "every joker of a combination is given a colour"
-        runs, run = [], [cells[0]]
-        for c in cells[1:]:
-            if c == run[-1] + 1 and c % COLUMNS and shade[c] == shade[run[-1]]:
-                run.append(c)
-            else:
-                runs.append(run)
-                run = [c]
-        runs.append(run)
-        assert all(len(r) >= 3 for r in runs), f"not runs of three: {e} {shade}"
+        assert all(c in declared for c in cells if zone[c] == JOKER), "every joker given a colour"
+        shade = [None] * CELLS
+        for c in cells:
+            shade[c] = declared[c] if zone[c] == JOKER else colour(zone[c])
+        assert runs_of(shade) == set(cells), f"not runs of three: {e} {shade}"
         counts = self.counts[p]
         counts[f"combinations_{e['size']}"] += 1
         counts["combinations"] += 1
         counts["points_combinations"] += e["table_points"]
         counts["points_values"] += e["values"]
         counts["cascades"] += e["cascade"] > 0
-        counts["multi_colour"] += len({shade[r[0]] for r in runs}) >= 2
+        counts["multi_colour"] += len({shade[c] for c in cells}) >= 2
         counts["two_rows"] += len({c // COLUMNS for c in cells}) == 2
         counts["jokers_used"] += sum(zone[c] == JOKER for c in cells)
         counts["biggest"] = max(counts["biggest"], e["size"])
@@ -470,6 +491,7 @@ class Rebuild:
     def on_alguazil_cancelled(self, e):
         q = e["player"]
         assert self.skill is not None and self.skill[1] != q and self.alert[q] == self.top
+        assert e["skill"] == self.skill[0]
         self.counts[q]["alguazil_cancel"] += 1
         self.alert[q] = 0  # both Alguazils drop to the lowest level
         self.skill = None
