@@ -159,6 +159,14 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         if b == DECIDE_TABLE_SPACE:  # e: the colour going onto the space
             fields["colour"] = _colour(e)
             return f"{text} (a Caballero of {_p(e)}).", fields
+        if b == DECIDE_HELD_CARD:  # e: the kept card; f: the card it would carry out (-1: none)
+            fields["card"] = HELD[e]
+            fields["on"] = CARD_KEYS[f] if f >= 0 else None
+            if e == 0:  # Execute Action Card: option 0 keeps it, the others name a face-up card
+                what = f"carry out {card_name(f)}" if d else "keep it"
+            else:  # Copycat: option 1 copies the special action just carried out
+                what = f"copy {card_name(f)}" if d else f"not copy {card_name(f)}"
+            return f"{text}: {HELD[e]}, {what}.", fields
         return f"{text}.", fields
     if code == NO_EFFECT:
         return (f"{_p(a)}'s {card_name(b)}: {WHY[c]}.",

@@ -808,8 +808,16 @@ def use_execute(s, r, plans, rng, log, p):
     card still there, which may then not be taken (it is discarded); or keep it."""
     if s.held[p, HELD_EXECUTE] == 0:
         return
-    decided(s, cards_face_up(s) + 1)  # a face-up card's special action, or keeping the card
+    options = cards_face_up(s) + 1  # a face-up card's special action, or keeping the card
+    decided(s, options)
     stack = players.choose_execute(s, r, p, plans, rng)
+    # the option's index (0: keep; then the face-up cards in stack order), and the card
+    chosen = 0
+    if stack >= 0:
+        for k in range(stack + 1):
+            chosen += 1 if s.face[k] >= 0 else 0
+    record(log, L.DECISION, p, L.DECIDE_HELD_CARD, options, chosen, HELD_EXECUTE,
+           s.face[stack] if stack >= 0 else -1)
     if stack < 0:
         return
     card = s.face[stack]
@@ -833,7 +841,9 @@ def copycat(s, r, plans, rng, log, p):
         if s.held[q, HELD_COPYCAT] <= 0:
             continue
         decided(s, 2)
-        if players.copies(s, r, q, plans, rng, card):
+        copies = players.copies(s, r, q, plans, rng, card)
+        record(log, L.DECISION, q, L.DECIDE_HELD_CARD, 2, 1 if copies else 0, HELD_COPYCAT, card)
+        if copies:
             s.held[q, HELD_COPYCAT] -= 1
             record(log, L.COPYCAT_ACTION, q, p, card)
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
