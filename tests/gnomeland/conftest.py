@@ -15,6 +15,7 @@ shared = GameFixtures("gnomeland", log_rows=5000, make_plans=make_plans, greedy=
                       random=RANDOM)
 ruleset, rules_with, r, log = shared.ruleset, shared.rules_with, shared.r, shared.log
 plans, random_plans = shared.plans, shared.random_plans
+heuristics_compiled = shared.heuristics_compiled
 
 
 @pytest.fixture

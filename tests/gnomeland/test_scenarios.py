@@ -20,7 +20,7 @@ from simulator.games.gnomeland.board import (
 )
 from simulator.games.gnomeland.turn import (
     apply_option, cast_spell, complete_mission, contest, end_of_round, end_of_turn,
-    list_options, neutral_available, pack, place_card, spend_die, start_turn,
+    list_options, neutral_available, pack, pack_wide, place_card, spend_die, start_turn,
 )
 from strategies.gnomeland import COPIER
 from tests.gnomeland.conftest import give_dice, make_plans
@@ -152,7 +152,7 @@ def test_a_covered_warehouse_and_the_resources_kept_on_it(table, rules_with, pla
         assert list(s.res[0]) == [0, 1, 1] and logged(log, L.WAREHOUSE_DISCARDED) == []
         return
     assert list(s.res[0]) == [0, 1, 0] and list(s.stored[0]) == [0, 1, 0]
-    assert logged(log, L.WAREHOUSE_DISCARDED) == [(0, 0, 100, 0, 0, 0)]
+    assert logged(log, L.WAREHOUSE_DISCARDED) == [(0, 0, pack_wide(0, 0, 1), 0, 0, 0)]
     assert s.supply[WEAPON] == supply[WEAPON] + 1 and s.lost[0] == 1
     # a kept Coin spent on the Pier first: one kept resource left, the other Warehouse holds it
     s = table(2, r)
@@ -410,7 +410,7 @@ def test_curse_takes_a_coin_or_steals_from_a_rivals_warehouses(table, r, plans, 
     cast_spell(s, r, plans, rng(), log, 0, 1 + 2 * 1)
     assert list(s.res[0]) == [1, 0, 0] and list(s.res[1]) == [0, 1, 0]
     assert s.supply[COIN] == supply[COIN] and s.supply[MANA] == supply[MANA] + 1  # the Mana paid
-    assert logged(log, L.CURSE) == [(0, 1, COIN, 0, 0, 0)]
+    assert logged(log, L.CURSE) == [(0, 1, COIN, 1, 0, 0)]  # P1, their Coins, one stolen
     s2 = table(2)
     s2.spell = CURSE
     s2.res[0, :] = [0, 1, 0]
@@ -595,7 +595,7 @@ def test_faq_q3_mercenaries_hired_during_a_brawl(table, rules_with, plans, log, 
     assert s.score[0] == 3 and s.score[1] == 0
     assert logged(log, L.HIRE) == [(0, SOLDIER, r.soldier_cost, COIN, 1, 0)] * 3
     # the replay tells what paid beyond the count's Coins: 2 from the Warehouses, 1 Trader
-    assert logged(log, L.PAY) == [(0, pack(2, 0, 0), 1, pack(1, 0, 0), 0, 0)]
+    assert logged(log, L.PAY) == [(0, pack_wide(2, 0, 0), 1, pack(1, 0, 0), 0, 0)]
     assert list(s.res[0]) == [0, 0, 0] and s.supply[COIN] == supply[COIN] + 2
     assert s.mercs[0].sum() == 0 and s.hired[0] == 3
     assert list(s.merc_deck) == [5, 5, 5]    # the Trader back, the Soldiers hired and spent
@@ -681,7 +681,7 @@ def test_a_mercenary_pays_only_what_the_supply_holds(table, r, plans, log):
     assert s.res[0, COIN] == 0 and s.mercs[0, TRADER] == 0 and s.supply[COIN] == 3
     assert s.supply_short[0] == 0
     # the replay names the card discarded, and tells the supply after each change
-    assert logged(log, L.PAY) == [(0, pack(3, 0, 0), 1, pack(1, 0, 0), 0, 0)]
+    assert logged(log, L.PAY) == [(0, pack_wide(3, 0, 0), 1, pack(1, 0, 0), 0, 0)]
     assert [row[0] for row in logged(log, L.SUPPLY)] == [0, 3]
 
 

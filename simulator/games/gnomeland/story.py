@@ -2,7 +2,8 @@
 
 ``turn.py`` records (code, a, b, c, d, e, f) rows with ``simulator.core.trace.record``; ``tell``
 turns them into events (dicts for ``--format jsonl``) with a sentence each for the text story.
-Resource bundles travel packed as ``coin + 10 * mana + 100 * weapons`` (``pack``).
+Resource bundles travel packed as ``coin + 10 * mana + 100 * weapons`` (``pack``), or three digits
+a resource where a count may pass 9 (``pack_wide``: a hand, a payment, what is kept).
 """
 
 from simulator.core import trace
@@ -26,8 +27,17 @@ def unpack(x: int) -> dict:
     return out
 
 
+def unpack_wide(x: int) -> dict:
+    """A bundle packed three digits a resource (``turn.pack_wide``: a hand, a payment, what is
+    kept, where a count may pass 9)."""
+    return {"coin": x % 1000, "mana": (x // 1000) % 1000, "weapons": x // 1_000_000}
+
+
 def _bundle(x: int) -> str:
-    b = unpack(x)
+    return _words(unpack(x))
+
+
+def _words(b: dict) -> str:
     parts = [f"{b['coin']} Coin"] if b["coin"] else []
     if b["mana"]:
         parts.append(f"{b['mana']} Mana")
@@ -120,8 +130,9 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == TURN:
         return f"--- {_p(a)}'s turn ---", {"player": a}
     if code == HAND:
-        return (f"{_p(a)} takes into hand {_bundle(b)} (Warehouses) and {_bundle(c)} (copied).",
-                {"player": a, "stored": unpack(b), "copied": unpack(c)})
+        stored, copied = unpack_wide(b), unpack_wide(c)
+        return (f"{_p(a)} takes into hand {_words(stored)} (Warehouses) and {_words(copied)} "
+                "(copied).", {"player": a, "stored": stored, "copied": copied})
     if code == EXTRA_DIE:
         why = ("building", "spell", "action")[c]
         return (f"{_p(a)} rolls a neutral die ({why}): {b}.",
@@ -163,9 +174,9 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == PAY:
         which = dict(zip(MERCENARY_NAMES, (d % 10, (d // 10) % 10, (d // 100) % 10)))
         named = ", ".join(f"{v} {m}" for m, v in which.items() if v)
-        return (f"{_p(a)} pays {_bundle(b)} (discarding {c} Mercenary card(s) for resources"
-                + (f": {named}" if named else "") + ").",
-                {"player": a, "paid": unpack(b), "mercenaries_discarded": c,
+        return (f"{_p(a)} pays {_words(unpack_wide(b))} (discarding {c} Mercenary card(s) for "
+                "resources" + (f": {named}" if named else "") + ").",
+                {"player": a, "paid": unpack_wide(b), "mercenaries_discarded": c,
                  "discarded": which})
     if code == HIRE:
         return (f"{_p(a)} hires a {MERCENARY_NAMES[b]} for {c} {RESOURCE_NAMES[d]}"
@@ -185,8 +196,8 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
                 {"player": a, "building_kind": "normal" if b == 0 else "special", "slot": c,
                  "building": names[d][1]})
     if code == WAREHOUSE_DISCARDED:
-        return (f"{_p(a)}'s Warehouse on special slot {b} is covered: {_bundle(c)} kept on it "
-                f"discarded.", {"player": a, "slot": b, "discarded": unpack(c)})
+        return (f"{_p(a)}'s Warehouse on special slot {b} is covered: {_words(unpack_wide(c))} "
+                "kept on it discarded.", {"player": a, "slot": b, "discarded": unpack_wide(c)})
     if code == GNOMES_DISCARDED:
         return (f"{_p(a)}'s Gnome House is covered: {b} gnome(s) on it leave the game.",
                 {"player": a, "gnomes": b})
@@ -219,15 +230,16 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
         return f"{_p(a)} recovers a gnome ({b} at home).", {"player": a, "gnomes_home": b}
     if code == CURSE:
         if b < 0:
-            return f"{_p(a)}'s Curse takes 1 Coin from the supply.", {"player": a, "from": None}
-        return (f"{_p(a)}'s Curse steals 1 {RESOURCE_NAMES[c]} from {_p(b)}'s Warehouses.",
-                {"player": a, "from": b, "resource": RESOURCE_NAMES[c]})
+            return (f"{_p(a)}'s Curse takes {d} Coin from the supply.",
+                    {"player": a, "from": None, "resource": RESOURCE_NAMES[c], "amount": d})
+        return (f"{_p(a)}'s Curse steals {d} {RESOURCE_NAMES[c]} from {_p(b)}'s Warehouses.",
+                {"player": a, "from": b, "resource": RESOURCE_NAMES[c], "amount": d})
     if code == SPECIAL:
         return (f"{_p(a)} uses {SPECIAL_NAMES[b][c]}: {_bundle(d)}.",
                 {"player": a, "building": SPECIAL_NAMES[b][c], "gained": unpack(d)})
     if code == KEEP:
-        return (f"{_p(a)} ends the turn keeping {_bundle(b)} in the Warehouses; {c} resource(s) go back.",
-                {"player": a, "kept": unpack(b), "discarded": c})
+        return (f"{_p(a)} ends the turn keeping {_words(unpack_wide(b))} in the Warehouses; {c} "
+                "resource(s) go back.", {"player": a, "kept": unpack_wide(b), "discarded": c})
     if code == CONTEST:
         return (f"*** {ACTION_NAMES[a]} (Tavern card {b}): {c} gnome(s) on it ***",
                 {"contest": ACTION_NAMES[a], "slot": b, "gnomes": c})

@@ -49,6 +49,13 @@ def pack(c, m, w):
 
 
 @compiled
+def pack_wide(c, m, w):
+    """A bundle for the replay log where a count may pass 9 (a hand, a payment, what is kept):
+    three digits a resource."""
+    return c + 1000 * m + 1000000 * w
+
+
+@compiled
 def keep_options(h0, h1, h2, limit):
     """The ways to keep ``limit`` resources (or the whole hand, if fewer) of a hand of ``h0``
     Coins, ``h1`` Mana and ``h2`` Weapons: how many choices ``choose_keep`` is among."""
@@ -182,11 +189,15 @@ def pay(s, r, p, c0, c1, c2, log):
             discarded += 1
             came_up(log, L.UP_MERCENARY_YIELD)
             gain_one(s, r, p, k, r.mercenary_yield, FROM_MERCENARY, log)
+    # every Mercenary's gain before any cube goes back: the supply each gain tells is then the
+    # supply before the payment the pay event tells (a kind's cubes never pay another's gain)
+    for k in range(3):
+        c = c0 if k == 0 else (c1 if k == 1 else c2)
         s.res[p, k] -= c
         s.stored[p, k] -= min(c, s.stored[p, k])  # what the Warehouses hold goes first
         give_back(s, r, k, c)
     if c0 + c1 + c2 > 0:
-        record(log, L.PAY, p, pack(c0, c1, c2), discarded, by_kind)
+        record(log, L.PAY, p, pack_wide(c0, c1, c2), discarded, by_kind)
         tell_supply(s, r, log)
     return discarded
 
@@ -480,7 +491,7 @@ def cover_warehouse(s, r, plans, rng, log, p, slot):
         give_back(s, r, k, drops[k])
         lost += drops[k]
     s.lost[p] += lost
-    record(log, L.WAREHOUSE_DISCARDED, p, slot, pack(drops[0], drops[1], drops[2]))
+    record(log, L.WAREHOUSE_DISCARDED, p, slot, pack_wide(drops[0], drops[1], drops[2]))
     tell_supply(s, r, log)
 
 
@@ -593,8 +604,8 @@ def cast_spell(s, r, plans, rng, log, p, variant):
     elif spell == CURSE:
         came_up(log, L.UP_CURSE_COINS)
         if variant == 0:
-            gain_one(s, r, p, COIN, r.curse_coins, FROM_SPELL, log)
-            record(log, L.CURSE, p, -1, COIN)
+            got = gain_one(s, r, p, COIN, r.curse_coins, FROM_SPELL, log)
+            record(log, L.CURSE, p, -1, COIN, got[0])
         else:
             q = (variant - 1) // 2
             k = COIN if (variant - 1) % 2 == 0 else WEAPON
@@ -603,7 +614,7 @@ def cast_spell(s, r, plans, rng, log, p, variant):
             s.res[p, k] += amount
             s.gained[p, FROM_SPELL] += amount
             s.gained_kind[p, k] += amount
-            record(log, L.CURSE, p, q, k)
+            record(log, L.CURSE, p, q, k, amount)
 
 
 @compiled
@@ -882,8 +893,8 @@ def start_turn(s, r, rng, log, p):
     s.turns += 1
     s.steps = 0
     record(log, L.TURN, p)
-    stored = pack(s.res[p, 0], s.res[p, 1], s.res[p, 2])
-    copied = pack(s.copied[p, 0], s.copied[p, 1], s.copied[p, 2])
+    stored = pack_wide(s.res[p, 0], s.res[p, 1], s.res[p, 2])
+    copied = pack_wide(s.copied[p, 0], s.copied[p, 1], s.copied[p, 2])
     for k in range(3):
         s.stored[p, k] = s.res[p, k]
         s.res[p, k] += s.copied[p, k]
@@ -948,7 +959,7 @@ def end_of_turn(s, r, plans, rng, log, p):
         give_back(s, r, k, drop)
         s.res[p, k] = keep[k]
     s.lost[p] += lost
-    record(log, L.KEEP, p, pack(keep[0], keep[1], keep[2]), lost)
+    record(log, L.KEEP, p, pack_wide(keep[0], keep[1], keep[2]), lost)
     if lost > 0:
         tell_supply(s, r, log)
     s.current = -1
@@ -1080,7 +1091,7 @@ def contest_total(s, r, plans, rng, log, q, k, gnomes, counted, totals):
         s.mercs[q, TRADER] -= traders
         s.merc_deck[TRADER] += traders
         if from_stored + traders > 0:  # what the count's own Coins did not cover
-            record(log, L.PAY, q, pack(from_stored, 0, 0), traders, pack(traders, 0, 0))
+            record(log, L.PAY, q, pack_wide(from_stored, 0, 0), traders, pack(traders, 0, 0))
             tell_supply(s, r, log)
         s.hired[q] += hires
         for _ in range(hires):  # hired and discarded at once: the card goes back to its deck
