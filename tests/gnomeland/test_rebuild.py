@@ -6,7 +6,8 @@ through ``api.replay`` and a JSON round trip) knowing only the rulebook and the 
 and those copied for their next turn), Mercenaries, buildings and their sides, gnomes, completed
 missions and score, and the table's supply, Mercenary decks, missions, Hexes, Tavern and Spell;
 and it checks each total an event states (the supply, a score, gnomes left, a contest's count,
-a die's value and yield, a mission's points) against its own count as it goes. At the end it
+a die's value and yield, a mission's points) against its own count as it goes, and counts the
+decisions (every choice among two or more) from what the events tell. At the end it
 is compared with the engine: the seats and games tables of the same games, and the final state
 record of the same game played again through the game's compiled functions. Nothing of the
 engine's rules code (turn.py, board.py) is used to rebuild; ``board`` only names the engine's
@@ -29,6 +30,7 @@ from simulator.core.trace import no_log
 from simulator.games.gnomeland import board
 from simulator.games.gnomeland.turn import begin_round, end_of_round, new_game, play_turn
 from strategies import gnomeland as players
+from tests.game_fixtures import unfolding_of
 
 # --- what the rulebook names --------------------------------------------------------------------
 
@@ -65,6 +67,13 @@ def key(name):
 
 def bundle():
     return dict.fromkeys(RESOURCES, 0)
+
+
+def ways_to_keep(hand, limit):
+    """The choices of which ``limit`` resources of ``hand`` to keep (all of them, if fewer)."""
+    m = min(limit, sum(hand.values()))
+    return sum(1 for a in range(hand["coin"] + 1) for b in range(hand["mana"] + 1)
+               if 0 <= m - a - b <= hand["weapons"])
 
 
 class Untold(AssertionError):
@@ -136,6 +145,7 @@ class Rebuild:
         self.short = bundle()        # what the supply could not pay of the gain being told
         self.paid = bundle()         # the last payment
         self.gained = self.gain_short = bundle()  # the last gain, and what it missed
+        self.standings = []          # every seat's total as it stands, after each turn
 
     def on_mission_drawn(self, e):
         self.missions[e["space"]] = e["mission"]
@@ -162,6 +172,7 @@ class Rebuild:
             self.first_player = self.first_seat = e["first_player"]
         check(e["first_player"] == self.first_player, "first player", e, self.first_player)
         self.rolls = {}
+        self.turn_in_round = 0
 
     def on_roll(self, e):
         check(len(e["dice"]) == self.value("dice_per_player"), "dice rolled", e)
@@ -235,6 +246,7 @@ class Rebuild:
     def on_turn(self, e):
         p = self.current = e["player"]
         self.game["turns"] += 1
+        self.turn_in_round += 1
         self.dice = [[v, False] for v in self.rolls[p]]   # [value, spent]
         self.used = [False] * 3                           # Special Buildings used this turn
         self.short = bundle()
@@ -257,8 +269,12 @@ class Rebuild:
     def on_no_neutral_die(self, e):
         pass
 
+    def decided(self, options):
+        """A choice among ``options`` (a decision when there are two or more)."""
+        self.game["decisions"] += options > 1
+
     def on_options(self, e):
-        pass
+        self.decided(e["options"])
 
     def on_option(self, e):
         pass
@@ -298,6 +314,7 @@ class Rebuild:
         check(copier.gnomes_home == e["gnomes_left"] >= 0, "gnomes left after a copy", e)
         copier.columns["copies"] += 1
         self.players[e["copied"]].columns["copied_by_others"] += 1
+        self.decided(2)
         for k in RESOURCES:
             copier.copied[k] += e["gained"][k]
             self.take(k, e["gained"][k])
@@ -308,6 +325,8 @@ class Rebuild:
     def on_copy_declined(self, e):
         if e["no_gnome"]:
             check(self.players[e["player"]].gnomes_home == 0, "no gnome to copy with", e)
+        elif not e["supply_empty"]:
+            self.decided(2)
 
     def on_tavern(self, e):
         me = self.players[e["player"]]
@@ -317,6 +336,8 @@ class Rebuild:
         me.gnomes_tavern += 1
         self.tavern_gnomes[e["slot"]][e["player"]] += 1
         me.columns[f"tavern_{key(e['action'])}"] += 1
+        if e["action"] == "Favour of the Gods":  # any set of the unspent dice re-rolled
+            self.decided(2 ** sum(1 for d in self.dice if not d[1]))
 
     def on_reroll(self, e):
         die = self.die(e)
@@ -396,6 +417,10 @@ class Rebuild:
     def on_warehouse_discarded(self, e):
         me = self.players[e["player"]]
         check(me.special[e["slot"]] == ["Warehouse", 0], "a Warehouse covered", e)
+        room = (sum(1 for b in me.special if b and b[0] == "Warehouse") - 1) * \
+            self.value("warehouse_capacity")
+        check(sum(me.stored.values()) > room, "a Warehouse covered with room to spare", e)
+        self.decided(ways_to_keep(me.stored, room))
         for k in RESOURCES:
             drop = e["discarded"][k]
             check(drop <= me.stored[k], "discarded from a Warehouse what it did not hold", e)
@@ -468,6 +493,7 @@ class Rebuild:
         limit = sum(1 for b in me.special if b and b[0] == "Warehouse") * \
             self.value("warehouse_capacity")
         check(sum(e["kept"].values()) <= limit, "kept beyond the Warehouses", e, limit)
+        self.decided(ways_to_keep(me.res, limit))
         dropped = 0
         for k in RESOURCES:
             drop = me.res[k] - e["kept"][k]
@@ -478,6 +504,8 @@ class Rebuild:
         check(dropped == e["discarded"], "resources discarded", e, dropped)
         me.columns["resources_discarded"] += dropped
         self.current = None
+        if self.turn_in_round < self.n:  # a round's last turn stands after the end of the round
+            self.note_standing()
 
     def on_truncated(self, e):
         self.game["truncated"] = 1
@@ -490,9 +518,54 @@ class Rebuild:
         self.contest = {"slot": slot, "resource": "weapons" if e["contest"] == "Brawl" else "mana",
                         "hired": [0] * self.n}
 
+    def building_yield(self, name, alternative):
+        """What a Normal Building side gives (the printed ones have no other side of a '/')."""
+        if alternative and name in PRINTED:
+            return bundle()
+        alt = "_alt" if alternative else ""
+        return {k: self.value(f"{key(name)}{alt}_{RULE_WORD[k]}") for k in RESOURCES}
+
     def on_contest_dice(self, e):
+        """A player's dice as counted: what their buildings make of them, and how many
+        Mercenaries of the contest's kind they may spend and hire (their decision)."""
         check(len(e["dice"]) == len(e["rolled"]) >= self.value("dice_per_player"),
               "contest dice", e)
+        q, k = e["player"], self.contest["resource"]
+        me = self.players[q]
+        counted, coins, income_coins = 0, 0, 0
+        for v in e["dice"]:  # each die's building, on the side of a '/' giving more of k
+            card, side = me.normal[(v - 1) // 2]
+            gives = [self.building_yield(NORMAL_SIDES[card][side], alt) for alt in (0, 1)]
+            best = gives[1] if gives[1][k] > gives[0][k] else gives[0]
+            counted += best[k]
+            coins += best["coin"]
+        for building in me.special:
+            if not building or building[0] in PRINTED:
+                continue
+            card, side = building
+            name = SPECIAL_SIDES[card][side]
+            if card == "Pier" and (k == "weapons" or name == "Port"):  # Coins into one k
+                price = self.value(f"{key(name)}_pay_coin")
+                if 0 < price <= coins:
+                    counted += 1
+                    coins -= price
+            elif card == "Obelisk":
+                counted += self.value(f"{key(name)}_{RULE_WORD[k]}")
+                income_coins += self.value(f"{key(name)}_coin")
+        self.contest["counted"] = counted
+        # FAQ Q3: Mercenaries of the kind bought in the contest with the count's Coins, the
+        # Warehouses' Coins and Traders (as far as the supply has their Coin)
+        kind = MERCENARY_OF[k]
+        price, y = self.value(HIRE_PRICE[kind]), self.value("mercenary_yield")
+        traders = me.mercs["Trader"]
+        if self.limited and y > 0:
+            traders = min(traders, self.supply["coin"] // y)
+        hires = 0
+        if self.value("contest_mercenaries") == "hire_and_spend" and y > 0 and \
+                (self.merc_deck[kind] > 0 or me.mercs[kind] > 0):
+            hires = ((coins + income_coins + me.res["coin"] + traders * y) // price if price > 0
+                     else self.merc_deck[kind] + me.mercs[kind])
+        self.decided((me.mercs[kind] + 1) * (hires + 1))
 
     def on_contest_roll(self, e):
         q, k = e["player"], self.contest["resource"]
@@ -500,6 +573,8 @@ class Rebuild:
         check(e["warehouses"] == me.res[k], "the Warehouses counted", e, me.res)
         check(e["gnome"] == self.tavern_gnomes[self.contest["slot"]][q]
               * self.value("contest_gnome_bonus"), "a gnome's bonus", e)
+        check(e["dice"] == self.contest["counted"], "the dice and buildings counted", e,
+              self.contest["counted"])
         check(e["total"] == e["dice"] + e["warehouses"] + e["mercenaries"]
               * self.value("mercenary_yield") + e["gnome"], "a contest's total", e)
         self.give_back(k, me.res[k])
@@ -547,6 +622,12 @@ class Rebuild:
         self.contest = None
         if self.round >= self.value("rounds"):
             self.tavern = [None, None]
+        self.note_standing()
+
+    def note_standing(self):
+        """Who leads is judged by the total the game is won by: the track and the buildings."""
+        self.standings.append([me.score + self.building_points(p)
+                               for p, me in enumerate(self.players)])
 
     def building_points(self, p):
         me = self.players[p]
@@ -611,7 +692,17 @@ class Rebuild:
                 "action_reshuffles": g["action_reshuffles"],
                 "missions_completed": g["missions_completed"],
                 "copies": sum(me.columns["copies"] for me in self.players),
-                "winning_score": max(self.scores), "winners": len(self.winners)}
+                "winning_score": max(self.scores), "winners": len(self.winners),
+                "decisions": g["decisions"], **self.unfolding()}
+
+    def unfolding(self):
+        changes, third, two_thirds = unfolding_of(self.standings)
+        losers = [x for p, x in enumerate(self.scores) if p not in self.winners]
+        return {"lead_changes": changes, "leader_at_third": third,
+                "leader_at_third_won": third in self.winners if third >= 0 else None,
+                "leader_at_two_thirds": two_thirds,
+                "leader_at_two_thirds_won": two_thirds in self.winners if two_thirds >= 0 else None,
+                "final_margin": max(self.scores) - max(losers) if losers else 0}
 
     def final_state(self):
         def named(slot, sides):
@@ -706,6 +797,9 @@ def differences(rebuilt, seats, games, state):
         found += [(f"seat {p} {name}", value, engine_row[name]) for name, value in row.items()
                   if engine_row[name] != value]
     row = rebuilt.game_row()
+    missing = set(games) - set(row) - {"game_id"}
+    if missing:
+        found.append(("game columns not rebuilt", sorted(missing), None))
     found += [(f"game {name}", value, games[name]) for name, value in row.items()
               if games[name] != value]
     mine = rebuilt.final_state()
