@@ -209,6 +209,9 @@ class Rebuild:
         self.players[e["player"]].columns["supply_short"] += e["missed"]
 
     def on_gain(self, e):
+        if e["source"] == "mission":  # the completed mission's resources, as far as the supply has
+            check(all(e["gained"][k] + self.short[k] == self.bonus[k] for k in RESOURCES),
+                  "a mission's resources", e, self.bonus)
         self.receive(e["player"], e["gained"], e["source"])
         self.gained, self.gain_short = e["gained"], self.short
         self.short = bundle()
@@ -471,6 +474,10 @@ class Rebuild:
         vp = self.mission_vp(space)
         check(e["vp"] == vp and e["hexed"] == self.value(f"{key(e['mission'])}_vp") - vp,
               "a mission's points", e, vp)
+        name = key(e["mission"])
+        price = {k: self.value(f"{name}_{RULE_WORD[k]}") for k in RESOURCES}
+        check(sum(price.values()) == 0 or self.paid == price, "a mission's price", e, self.paid)
+        self.bonus = {k: self.value(f"{name}_bonus_{RULE_WORD[k]}") for k in RESOURCES}
         me.columns["missions_completed"] += 1
         me.columns[f"vp_mission_{key(base)}"] += vp
         self.game["missions_completed"] += 1
