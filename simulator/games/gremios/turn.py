@@ -45,9 +45,9 @@ def gain(s, p, coins, source):
 
 
 @compiled
-def role_pays(s, log, role, coins, reason, except_player, rule=-1):
+def role_pays(s, log, role, coins, reason, except_player, rule):
     """The holder of ``role`` (if any, and not ``except_player``) receives ``coins``: rule
-    ``rule`` (of ``RULES_THAT_COME_UP``, if one sets them) came up."""
+    ``rule`` (of ``RULES_THAT_COME_UP``; -1 when no rule sets them) came up."""
     p = role_holder(s, role)
     if p < 0 or p == except_player:
         return
@@ -743,7 +743,7 @@ def sail(s, r, log, roll):
                     break
     else:
         # Pirate: receives every coin lost in a failed expedition, their own stakes included.
-        role_pays(s, log, PIRATE, s.expedition_n * r.invest_coins_placed, L.R_PIRATE, -1)
+        role_pays(s, log, PIRATE, s.expedition_n * r.invest_coins_placed, L.R_PIRATE, -1, -1)
     # The stakes go back to the reserve either way.
     s.expedition_n = 0
 
@@ -978,7 +978,7 @@ def tax_collection(s, r, log):
             record(log, L.TAX_PAID, p, tax, s.coins[p])
     if collected == 0:
         record(log, L.EVENT_NO_EFFECT, TAX_COLLECTION, r.tax_threshold)
-    role_pays(s, log, GOVERNOR, collected, L.R_GOVERNOR, -1)
+    role_pays(s, log, GOVERNOR, collected, L.R_GOVERNOR, -1, -1)
 
 
 # --- A whole game ------------------------------------------------------------------------------
