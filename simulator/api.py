@@ -27,7 +27,7 @@ def run(game: str, players: int | None = None, games: int = 10_000, seed: int = 
         settings: dict | None = None, weights: dict | None = None, threads: int | None = None,
         chunk_size: int | None = None, progress: bool | None = None, command: str = "",
         backend: str = "local", scheduler: str | None = None, tuned: dict | None = None,
-        strategy_roles: dict | None = None) -> Path:
+        strategy_roles: dict | None = None, check: bool = False) -> Path:
     """Play ``games`` games and write the dataset; returns the run folder.
 
     ``settings`` overrides rule numbers by name (as ``--set``), ``weights`` replaces a strategy's
@@ -35,17 +35,20 @@ def run(game: str, players: int | None = None, games: int = 10_000, seed: int = 
     ``"tuned:FILE"`` (a file from ``tune``) or a key of ``tuned`` ({name: {"strategy": base,
     "weights": [...]}}); ``strategy_roles`` gives a strategy of the mix a role it always holds.
     ``backend="dask"`` plays on a Dask cluster (``scheduler="tcp://host:port"``, or a local
-    cluster without it).
+    cluster without it). ``check`` checks the game's invariants after every turn and raises
+    ``InvariantBroken`` at the first game that breaks one.
     """
     config = make_config(game, players, mode, strategies, roles, settings, seed, weights, tuned,
                          strategy_roles)
-    return batch.run(config, games, out, threads, chunk_size, progress, command, backend, scheduler)
+    return batch.run(config, games, out, threads, chunk_size, progress, command, backend, scheduler,
+                     check)
 
 
 def resume(path: str | Path, threads: int | None = None, chunk_size: int | None = None,
-           progress: bool | None = None, backend: str = "local", scheduler: str | None = None) -> Path:
+           progress: bool | None = None, backend: str = "local", scheduler: str | None = None,
+           check: bool = False) -> Path:
     """Finish an interrupted run, playing only its missing parts (same data as an uninterrupted run)."""
-    return batch.resume(Path(path), threads, chunk_size, progress, backend, scheduler)
+    return batch.resume(Path(path), threads, chunk_size, progress, backend, scheduler, check)
 
 
 def verify(path: str | Path) -> list[str]:

@@ -14,7 +14,7 @@ import sys
 import click
 
 from simulator import api, resumable
-from simulator.core.errors import UsageError
+from simulator.core.errors import InvariantBroken, UsageError
 from simulator.core.ruledata import parse_settings
 
 
@@ -140,22 +140,26 @@ def backend_options(f):
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 @click.option("--resume", "resume_dir", type=click.Path(), default=None,
               help="Finish the interrupted run in this folder (give no GAME or game options).")
+@click.option("--check", is_flag=True,
+              help="Check the game's invariants after every turn; stop at the first game that "
+                   "breaks one (the same rows either way).")
 @backend_options
 def run(game, players, strategies, mode, roles, settings, seed, n_games, out, threads, chunk_size,
-        quiet, resume_dir, backend, scheduler):
+        quiet, resume_dir, check, backend, scheduler):
     """Play GAME many times and write the Parquet dataset."""
     progress = False if quiet else None
     if resume_dir is not None:
         if game is not None:
             raise UsageError(f"--resume {resume_dir}: the run folder knows its game and options; "
                              f"give no GAME ({game})")
-        path = api.resume(resume_dir, threads, chunk_size, progress, backend, scheduler)
+        path = api.resume(resume_dir, threads, chunk_size, progress, backend, scheduler, check)
     else:
         if game is None:
             raise UsageError("run: give a GAME (see playtest games), or --resume DIR")
         path = api.run(game, players, n_games, seed, out, _split(strategies), mode, _split(roles),
                        parse_settings(settings), None, threads, chunk_size, progress=progress,
-                       command=" ".join(sys.argv), backend=backend, scheduler=scheduler)
+                       command=" ".join(sys.argv), backend=backend, scheduler=scheduler,
+                       check=check)
     if not quiet:
         from reports.summary import summary_table
         click.echo(summary_table(path))
@@ -569,6 +573,9 @@ def entry():
     except click.UsageError as e:
         click.echo(f"playtest: error: {UsageError(e.format_message())}", err=True)
         sys.exit(2)
+    except InvariantBroken as e:
+        click.echo(f"playtest: invariant broken: {e}", err=True)
+        sys.exit(1)
     except click.exceptions.Abort:
         click.echo("playtest: aborted", err=True)
         sys.exit(130)

@@ -15,6 +15,7 @@ task sets numba's thread count from the worker's own thread count (Dask does not
 from __future__ import annotations
 
 import os
+import shlex
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator
 
@@ -22,26 +23,48 @@ import numba
 import numpy as np
 
 from simulator.core.config import RunConfig, make_config
-from simulator.core.errors import UsageError
+from simulator.core.errors import InvariantBroken, UsageError
 
 BACKENDS = ("local", "dask")
 CONNECT_TIMEOUT_S = 15
 TASK_RETRIES = 2
 
 
-def play_part(config: RunConfig, first: int, count: int, chunk_size: int):
+def play_part(config: RunConfig, first: int, count: int, chunk_size: int, check: bool = False):
     """Seat and game rows of games ``first .. first + count - 1``, played in chunks, and how
-    often each of the game's ``rules_that_come_up`` came up in them."""
+    often each of the game's ``rules_that_come_up`` came up in them; with ``check``, each game's
+    invariants checked after every turn (InvariantBroken, saying how to replay the game)."""
     rules = config.rules.as_record()
     seats, games = [], []
     came_up = np.zeros(len(config.game.rules_that_come_up), dtype=np.int64)
     for start in range(first, first + count, chunk_size):
         n = min(chunk_size, first + count - start)
-        s, g, c = config.game.play(rules, config.seed, start, n, config.setup)
+        try:
+            s, g, c = config.game.play(rules, config.seed, start, n, config.setup, check)
+        except InvariantBroken as e:
+            raise InvariantBroken(f"{e}; see it with {replay_command(config, e.game_index)}",
+                                  e.game_index, e.invariant) from None
         seats.append(s)
         games.append(g)
         came_up += c
     return np.concatenate(seats), np.concatenate(games), came_up
+
+
+def replay_command(config: RunConfig, game_index: int) -> str:
+    """The command line that replays game ``game_index`` of ``config``."""
+    request = config.request
+    words = ["playtest", "replay", config.game.name, "--players", str(config.n_players),
+             "--mode", config.mode, "--seed", str(config.seed), "--game-index", str(game_index)]
+    if request.get("strategies"):
+        words += ["--strategies", ",".join(request["strategies"])]
+    if request.get("roles"):
+        words += ["--roles", ",".join(request["roles"])]
+    for key, value in request.get("settings", {}).items():
+        words += ["--set", f"{key}={value}"]
+    told = shlex.join(words)
+    if request.get("weights") or request.get("tuned") or request.get("strategy_roles"):
+        told += " (with the run's weights and roles: api.replay)"
+    return told
 
 
 class LocalBackend:
@@ -50,12 +73,13 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, threads: int | None):
+    def __init__(self, threads: int | None, check: bool = False):
         self.threads = threads or numba.get_num_threads()
+        self.check = check
 
     def _play_part(self, config, first, count, chunk_size):
         numba.set_num_threads(self.threads)  # numba's thread count is per calling thread
-        return play_part(config, first, count, chunk_size)
+        return play_part(config, first, count, chunk_size, self.check)
 
     def play(self, config: RunConfig, parts, chunk_size: int) -> Iterator:
         parts = list(parts)
@@ -72,20 +96,21 @@ class LocalBackend:
         pass
 
 
-def play_part_on_worker(request: dict, first: int, count: int, chunk_size: int):
+def play_part_on_worker(request: dict, first: int, count: int, chunk_size: int, check: bool):
     """A Dask task: rebuild the configuration and play one part with the worker's threads."""
     from distributed import get_worker
 
     # Explicit, because Dask does not pass the worker's thread count on.
     threads = max(1, min(get_worker().state.nthreads, numba.config.NUMBA_NUM_THREADS))
     numba.set_num_threads(threads)
-    return play_part(make_config(**request), first, count, chunk_size)
+    return play_part(make_config(**request), first, count, chunk_size, check)
 
 
 class DaskBackend:
     name = "dask"
 
-    def __init__(self, scheduler: str | None, threads: int | None):
+    def __init__(self, scheduler: str | None, threads: int | None, check: bool = False):
+        self.check = check
         try:
             from distributed import Client, LocalCluster
         except ImportError:
@@ -123,7 +148,8 @@ class DaskBackend:
 
         def submit():
             index, first, count = pending.pop(0)
-            future = self.client.submit(play_part_on_worker, config.request, first, count, chunk_size,
+            future = self.client.submit(play_part_on_worker, config.request, first, count,
+                                        chunk_size, self.check,
                                         key=f"playtest-part-{index}-{first}-{count}-{id(self)}",
                                         retries=TASK_RETRIES, pure=False)
             futures[future] = (index, first, count)
@@ -134,6 +160,8 @@ class DaskBackend:
             index, first, count = futures.pop(future)
             try:
                 seats, games, came_up = future.result()
+            except InvariantBroken:
+                raise
             except Exception as e:  # a part that failed on every retry: the run stops, unfinished
                 raise RuntimeError(f"part {index} (games {first}..{first + count - 1}) failed on "
                                    f"the cluster after {TASK_RETRIES} retries: {e}") from e
@@ -147,11 +175,11 @@ class DaskBackend:
             self.cluster.close()
 
 
-def make_backend(name: str, scheduler: str | None, threads: int | None):
+def make_backend(name: str, scheduler: str | None, threads: int | None, check: bool = False):
     if name not in BACKENDS:
         raise UsageError(f"--backend {name}: unknown; allowed: {', '.join(BACKENDS)}")
     if name == "local":
         if scheduler is not None:
             raise UsageError("--scheduler: only with --backend dask")
-        return LocalBackend(threads)
-    return DaskBackend(scheduler, threads)
+        return LocalBackend(threads, check)
+    return DaskBackend(scheduler, threads, check)

@@ -101,14 +101,14 @@ def provenance(config: RunConfig) -> dict:
 
 
 def play_in_memory(config: RunConfig, n_games: int, first_game: int = 0,
-                   threads: int | None = None, with_games: bool = False):
+                   threads: int | None = None, with_games: bool = False, check: bool = False):
     """The seats table of games ``first_game ..`` of ``config`` as a polars frame (and the games
     table, ``with_games``), written nowhere (for tuning and searches that judge many short runs);
-    the same rows as a run's."""
+    the same rows as a run's. ``check``: each game's invariants checked after every turn."""
     import polars as pl
     check_run_options(n_games, threads, None)
     numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
-    seats, games, _ = play_part(config, first_game, n_games, GAMES_PER_PART)
+    seats, games, _ = play_part(config, first_game, n_games, GAMES_PER_PART, check)
     seat_columns = config.game.seat_columns(seats, config)
     table = dataset.seat_table(first_game, config.n_players, seat_columns)
     if not with_games:
@@ -183,16 +183,18 @@ def _write_plan(out: Path, plan: dict) -> None:
 
 def run(config: RunConfig, n_games: int, out: Path | None = None, threads: int | None = None,
         chunk_size: int | None = None, progress: bool | None = None, command: str = "",
-        backend: str = "local", scheduler: str | None = None) -> Path:
+        backend: str = "local", scheduler: str | None = None, check: bool = False) -> Path:
     """Play ``n_games`` games of ``config`` into the new dataset folder ``out``; returns its path.
 
-    If the run is interrupted, the parts already written stay: ``resume`` finishes it.
+    If the run is interrupted, the parts already written stay: ``resume`` finishes it. ``check``
+    checks each game's invariants after every turn and stops at the first game that breaks one
+    (InvariantBroken); the rows are the same either way.
     """
     check_run_options(n_games, threads, chunk_size)
     out = Path(out) if out is not None else default_out(config, n_games)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         make_empty_dir(out)  # raises the right message
-    engine = make_backend(backend, scheduler, threads)  # checked (and connected) before any write
+    engine = make_backend(backend, scheduler, threads, check)  # checked (and connected) first
     try:
         make_empty_dir(out)
         with only_writer(out):
@@ -213,7 +215,8 @@ def run(config: RunConfig, n_games: int, out: Path | None = None, threads: int |
 
 
 def resume(out: Path, threads: int | None = None, chunk_size: int | None = None,
-           progress: bool | None = None, backend: str = "local", scheduler: str | None = None) -> Path:
+           progress: bool | None = None, backend: str = "local", scheduler: str | None = None,
+           check: bool = False) -> Path:
     """Finish an interrupted run: play only the parts that are missing, then write the manifest."""
     out = Path(out)
     plan = read_plan(out)
@@ -221,7 +224,7 @@ def resume(out: Path, threads: int | None = None, chunk_size: int | None = None,
         raise UsageError(f"--resume {out}: the run is already complete")
     config = make_config(**plan["request"])
     _check_same_code(out, config, plan["provenance"], "resume")
-    engine = make_backend(backend, scheduler, threads)
+    engine = make_backend(backend, scheduler, threads, check)
     try:
         with only_writer(out):
             if (out / dataset.MANIFEST).exists():  # finished by another process meanwhile

@@ -17,10 +17,10 @@ from typing import Callable
 import numba
 import numpy as np
 
-from simulator.core.errors import UsageError
+from simulator.core.errors import InvariantBroken, UsageError
 from simulator.jitcache import first_compile_notice
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
-from simulator.core.trace import empty_log, new_log, tally_log
+from simulator.core.trace import broken_in, empty_log, new_log, tally_log
 
 GAME_NAMES = ("gremios", "grimoire", "gemmis", "gnomeland", "elgrande")
 
@@ -63,8 +63,10 @@ class Game:
     roles: tuple[str, ...]
     strategies: Strategies
     rules_path: Path
-    # play(rules, run_seed, first_game, n_games, setup) -> (seat rows, game rows) as int64
-    # arrays, and how often each rule of ``rules_that_come_up`` came up in those games
+    # play(rules, run_seed, first_game, n_games, setup, check=False) -> (seat rows, game rows)
+    # as int64 arrays, and how often each rule of ``rules_that_come_up`` came up in those games;
+    # with ``check`` the invariants are checked after every turn (InvariantBroken at the first
+    # game that breaks one)
     play: Callable
     # replay(rules, run_seed, game_index, setup) -> (list of event dicts, the game's seat rows)
     replay: Callable
@@ -89,6 +91,13 @@ class Game:
     def rules_that_come_up(self) -> tuple[str, ...]:
         """The parameters whose coming up a run counts: the game's ``codes.RULES_THAT_COME_UP``."""
         return importlib.import_module(f"simulator.games.{self.name}.codes").RULES_THAT_COME_UP
+
+    @property
+    def invariants(self) -> tuple[str, ...]:
+        """What must hold after every turn of a checked run, one sentence each (``{a}`` and
+        ``{b}`` the two numbers a broken one is noted with): the game's
+        ``invariants.INVARIANTS``, checked by its compiled ``invariants.check``."""
+        return importlib.import_module(f"simulator.games.{self.name}.invariants").INVARIANTS
 
     @property
     def default_mode(self) -> str:
@@ -173,7 +182,7 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
         kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, *fields(setup), seats,
                           games, log, marker)
 
-    def play(rules, run_seed, first_game, n_games, setup):
+    def play(rules, run_seed, first_game, n_games, setup, check=False):
         n_players = setup.n_players
         seats, games = make_outputs(n_games, n_players)
         tallies = []  # one per block: a block's games are played in turn on one thread
@@ -189,12 +198,18 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
                                marker)
                 else:
                     def block(start, count):
-                        tally = tally_log(n_rules)
+                        tally = tally_log(n_rules, check)
                         tallies.append(tally)
                         play_block(rules, run_seed, first_game + start, count, setup,
                                    seats[start * n_players:(start + count) * n_players],
                                    games[start:start + count], tally, marker)
                     in_blocks(n_games, block)
+        broken = sorted(b for b in map(broken_in, tallies) if b is not None)
+        if broken:
+            game_index, invariant, a, b = broken[0]
+            description = get_game(game).invariants[invariant].format(a=a, b=b)
+            raise InvariantBroken(f"{game}: game {game_index} of seed {run_seed} broke an "
+                                  f"invariant: {description}", game_index, description)
         came_up = sum((t[0, :n_rules] for t in tallies), np.zeros(n_rules, dtype=np.int64))
         return seats, games, came_up
 

@@ -3,8 +3,9 @@
 The log is an int64 array of shape (capacity, 7): row 0 holds the number of entries written,
 each later row is (code, a, b, c, d, e, f) with game-specific meaning. Batch runs pass a tally
 instead, one row counting how often each rule of the game's ``RULES_THAT_COME_UP`` came up
-(``came_up``), and a search's rollouts an empty array: recording then costs one length check
-and the same code plays all three.
+(``came_up``) and ending with the slots of a checked run (``checking``), and a search's
+rollouts an empty array: recording then costs one length check and the same code plays all
+three.
 """
 
 import numpy as np
@@ -23,10 +24,24 @@ def empty_log() -> np.ndarray:
     return np.zeros((0, LOG_WIDTH), dtype=np.int64)
 
 
-def tally_log(n_rules: int) -> np.ndarray:
-    """The log of a batch run: one row, a count per rule that can come up (at least one column,
-    so a game that counts none still passes a one-row array)."""
-    return np.zeros((1, max(n_rules, 1)), dtype=np.int64)
+# A tally ends with a checked run's slots: asked (1), the broken invariant + 1, its two details,
+# the index of the game that broke it.
+CHECK_SLOTS = 5
+
+
+def tally_log(n_rules: int, check: bool = False) -> np.ndarray:
+    """The log of a batch run: one row, a count per rule that can come up, then the slots of a
+    checked run (``check``: the game's invariants are checked after every turn)."""
+    log = np.zeros((1, n_rules + CHECK_SLOTS), dtype=np.int64)
+    log[0, n_rules] = check
+    return log
+
+
+def broken_in(log: np.ndarray):
+    """(game index, invariant, detail a, detail b) of the first game of a checked block that
+    broke an invariant, or None."""
+    asked, invariant, a, b, game_index = (int(x) for x in log[0, -CHECK_SLOTS:])
+    return (game_index, invariant - 1, a, b) if asked and invariant else None
 
 
 @compiled
@@ -48,6 +63,39 @@ def came_up(log, rule):
     its value can make a difference; only a batch's tally counts."""
     if log.shape[0] == 1:
         log[0, rule] += 1
+
+
+@compiled(inline="always")
+def checking(log):
+    """Whether the game's invariants are to be checked after every turn (a checked batch)."""
+    return log.shape[0] == 1 and log[0, log.shape[1] - CHECK_SLOTS] != 0
+
+
+@compiled(inline="always")
+def broken(log, invariant, a, b):
+    """Note that invariant ``invariant`` (its index in the game's ``invariants.INVARIANTS``) does
+    not hold, with the two numbers its description names; the first one noted is kept."""
+    k = log.shape[1] - CHECK_SLOTS
+    if log[0, k + 1] == 0:
+        log[0, k + 1] = invariant + 1
+        log[0, k + 2] = a
+        log[0, k + 3] = b
+
+
+@compiled(inline="always")
+def found_broken(log):
+    """Whether a checked game has broken an invariant: its turn loop stops there."""
+    return log.shape[0] == 1 and log[0, log.shape[1] - CHECK_SLOTS + 1] != 0
+
+
+@compiled(inline="always")
+def stop_at_broken(log, game_index):
+    """After each game of a block: whether it broke an invariant (its index noted), so that the
+    block stops at it."""
+    if found_broken(log):
+        log[0, log.shape[1] - 1] = game_index
+        return True
+    return False
 
 
 @compiled(inline="always")  # a few lines at every call: no compiled function of its own
