@@ -40,13 +40,13 @@ from simulator.core.config import make_config
 from simulator.core.dataset import atomic_write_bytes
 from simulator.core.errors import UsageError
 from simulator.core.game import get_game
+from simulator.core.folders import BALANCE_STATE
 
 PRICE_PER_CHANGE = 0.005  # 0.5 points of balance index for each number changed
 PRICE_PER_RANGE = 0.02    # 2 points for moving a number across its whole range
 OUT_OF_BOUNDS = 1.0       # added to the score of a candidate outside the length/truncation bounds
 VERIFY_SEED_OFFSET = 7_000_003
 NO_CHANGE = "-"
-STATE = "balance-plan.json"
 STUDY = "study.journal"
 
 
@@ -177,7 +177,7 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
 
     game, metric, base, free = check(o)
     out = Path(out)
-    state = resumable.start(out, STATE, asdict(o), resume, "balance search")
+    state = resumable.start(out, BALANCE_STATE, asdict(o), resume, "balance search")
     show = progress if progress is not None else True
     ev = Evaluator(o, metric, threads)
     printed = {p.name: base.rules.value(p.name) for p in free}
@@ -208,7 +208,7 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
                            "index": result["index"], "group_change": moved,
                            "out_of_bounds": out_of_bounds(result, screen_baseline, o)})
         state["screen"] = screen
-        resumable.save(out, STATE, state)
+        resumable.save(out, BALANCE_STATE, state)
     screen = state["screen"]
     helpful = sorted((r for r in screen if r["playable"] and r["delta"] < 0 and not r["out_of_bounds"]),
                      key=lambda r: r["delta"])

@@ -13,8 +13,9 @@ import sys
 
 import click
 
-from simulator import api, resumable
+from simulator import api
 from simulator.core.errors import InvariantBroken, UsageError
+from simulator.core.folders import resume_command
 from simulator.core.ruledata import parse_settings
 
 
@@ -35,7 +36,7 @@ def _resume_command(command: str, options, out) -> str:
                    else f.default)
         if f.name != "game" and value != default:
             given[f.name] = value
-    return resumable.resume_command(command, options.game, given, out)
+    return resume_command(command, options.game, given, out)
 
 
 @contextlib.contextmanager
@@ -235,7 +236,7 @@ def experiment(file, out, n_games, precision, confidence, min_effect, resume, th
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(out) if out else Path("runs") / f"experiment-{Path(file).stem}-{stamp}"
     total = len(exp.configurations)
-    again = resumable.resume_command("experiment", file, {"games": n_games, "precision": precision},
+    again = resume_command("experiment", file, {"games": n_games, "precision": precision},
                                      out)
     with _kept_when_interrupted(again), \
             tqdm(total=total, unit="config", desc=exp.title, file=sys.stderr,
@@ -514,6 +515,50 @@ def balance(game, goal, players, mode, strategies, keep, params, max_changes, bu
         folder = search(o, out, resume, threads, progress=False if quiet else None)
     click.echo((folder / "balance.md").read_text().strip())
     click.echo(str(folder / "balance.html"))
+
+
+@main.command("check")
+@click.argument("game")
+@click.option("--games", "-n", "n_games", type=int, default=10_000_000, show_default=True,
+              help="Games with the heuristic players and random, shared by every table.")
+@click.option("--search-games", type=int, default=20, show_default=True,
+              help="Games with the search player at each table (each costs thousands).")
+@click.option("--rule-draws", type=int, default=4, show_default=True,
+              help="Rule settings drawn at random within their ranges, at each table.")
+@click.option("--modes", default=None, help="Comma-separated modes (default: every mode).")
+@click.option("--players", "-p", default=None,
+              help="Comma-separated player counts (default: every count).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Folder for check.json (new or empty; default: a fresh folder under runs/).")
+@click.option("--resume", is_flag=True, help="Go on with the interrupted check in --out.")
+@click.option("--threads", "-t", type=int, default=None)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@backend_options
+def check_command(game, n_games, search_games, rule_draws, modes, players, seed, out, resume,
+                  threads, quiet, backend, scheduler):
+    """Play GAME's every mode, player count and mix, and drawn rule settings, with its
+    invariants checked after every turn; stop at the first game that breaks one."""
+    import datetime
+    from pathlib import Path
+
+    from simulator.check import CheckOptions, check, summary
+
+    if resume and out is None:
+        raise UsageError("--resume: give the --out folder of the check to go on with")
+    counts = []
+    for word in _split(players) or []:
+        if not word.isdigit():
+            raise UsageError(f"--players {word}: must be a player count (a whole number)")
+        counts.append(int(word))
+    o = CheckOptions(game, n_games, search_games, rule_draws, seed, _split(modes) or [], counts)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(out) if out else Path("runs") / f"check-{game}-{stamp}"
+    with _kept_when_interrupted(_resume_command("check", o, out)):
+        state = check(o, out, resume, threads, backend, scheduler,
+                      progress=False if quiet else None)
+    click.echo(summary(state))
+    click.echo(str(out / "check.json"))
 
 
 @main.command()

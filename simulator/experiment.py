@@ -22,6 +22,7 @@ from simulator.core.dataset import MANIFEST, atomic_write_bytes
 from simulator.core.errors import UsageError
 from simulator.core.game import get_game
 from simulator.core.ruledata import unknown_name
+from simulator.core.folders import EXPERIMENT_PLAN, EXPERIMENT_STARTED
 
 EXPERIMENT_KEYS = ("title", "description", "game", "mode", "players", "strategies", "games",
                    "seed", "max_games")
@@ -31,8 +32,6 @@ SWEEP_KEYS = ("description", "parameter", "parameters", "values", "range", "seat
 PLAYER_SET_KEYS = ("description", "strategies", "weights", "games", "precision")
 BUDGET_KEYS = ("games", "precision")  # a player set's own budget, not a change of its players
 ROLE_SWEEP = "role"
-PLAN = "experiment.json"
-STARTED = "experiment-started.json"  # what was asked, so that --resume goes on with the same
 
 
 @dataclass
@@ -312,7 +311,7 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
     out = Path(out)
     asked = {"experiment file": Path(experiment.path).read_text(), "games": experiment.games,
              "precision": precision}
-    resumable.start(out, STARTED, asked, resume, "experiment")
+    resumable.start(out, EXPERIMENT_STARTED, asked, resume, "experiment")
     plan = {
         "experiment": str(experiment.path),
         "title": experiment.title,
@@ -355,12 +354,12 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
         })
         if on_config is not None:
             on_config(c, manifest["n_games"])
-    atomic_write_bytes(out / PLAN, (json.dumps(plan, indent=2, default=str) + "\n").encode())
+    atomic_write_bytes(out / EXPERIMENT_PLAN, (json.dumps(plan, indent=2, default=str) + "\n").encode())
     return out
 
 
 def load_plan(out: Path) -> dict:
-    path = Path(out) / PLAN
+    path = Path(out) / EXPERIMENT_PLAN
     if not path.is_file():
-        raise UsageError(f"{out}: no {PLAN}, so not a finished experiment folder")
+        raise UsageError(f"{out}: no {EXPERIMENT_PLAN}, so not a finished experiment folder")
     return json.loads(path.read_text())

@@ -10,7 +10,6 @@ is refused with a pointer to ``--resume``.
 from __future__ import annotations
 
 import json
-import shlex
 from pathlib import Path
 
 from simulator.core.batch import make_empty_dir
@@ -55,22 +54,6 @@ def start(out: Path, marker: str, options: dict, resume: bool, what: str) -> dic
 
 def _a(what: str) -> str:
     return ("an " if what[0] in "aeiou" else "a ") + what
-
-
-def resume_command(command: str, argument, options: dict, out: Path) -> str:
-    """The command line that goes on with ``command``'s work in ``out``: its argument (the game,
-    or the experiment file), the options given (``None`` and empty ones are the defaults, left
-    out; settings as --set KEY=VALUE), then --out and --resume."""
-    words = ["playtest", command, str(argument)]
-    for name, value in options.items():
-        if value is None or value == [] or value == {}:
-            continue
-        if name == "settings":
-            words += [w for k, v in value.items() for w in ("--set", f"{k}={v}")]
-        else:
-            words += [f"--{name.replace('_', '-')}",
-                      ",".join(map(str, value)) if isinstance(value, list) else str(value)]
-    return shlex.join(words + ["--out", str(out), "--resume"])
 
 
 def save(out: Path, marker: str, state: dict) -> None:

@@ -27,6 +27,7 @@ from simulator.core.config import RunConfig
 from simulator.core.errors import UsageError
 from simulator.core.game import Game
 from simulator.core.ruledata import Param, unknown_name
+from simulator.core.folders import RUN_PLAN
 
 RESAMPLES = 2000
 BOOTSTRAP_SEED = 20261201
@@ -212,7 +213,7 @@ def ensure_run(config: RunConfig, n_games: int, folder: Path, threads, backend, 
         if not same:
             raise UsageError(f"{folder}: holds a run with other options or code; use a new --out")
         return folder
-    if (folder / batch.PLAN).exists():
+    if (folder / RUN_PLAN).exists():
         return batch.resume(folder, threads, None, progress, backend, scheduler)
     return batch.run(config, n_games, folder, threads, None, progress, "", backend, scheduler)
 

@@ -34,8 +34,8 @@ from simulator.core.config import make_config
 from simulator.core.dataset import atomic_write_bytes
 from simulator.core.errors import UsageError
 from simulator.core.game import get_game
+from simulator.core.folders import SENSITIVITY_PLAN
 
-PLAN = "sensitivity-plan.json"
 METHODS = ("oat", "morris")
 CHART_ROWS = 25
 
@@ -83,7 +83,7 @@ def sensitivity(o: SensitivityOptions, out: str | Path, resume: bool = False,
     configurations it finished are kept, an unfinished one is finished, the rest are played."""
     game, metric, base, params = check(o)
     out = Path(out)
-    resumable.start(out, PLAN, asdict(o), resume, "sensitivity scan")
+    resumable.start(out, SENSITIVITY_PLAN, asdict(o), resume, "sensitivity scan")
     runs = out / "runs"
     points = [(p, v) for p in params for v in scan.scan_values(p, base.rules.value(p.name), o.steps, o.near)]
     show = progress if progress is not None else True

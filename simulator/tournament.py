@@ -14,8 +14,8 @@ from reports.stats import check_confidence
 from simulator import resumable, scan
 from simulator.core.config import make_config
 from simulator.core.errors import UsageError
+from simulator.core.folders import TOURNAMENT_STARTED
 
-STARTED = "tournament-started.json"
 
 
 @dataclass
@@ -45,6 +45,6 @@ def tournament(o: TournamentOptions, out: str | Path, resume: bool = False,
     if o.games < 1:
         raise UsageError(f"--games {o.games}: must be at least 1")
     out = Path(out)
-    resumable.start(out, STARTED, asdict(o), resume, "tournament")
+    resumable.start(out, TOURNAMENT_STARTED, asdict(o), resume, "tournament")
     run_dir = scan.ensure_run(config, o.games, out / "run", threads, "local", None, progress)
     return write_tournament(ratings(run_dir, o.confidence), out)

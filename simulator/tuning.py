@@ -25,39 +25,13 @@ import numpy as np
 from tqdm import tqdm
 
 from simulator.core import batch, dataset
-from simulator.core.config import make_config, weight_value
+from simulator.core.config import TUNED_FORMAT, make_config
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, get_game
 
-FORMAT = "playtest-tuned-1"
 CANDIDATE = "candidate"
 HELD_OUT_SEED_OFFSET = 1_000_003  # held-out games: a seed no generation uses
 SIGMA0 = 0.3                      # initial step, in units of each weight's scale
-
-
-def read_tuned(path: str, game: Game) -> dict:
-    """A tuned-weights file as a mix entry: {"label", "strategy", "weights"} (checked)."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text())
-    except OSError as e:
-        raise UsageError(f"--strategies tuned:{path}: cannot read the file ({e.strerror})") from None
-    except json.JSONDecodeError:
-        raise UsageError(f"--strategies tuned:{path}: not a tuned-weights file (invalid JSON)") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise UsageError(f"--strategies tuned:{path}: not a tuned-weights file (format {FORMAT})")
-    if data.get("game") != game.name:
-        raise UsageError(f"--strategies tuned:{path}: tuned for {data.get('game')}, not {game.name}")
-    names = game.strategies.weight_names
-    weights = data.get("weights", {})
-    if not isinstance(weights, dict) or sorted(weights) != sorted(names):
-        raise UsageError(f"--strategies tuned:{path}: its weights ({', '.join(map(str, weights))}) "
-                         f"are not the game's ({', '.join(names)})")
-    values = [weight_value(weights[n], f"--strategies tuned:{path}: weight {n}") for n in names]
-    if data.get("strategy") not in game.strategies.names:
-        raise UsageError(f"--strategies tuned:{path}: tunes {data.get('strategy')!r}, not one of "
-                         f"{game.name}'s strategies")
-    return {"label": f"tuned:{p.stem}", "strategy": data["strategy"], "weights": values}
 
 
 @dataclass
@@ -166,7 +140,7 @@ def tune(o: TuneOptions, out: str | Path, resume: bool = False, progress: bool |
     result = _held_out(o, start, tuned, threads)
     against = _config(o, start, o.seed)
     record = {
-        "format": FORMAT,
+        "format": TUNED_FORMAT,
         "game": o.game,
         "strategy": o.strategy,
         "weights": dict(zip(names, map(float, tuned))),

@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from simulator.check import draw_settings
 from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.errors import UsageError
@@ -17,12 +18,9 @@ GAMES_PER_EXAMPLE = 3
 
 
 def rule_settings(game):
-    """Any subset of the parameters, each at a value its range allows."""
-    values = {}
-    for p in game.rules().params.values():
-        value = st.sampled_from(p.choices) if p.choices else st.integers(p.low, p.high)
-        values[p.name] = st.one_of(st.none(), value)
-    return st.fixed_dictionaries(values).map(lambda d: {k: v for k, v in d.items() if v is not None})
+    """Any subset of the parameters, each at a value its range allows: the draws of
+    ``playtest check`` (``draw_settings``), from Hypothesis' seeded randomness."""
+    return st.randoms(use_true_random=False).map(lambda rng: draw_settings(game, rng))
 
 
 def tables(game):

@@ -32,9 +32,9 @@ from simulator.core.backends import make_backend, play_part
 from simulator.core.config import RunConfig, make_config
 from simulator.core.errors import UsageError
 from simulator.core.seating import describe_design
+from simulator.core.folders import RUN_PLAN
 
 GAMES_PER_PART = 50_000
-PLAN = "run.json"
 WRITING = ".writing"  # the lock a process holds while it writes a run folder
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 
@@ -178,7 +178,7 @@ def only_writer(out: Path):
 
 
 def _write_plan(out: Path, plan: dict) -> None:
-    dataset.atomic_write_bytes(out / PLAN, (json.dumps(plan, indent=2) + "\n").encode())
+    dataset.atomic_write_bytes(out / RUN_PLAN, (json.dumps(plan, indent=2) + "\n").encode())
 
 
 def run(config: RunConfig, n_games: int, out: Path | None = None, threads: int | None = None,
@@ -268,9 +268,9 @@ def extend(out: Path, config: RunConfig, more_games: int, threads: int | None = 
 
 
 def read_plan(out: Path) -> dict:
-    path = Path(out) / PLAN
+    path = Path(out) / RUN_PLAN
     if not path.is_file():
-        raise UsageError(f"{out}: no {PLAN}, so not a playtest run folder")
+        raise UsageError(f"{out}: no {RUN_PLAN}, so not a playtest run folder")
     return json.loads(path.read_text())
 
 

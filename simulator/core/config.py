@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -121,6 +123,32 @@ def make_config(game: str, players: int | None = None, mode: str | None = None,
 
 
 TUNED_PREFIX = "tuned:"
+TUNED_FORMAT = "playtest-tuned-1"  # the format of the files playtest tune writes
+
+
+def read_tuned(path: str, game: Game) -> dict:
+    """A tuned-weights file as a mix entry: {"label", "strategy", "weights"} (checked)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except OSError as e:
+        raise UsageError(f"--strategies tuned:{path}: cannot read the file ({e.strerror})") from None
+    except json.JSONDecodeError:
+        raise UsageError(f"--strategies tuned:{path}: not a tuned-weights file (invalid JSON)") from None
+    if not isinstance(data, dict) or data.get("format") != TUNED_FORMAT:
+        raise UsageError(f"--strategies tuned:{path}: not a tuned-weights file (format {TUNED_FORMAT})")
+    if data.get("game") != game.name:
+        raise UsageError(f"--strategies tuned:{path}: tuned for {data.get('game')}, not {game.name}")
+    names = game.strategies.weight_names
+    weights = data.get("weights", {})
+    if not isinstance(weights, dict) or sorted(weights) != sorted(names):
+        raise UsageError(f"--strategies tuned:{path}: its weights ({', '.join(map(str, weights))}) "
+                         f"are not the game's ({', '.join(names)})")
+    values = [weight_value(weights[n], f"--strategies tuned:{path}: weight {n}") for n in names]
+    if data.get("strategy") not in game.strategies.names:
+        raise UsageError(f"--strategies tuned:{path}: tunes {data.get('strategy')!r}, not one of "
+                         f"{game.name}'s strategies")
+    return {"label": f"tuned:{p.stem}", "strategy": data["strategy"], "weights": values}
 
 
 def weight_value(value, where: str) -> float:
@@ -136,7 +164,6 @@ def _mix(spec: Game, entries, tuned: dict):
     labels, bases, rows = [], [], []
     for entry in entries:
         if entry.startswith(TUNED_PREFIX) and entry not in tuned:
-            from simulator.tuning import read_tuned
             tuned[entry] = read_tuned(entry[len(TUNED_PREFIX):], spec)
         if entry in tuned:
             t = tuned[entry]

@@ -20,9 +20,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simulator.core.errors import UsageError
+from simulator.core.folders import MANIFEST, what_it_is
 from simulator.core.unfolding import UNFOLDING_COLUMNS
 
-MANIFEST = "manifest.json"
 PROVENANCE_KEY = b"playtest"
 CORE_SEAT_COLUMNS = ("game_id", "seat", "strategy", "role", "score", "rank", "winner", "win_share")
 CORE_GAME_COLUMNS = ("game_id", "n_players", "first_seat", "turns", "truncated")
@@ -164,58 +164,11 @@ def read_manifest(path: Path) -> dict:
         raise UsageError(f"{path}: not a folder; give the folder of a run (it holds {MANIFEST})")
     manifest_path = path / MANIFEST
     if not manifest_path.is_file():
-        raise UsageError(f"{path}: no {MANIFEST}, so not a complete run dataset; {_what_it_is(path)}")
+        raise UsageError(f"{path}: no {MANIFEST}, so not a complete run dataset; {what_it_is(path)}")
     try:
         return json.loads(manifest_path.read_text())
     except json.JSONDecodeError as e:
         raise UsageError(f"{manifest_path}: not valid JSON ({e.msg})") from None
-
-
-def _what_it_is(path: Path) -> str:
-    """What a folder without a manifest holds, and what to do with it."""
-    if (path / "run.json").is_file():
-        return f"it is an unfinished run: finish it with playtest run --resume {path}"
-    if (path / "experiment-started.json").is_file() and not (path / "experiment.json").is_file():
-        return ("it is an unfinished experiment: go on with playtest experiment FILE --out "
-                f"{path} --resume")
-    if (path / "experiment.json").is_file():
-        runs = sorted(p.name for p in path.iterdir() if (p / MANIFEST).is_file())
-        shown = ", ".join(runs[:4]) + (", ..." if len(runs) > 4 else "")
-        return (f"it is an experiment folder: its report is {path / 'comparison'}, its runs are "
-                f"the sub-folders ({shown or 'none finished'})")
-    for marker, command, what, page, runs_folder in _resumable_folders():
-        if (path / marker).is_file():
-            return _what_the_command_left(path, marker, command, what, page, path / runs_folder)
-    runs = sorted(p.name for p in path.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
-    if runs:
-        return f"it holds runs: give one of {', '.join(runs[:4])}{', ...' if len(runs) > 4 else ''}"
-    return "not a run folder (a run's folder holds manifest.json, seats/ and games/)"
-
-
-def _resumable_folders() -> tuple:
-    """The folders of sensitivity, balance and tournament (simulator/resumable.py): the file each
-    writes first (what was asked), the page it writes last (so only a finished one has it), where
-    its runs are. Imported late: those commands import this module."""
-    from simulator import balance, sensitivity, tournament
-    return ((sensitivity.PLAN, "sensitivity", "sensitivity scan", "sensitivity.html", "runs"),
-            (balance.STATE, "balance", "balance search", "balance.html", "verify"),
-            (tournament.STARTED, "tournament", "tournament", "tournament.md", "run"))
-
-
-def _what_the_command_left(path: Path, marker: str, command: str, what: str, page: str,
-                           runs: Path) -> str:
-    if not (path / page).is_file():
-        from simulator.resumable import resume_command  # it imports this module
-        options = json.loads((path / marker).read_text())["options"]
-        game = options.pop("game")
-        return f"it is an unfinished {what}: go on with {resume_command(command, game, options, path)}"
-    if (runs / MANIFEST).is_file():
-        where = f"its games are the run {runs}"
-    else:
-        names = sorted(p.name for p in runs.iterdir() if (p / MANIFEST).is_file()) if runs.is_dir() else []
-        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
-        where = f"its runs are the sub-folders of {runs} ({shown})" if names else "it kept no runs"
-    return f"it is a {what} folder: its page is {path / page}, {where}"
 
 
 def verify(path: str | Path) -> list[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from simulator import api
-from simulator.core import batch, dataset
+from simulator.core import batch, dataset, folders
 from simulator.core.config import make_config
 from simulator.core.errors import UsageError
 
@@ -63,7 +63,7 @@ def test_a_second_process_writing_the_same_run_refuses(tmp_path):
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.time() + 120
-        while time.time() < deadline and not (out / batch.PLAN).exists():
+        while time.time() < deadline and not (out / folders.RUN_PLAN).exists():
             assert first.poll() is None, first.stderr.read().decode()
             time.sleep(0.05)
         for args in (["--resume", str(out)], ["gremios", "-n", "10", "--out", str(out)]):
