@@ -10,9 +10,10 @@ import numpy as np
 from simulator.core.deck import draw
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import came_up, record
+from simulator.core.trace import came_up, checking, found_broken, record
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.grimoire import codes as L
+from simulator.games.grimoire import invariants
 from simulator.games.grimoire.board import (
     ACCELERATION, ACCELERATION_FIRST, BLESSED_SHOES, BY_CARDS_OUT, BY_CASTER, BY_COMPANIONS,
     BY_MAX_ROUNDS, BY_TREASURES, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK,
@@ -760,11 +761,12 @@ def play_game(r, n_players, plans, rng, log, leaders):
     """Set up and play one game to its end (or to ``max_rounds``, marked truncated), round by
     round as ``play_round`` plays them, but a quest turn at a time, noting in ``leaders`` who
     leads by total VP (the final scoring's count, face-down cards included) after each quest
-    turn: the unit the games column ``turns`` counts."""
+    turn: the unit the games column ``turns`` counts. A checked run checks the invariants after
+    each quest turn and after the final scoring, and stops at the first turn that breaks one."""
     table = new_game(r, n_players, plans, rng, log)
     s = table[0]
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    while not s.over and not s.truncated:
+    while not s.over and not s.truncated and not found_broken(log):
         if s.round_no >= r.max_rounds:
             # play_on marks the game truncated and plays nothing. Called here, it also compiles
             # the round loop a search's rollouts play (play_on, quest_turns) in the heuristic
@@ -780,11 +782,15 @@ def play_game(r, n_players, plans, rng, log, leaders):
             for p in range(n_players):
                 scores[p] = score(s, r, p)
             note_leader(leaders, scores, n_players)
-            if s.over:
+            if checking(log):
+                invariants.check(s, r, log, scores)
+            if s.over or found_broken(log):
                 break
         end_quest_phase(s, log)
         finish_round(s, r, log)
     for p in range(n_players):
         scores[p] = score(s, r, p)
     record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], scores[4])
+    if checking(log):
+        invariants.check(s, r, log, scores)
     return table
