@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
+from simulator.core.trace import stop_at_broken
 from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.gemmis.board import CELLS, N_PLAYERS, final_score
 from simulator.games.gemmis.turn import play_game
@@ -138,3 +139,5 @@ def play_games(rules, run_seed, first_game, n_games, mode, seatings, mix_ids, mi
         leaders = new_leaders(rules[0].max_turns)
         table = play_game(rules[0], mode, plans, rng, log, leaders)
         finish(table, rules[0], mix_slot, seats, i * N_PLAYERS, games[i], leaders)
+        if stop_at_broken(log, game_index):
+            return

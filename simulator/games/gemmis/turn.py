@@ -14,9 +14,10 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import came_up, record, telling
+from simulator.core.trace import came_up, checking, found_broken, record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gemmis import codes as L
+from simulator.games.gemmis import invariants
 from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
     CLEAN_STREET, COLUMNS, EMPTY, EXTRA_IF_NONE_STANDS, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
@@ -750,7 +751,8 @@ def play_game(r, mode, plans, rng, log, leaders):
     """Set up and play one game to its end (or to ``max_turns``, marked truncated), a turn at a
     time, noting in ``leaders`` who leads by the points on the score track after each turn (the
     final score as it stands: the advanced penalty and the small gems' points come only after
-    the last turn, in ``finish_game``)."""
+    the last turn, in ``finish_game``). A checked batch checks the invariants after each turn
+    and after the final scoring, and stops the game at the first one broken."""
     table = new_game(r, mode, plans, rng, log)
     s = table[0]
     scores = np.zeros(N_PLAYERS, dtype=np.int64)
@@ -761,7 +763,13 @@ def play_game(r, mode, plans, rng, log, leaders):
             scores[p] = final_score(s, r, p)
         if s.turn > turn:  # not the step that only marks the game truncated
             note_leader(leaders, scores, N_PLAYERS)
+        if checking(log):
+            invariants.check(s, r, log, False)
+            if found_broken(log):
+                break
     finish_game(s, r, log)
+    if checking(log):
+        invariants.check(s, r, log, True)
     record(log, L.GAME_END, s.points[0] - s.penalty[0] + s.points_small_gems[0],
            s.points[1] - s.penalty[1] + s.points_small_gems[1], s.small_gems[0], s.small_gems[1])
     return table
