@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
+from simulator.core.trace import stop_at_broken
 from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.gnomeland.board import (
     ACTION_NAMES, FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, MAX_PLAYERS, MISSION_NAMES, N_ACTIONS,
@@ -162,3 +163,5 @@ def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_id
         leaders = new_leaders(r.rounds * n_players)  # a turn each per round
         table = play_game(r, n_players, plans, rng, log, leaders)
         finish(table, r, n_players, mix_slot, seats, i * n_players, games[i], leaders)
+        if stop_at_broken(log, game_index):
+            return

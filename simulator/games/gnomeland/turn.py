@@ -11,9 +11,10 @@ import numpy as np
 from simulator.core.deck import draw, take_top
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_die, shuffle
-from simulator.core.trace import came_up, record, telling
+from simulator.core.trace import came_up, checking, found_broken, record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gnomeland import codes as L
+from simulator.games.gnomeland import invariants
 from simulator.games.gnomeland.board import (
     ADVANCED, BASE, BRAWL, COIN, COVERED, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP, EFFECT_DIE_UP_DOWN,
     EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, EMPTY, FAVOUR, HIRE_AND_SPEND,
@@ -1286,6 +1287,12 @@ def play_game(r, n_players, plans, rng, log, leaders):
             for p in range(n_players):
                 standing[p] = final_score(s, r, p)
             note_leader(leaders, standing, n_players)
+            if checking(log):
+                invariants.check(s, r, log)
+            if found_broken(log):
+                break
+        if found_broken(log):
+            break
         # play_on's last argument counts rounds (0: to the end of the game); 1 plays the round's
         # last turn and the end of the round. Called here so that the loop the search's rollouts
         # use is compiled with the heuristic game, never first inside a search (see
@@ -1294,6 +1301,12 @@ def play_game(r, n_players, plans, rng, log, leaders):
         for p in range(n_players):
             standing[p] = final_score(s, r, p)
         note_leader(leaders, standing, n_players)
+        # after the last round this is the end of the game's check: final scoring below only
+        # reads the table
+        if checking(log):
+            invariants.check(s, r, log)
+        if found_broken(log):
+            break
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     points = 0
     for p in range(n_players):
