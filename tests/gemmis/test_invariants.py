@@ -240,8 +240,9 @@ def test_a_checked_run_breaks_nothing_and_gives_the_unchecked_rows(mode, strateg
     assert all(a.equals(b) for a, b in zip(checked, unchecked))
 
 
-def test_a_checked_search_game_breaks_nothing_and_gives_the_unchecked_rows():
-    config = make_config("gemmis", 2, "advanced_alguazil", ["lookahead", "quick_scorer"], seed=33,
+@pytest.mark.parametrize("mode", list(MODES))
+def test_checked_search_games_break_nothing_and_give_the_unchecked_rows(mode):
+    config = make_config("gemmis", 2, mode, ["lookahead", "quick_scorer"], seed=33,
                          weights={"lookahead": SMALL_SEARCH})
     checked = rows(config, 4, check=True)
     assert all(a.equals(b) for a, b in zip(checked, rows(config, 4, check=False)))
