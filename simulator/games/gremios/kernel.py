@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_fixed_roles, seat_plans
+from simulator.core.trace import stop_at_broken
 from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.gremios.board import (
     COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns,
@@ -79,6 +80,8 @@ def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_role
         table = play_game(rules[0], n_players, mode, roles, plans, rng, log, leaders)
         record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
                     games[i], leaders)
+        if stop_at_broken(log, game_index):
+            return
 
 
 @compiled

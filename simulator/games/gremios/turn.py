@@ -9,9 +9,10 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import roll_2d6, shuffle
-from simulator.core.trace import came_up, record, telling
+from simulator.core.trace import came_up, checking, found_broken, record, telling
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.gremios import codes as L
+from simulator.games.gremios import invariants
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, AT_ONCE, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS,
     BLOCKADE_OF_GUILD, CHURCH, CRAFTSMAN,
@@ -1038,5 +1039,10 @@ def play_game(r, n_players, mode, fixed_roles, plans, rng, log, leaders):
             scores[p] = victory_points(s, r, p)
         if s.turn > turn:  # not the step that only marks the game truncated
             note_leader(leaders, scores, n_players)
+        # the last turn's table is the end of the game: nothing is scored after it
+        if checking(log):
+            invariants.check(s, r, mode, log)
+        if found_broken(log):
+            break
     record(log, L.GAME_END, n_players, scores[0], scores[1], scores[2], scores[3], s.truncated)
     return table
