@@ -12,6 +12,7 @@ from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
 from simulator.core.seating import seat_plans
+from simulator.core.trace import stop_at_broken
 from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
 from simulator.games.elgrande.board import (
     BASE_SOURCES, BASE_STACKS, MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES,
@@ -112,3 +113,5 @@ def play_games(rules, run_seed, first_game, n_games, n_players, mode, seatings, 
         leaders = new_leaders(rules[0].rounds)
         table = play_game(rules[0], n_players, plans, rng, log, mode, leaders)
         finish(table, n_players, mix_slot, seats, i * n_players, games[i], leaders)
+        if stop_at_broken(log, game_index):
+            return

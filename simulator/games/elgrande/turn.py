@@ -14,11 +14,12 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import came_up, record
+from simulator.core.trace import came_up, checking, found_broken, record
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import codes as L
+from simulator.games.elgrande import invariants
 from simulator.games.elgrande.board import (
     ALL_OUT_BLACK_MAY_LEAVE, ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS,
     CARD_STACK, CASTILLO, COLONY_STACK, COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE,
@@ -932,16 +933,26 @@ def play_round(s, r, plans, rng, log):
 def play_turns(s, r, plans, rng, log, first):
     """The turns in the turn order from the ``first``-th on (0; a search's rollout goes on
     after its own turn), each followed by Copycat (expansion); the end of the round; a general
-    scoring when due."""
+    scoring when due. A checked run checks the invariants after each turn and the round's end,
+    and stops at the first broken (the King's region noted between checks)."""
+    kings_region = invariants.new_kings_region()
+    if checking(log):
+        invariants.note_kings_region(s, kings_region)
     for i in range(first, s.n_players):
         play_turn(s, r, plans, rng, log, s.order[i])
         if s.expansion:
             copycat(s, r, plans, rng, log, s.order[i])
+        if checking(log):
+            invariants.check(s, r, log, kings_region, False)
+        if found_broken(log):
+            return
     end_of_round(s, r, log)
     if general_scoring_after(r, s.round_no):
         if s.round_no % r.scoring_every == 0:
             came_up(log, L.UP_SCORING_EVERY)
         general_scoring(s, r, plans, rng, log)
+    if checking(log):
+        invariants.check(s, r, log, kings_region, True)
 
 
 @compiled  # not inlined: the search's rollouts call it (see play_turn)
@@ -964,8 +975,12 @@ def play_game(r, n_players, plans, rng, log, mode, leaders):
         play_on(s, r, plans, rng, log, played + 1)
         if s.round_no > played:  # a round was played (play_on always plays one here)
             note_leader(leaders, s.score, n_players)
+        if found_broken(log):  # checked after each turn and round (play_turns)
+            break
     s.over = 1
     came_up(log, L.UP_ROUNDS)  # the game's length
     sc = s.score
     record(log, L.GAME_END, n_players, sc[0], sc[1], sc[2], sc[3], sc[4])
+    if checking(log):  # the end of the game: nothing left noted of the King's region
+        invariants.check(s, r, log, invariants.new_kings_region(), True)
     return table
