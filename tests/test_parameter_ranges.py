@@ -52,7 +52,8 @@ def one_parameter(game):
 def play_and_check(game, rules, table, seed):
     mode, players = table
     config = make_config(game.name, players, mode, None, None, rules, seed)
-    seats, games = batch.play_in_memory(config, GAMES_PER_EXAMPLE, with_games=True, threads=1)
+    seats, games = batch.play_in_memory(config, GAMES_PER_EXAMPLE, with_games=True, threads=1,
+                                        check=True)
     check_games(game, config, seats, games)
 
 
