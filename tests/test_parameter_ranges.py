@@ -58,7 +58,8 @@ def play_and_check(game, rules, table, seed):
 
 
 EXAMPLES = settings(max_examples=25, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.large_base_example])
 
 
 # A parameter that one mode cannot take at every value of its range, and why (the only ones).
