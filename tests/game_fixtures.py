@@ -93,3 +93,14 @@ class GameFixtures:
         self.ruleset, self.rules_with, self.r, self.log = ruleset, rules_with, r, log
         self.plans, self.random_plans = plans, random_plans
         self.heuristics_compiled = heuristics_compiled
+
+
+def assert_checked_run_gives_the_unchecked_rows(config, n_games):
+    """A checked run of ``config`` breaks no invariant (else InvariantBroken) and plays the
+    seats and games rows of the unchecked run."""
+    from simulator.core import batch
+    checked = batch.play_in_memory(config, n_games, with_games=True, check=True)
+    unchecked = batch.play_in_memory(config, n_games, with_games=True)
+    for checked_table, unchecked_table in zip(checked, unchecked, strict=True):
+        assert checked_table.equals(unchecked_table)
+    return checked

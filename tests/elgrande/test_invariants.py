@@ -5,7 +5,6 @@ and the block; checked runs of every table and mix break none and play the unche
 import numpy as np
 import pytest
 
-from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.game import get_game
 from simulator.core.rng import seed_stream
@@ -20,6 +19,7 @@ from simulator.games.elgrande.turn import (
     new_game, play_on, play_power_cards, set_turn_order, turn_up_cards,
 )
 from strategies import elgrande as players
+from tests.game_fixtures import assert_checked_run_gives_the_unchecked_rows
 
 GAME = get_game("elgrande")
 N_RULES = len(GAME.rules_that_come_up)
@@ -388,18 +388,12 @@ def test_a_broken_invariant_stops_the_turn_loop_and_the_block():
 @pytest.mark.parametrize("strategies", [None, ["random"]], ids=["default mix", "random"])
 def test_a_checked_run_breaks_nothing_and_plays_the_unchecked_rows(mode, n_players, strategies):
     config = make_config("elgrande", n_players, mode, strategies, seed=17)
-    checked_rows = batch.play_in_memory(config, 200, with_games=True, check=True)
-    unchecked_rows = batch.play_in_memory(config, 200, with_games=True)
-    for checked_table, unchecked_table in zip(checked_rows, unchecked_rows):
-        assert checked_table.equals(unchecked_table)
+    assert_checked_run_gives_the_unchecked_rows(config, 200)
 
 
 @pytest.mark.parametrize("mode, n_players", TABLES)
 def test_a_checked_run_with_the_search_player(mode, n_players):
     config = make_config("elgrande", n_players, mode, ["lookahead", *GAME.strategies.default_mix],
                          seed=8, weights={"lookahead": list(SMALL_SEARCH)})
-    checked_rows = batch.play_in_memory(config, 3, with_games=True, check=True)
-    unchecked_rows = batch.play_in_memory(config, 3, with_games=True)
-    for checked_table, unchecked_table in zip(checked_rows, unchecked_rows):
-        assert checked_table.equals(unchecked_table)
+    checked_rows = assert_checked_run_gives_the_unchecked_rows(config, 3)
     assert "lookahead" in checked_rows[0]["strategy"].to_list()

@@ -16,6 +16,7 @@ from simulator.games.gemmis.spec import MODES
 from simulator.games.gemmis.turn import finish_game, new_game, play_turn
 from strategies.gemmis import QUICK_SCORER
 from tests.gemmis.conftest import LETTERS, SMALL_SEARCH, make_plans
+from tests.game_fixtures import assert_checked_run_gives_the_unchecked_rows
 
 N_RULES = len(get_game("gemmis").rules_that_come_up)
 
@@ -226,26 +227,18 @@ def test_each_invariant_is_caught_when_broken_in_one_place(states, ruleset, code
 
 # --- checked runs ---------------------------------------------------------------------------------
 
-def rows(config, n, check):
-    seats, games = batch.play_in_memory(config, n, with_games=True, check=check)
-    return seats, games
-
-
 @pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("strategies", [None, ["random"]], ids=["default_mix", "random"])
 def test_a_checked_run_breaks_nothing_and_gives_the_unchecked_rows(mode, strategies):
     config = make_config("gemmis", 2, mode, strategies, seed=33)
-    checked = rows(config, 300, check=True)
-    unchecked = rows(config, 300, check=False)
-    assert all(a.equals(b) for a, b in zip(checked, unchecked))
+    assert_checked_run_gives_the_unchecked_rows(config, 300)
 
 
 @pytest.mark.parametrize("mode", list(MODES))
 def test_checked_search_games_break_nothing_and_give_the_unchecked_rows(mode):
     config = make_config("gemmis", 2, mode, ["lookahead", "quick_scorer"], seed=33,
                          weights={"lookahead": SMALL_SEARCH})
-    checked = rows(config, 4, check=True)
-    assert all(a.equals(b) for a, b in zip(checked, rows(config, 4, check=False)))
+    assert_checked_run_gives_the_unchecked_rows(config, 4)
 
 
 def test_a_checked_run_stops_at_the_endless_cascade_of_a_tiny_make_up():

@@ -5,7 +5,6 @@ and the block; checked runs of every table and mix break none and play the unche
 import numpy as np
 import pytest
 
-from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.game import get_game
 from simulator.core.rng import seed_stream
@@ -14,11 +13,12 @@ from simulator.games.gnomeland import invariants as inv
 from simulator.games.gnomeland import board, kernel
 from simulator.games.gnomeland.board import (
     ADVANCED, COIN, FIRST_SPECIAL_CARD, FORTUNE, GNOME_HOUSE, HEX, IN_DECK, KIOSK, MANA,
-    N_CARDS, N_MISSIONS, ON_BOARD, SOLDIER, TRADER, WEAPON, WIZARD, final_score, keep_limit,
+    N_MISSIONS, ON_BOARD, SOLDIER, TRADER, WEAPON, WIZARD, final_score, keep_limit,
     mercenaries_per_deck,
 )
 from simulator.games.gnomeland.turn import begin_round, end_of_round, new_game, play_turn
 from strategies import gnomeland as players
+from tests.game_fixtures import assert_checked_run_gives_the_unchecked_rows
 
 GAME = get_game("gnomeland")
 N_RULES = len(GAME.rules_that_come_up)
@@ -352,18 +352,12 @@ def test_a_broken_invariant_stops_the_turn_loop_and_the_block():
 @pytest.mark.parametrize("strategies", [None, ["random"]], ids=["default mix", "random"])
 def test_a_checked_run_breaks_nothing_and_plays_the_unchecked_rows(mode, n_players, strategies):
     config = make_config("gnomeland", n_players, mode, strategies, seed=17)
-    checked_rows = batch.play_in_memory(config, 300, with_games=True, check=True)
-    unchecked_rows = batch.play_in_memory(config, 300, with_games=True)
-    for checked_table, unchecked_table in zip(checked_rows, unchecked_rows):
-        assert checked_table.equals(unchecked_table)
+    assert_checked_run_gives_the_unchecked_rows(config, 300)
 
 
 @pytest.mark.parametrize("mode, n_players", TABLES)
 def test_a_checked_run_with_the_search_player(mode, n_players):
     config = make_config("gnomeland", n_players, mode, ["lookahead", *GAME.strategies.default_mix],
                          seed=8, weights={"lookahead": list(SMALL_SEARCH)})
-    checked_rows = batch.play_in_memory(config, 6, with_games=True, check=True)
-    unchecked_rows = batch.play_in_memory(config, 6, with_games=True)
-    for checked_table, unchecked_table in zip(checked_rows, unchecked_rows):
-        assert checked_table.equals(unchecked_table)
+    checked_rows = assert_checked_run_gives_the_unchecked_rows(config, 6)
     assert "lookahead" in checked_rows[0]["strategy"].to_list()

@@ -4,7 +4,6 @@ place, none on the tables seeded games reach, and checked runs giving the unchec
 import numpy as np
 import pytest
 
-from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.game import get_game
 from simulator.core.rng import seed_stream
@@ -16,6 +15,7 @@ from simulator.games.gremios.board import (
 )
 from simulator.games.gremios.turn import new_game, play_turn
 from tests.gremios.conftest import SMALL_SEARCH
+from tests.game_fixtures import assert_checked_run_gives_the_unchecked_rows
 
 CONFIGS = [(2, "standard"), (3, "standard"), (4, "standard"), (2, "ultimate_duel")]
 N_RULES = len(get_game("gremios").rules_that_come_up)
@@ -374,6 +374,4 @@ MIXES = [(None, 300, None), (["random"], 300, None),
 @pytest.mark.parametrize("n_players,mode", CONFIGS)
 def test_checked_runs_break_nothing_and_change_no_row(n_players, mode, mix, n_games, weights):
     config = make_config("gremios", n_players, mode, mix, seed=808, weights=weights)
-    checked = batch.play_in_memory(config, n_games, with_games=True, check=True)
-    unchecked = batch.play_in_memory(config, n_games, with_games=True)
-    assert checked[0].equals(unchecked[0]) and checked[1].equals(unchecked[1])
+    assert_checked_run_gives_the_unchecked_rows(config, n_games)

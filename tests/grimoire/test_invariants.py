@@ -5,7 +5,6 @@ readings breaking none, with the same rows as unchecked runs."""
 import numpy as np
 import pytest
 
-from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.game import get_game
 from simulator.core.rng import seed_stream
@@ -19,6 +18,7 @@ from simulator.games.grimoire.board import (
 from simulator.games.grimoire.turn import book_phase, new_game, play_round, quest_turn, setup_phase
 from strategies.grimoire import GREEDY
 from tests.grimoire.conftest import SMALL_SEARCH, make_plans
+from tests.game_fixtures import assert_checked_run_gives_the_unchecked_rows
 
 N_PLAYERS = 4
 
@@ -262,18 +262,12 @@ def test_each_invariant_is_caught(ruleset, code):
 
 # --- checked runs ------------------------------------------------------------------------------
 
-def same_rows_checked(config, n_games):
-    plain = batch.play_in_memory(config, n_games, with_games=True)
-    checked_rows = batch.play_in_memory(config, n_games, with_games=True, check=True)
-    for table, checked_table in zip(plain, checked_rows):
-        assert table.equals(checked_table)
-
-
 @pytest.mark.parametrize("n_players", (2, 3, 4, 5))
 @pytest.mark.parametrize("strategies", (None, ["random"]), ids=("default_mix", "random"))
 def test_checked_runs_break_nothing(n_players, strategies):
     for mode in get_game("grimoire").modes:
-        same_rows_checked(make_config("grimoire", n_players, mode, strategies, seed=3), 300)
+        config = make_config("grimoire", n_players, mode, strategies, seed=3)
+        assert_checked_run_gives_the_unchecked_rows(config, 300)
 
 
 # Readings that reach the rare ends: the cards running out, the round limit, the end at once
@@ -297,12 +291,13 @@ RULE_READINGS = (
 @pytest.mark.parametrize("settings", RULE_READINGS)
 @pytest.mark.parametrize("n_players", (2, 5))
 def test_checked_runs_under_other_readings_break_nothing(settings, n_players):
-    same_rows_checked(make_config("grimoire", n_players, strategies=["random", "greedy"],
-                                  settings=settings, seed=8), 200)
+    config = make_config("grimoire", n_players, strategies=["random", "greedy"], settings=settings,
+                         seed=8)
+    assert_checked_run_gives_the_unchecked_rows(config, 200)
 
 
 @pytest.mark.parametrize("n_players", (2, 5))
 def test_checked_search_games_break_nothing(n_players):
     config = make_config("grimoire", n_players, strategies=["lookahead", "greedy"], seed=6,
                          weights={"lookahead": SMALL_SEARCH})
-    same_rows_checked(config, 4)
+    assert_checked_run_gives_the_unchecked_rows(config, 4)
