@@ -5,6 +5,7 @@ default mix, ``random`` and the search player, giving the rows of unchecked runs
 import numpy as np
 import pytest
 
+from simulator import api
 from simulator.core import batch
 from simulator.core.config import make_config
 from simulator.core.errors import InvariantBroken
@@ -83,10 +84,9 @@ def one_colour_run(s, r):
             assert s.chip_colour[s.zone[p, cell]] == colour
 
 
-def endless_cascade(s, r):
-    """The turn cut at the engine's guard on cascades, a combination still standing."""
-    one_colour_run(s, r)
-    s.cascade = board.MAX_CASCADES
+def cascades_past_the_limit(s, r):
+    """One more combination triggered in the turn than the cascade_limit allows."""
+    s.cascade = r.cascade_limit + 1
 
 
 def small_gem_put_back(s, r):
@@ -151,8 +151,8 @@ BREAKS = {
     inv.STREET_GAP: ("family", False, street_gem_into_sack,
                      lambda s, r: (3, s.sack_n + s.used_n + 1)),
     inv.ZONE_NOT_SETTLED: ("family", False, outer_gem_into_sack, lambda s, r: (1, 2)),
-    inv.CASCADE_GUARD: ("family", False, endless_cascade,
-                        lambda s, r: (s.player, board.MAX_CASCADES)),
+    inv.CASCADE_LIMIT: ("family", False, cascades_past_the_limit,
+                        lambda s, r: (s.player, r.cascade_limit + 1)),
     inv.COMBINATION_STANDS: ("family", False, one_colour_run, None),
     inv.SMALL_COMBINATION: ("family", False, set_("combinations", (1, 2), lambda s, r: 1),
                             lambda s, r: (1, 2)),
@@ -241,15 +241,15 @@ def test_checked_search_games_break_nothing_and_give_the_unchecked_rows(mode):
     assert_checked_run_gives_the_unchecked_rows(config, 4)
 
 
-def test_a_checked_run_stops_at_the_endless_cascade_of_a_tiny_make_up():
+def test_the_cascade_limit_ends_the_endless_cascade_of_a_tiny_make_up():
     """35 chips (two more than the zones and the street hold) and the zone refilled from the
     sack: the three gems of a combination go to the used pile, back into the emptied sack and
-    into the same three cells, a combination again, until the engine's guard ends the turn after
-    100 cascades with one still standing (README, Invariants)."""
+    into the same three cells, a combination again. The cascade_limit ends such a turn; the
+    game goes on to its end, every invariant held, and the replay says where the limit fired."""
     tiny = {"plain_gems_per_colour": 6, "value_1_gems_per_colour": 1, "value_2_gems_per_colour": 0,
-            "value_3_gems_per_colour": 0, "jokers": 0, "zone_refill": "sack"}
-    config = make_config("gemmis", 2, "family_alguazil", seed=5, settings=tiny)
-    with pytest.raises(InvariantBroken) as caught:
-        batch.play_in_memory(config, 20, check=True)
-    assert caught.value.invariant in [inv.INVARIANTS[inv.CASCADE_GUARD].format(
-        a=p, b=board.MAX_CASCADES) for p in range(board.N_PLAYERS)]
+            "value_3_gems_per_colour": 0, "jokers": 0, "zone_refill": "sack", "cascade_limit": 40}
+    config = make_config("gemmis", 2, "family", ["random"], seed=5, settings=tiny)
+    batch.play_in_memory(config, 20, check=True)
+    events = [e for e in api.replay("gemmis", seed=5, mode="family", strategies=["random"],
+                                    settings=tiny) if e["kind"] == "cascade_limit"]
+    assert events and all(e["combinations"] == 40 for e in events)

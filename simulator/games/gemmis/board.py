@@ -117,8 +117,6 @@ MAX_OPTIONS = 256       # distinct combinations a zone's jokers can make
 WORK_N_CHOICES_AT, WORK_PICK_AT, WORK_CHOICES_AT = 0, CELLS, 2 * CELLS
 DECLARED_WORDS = 3
 WORK_SIZE = WORK_CHOICES_AT + CELLS * 4 * DECLARED_WORDS
-MAX_CASCADES = 100      # a guard: no turn of a real game comes near it (the used pile and the
-                        # closing score bound every turn)
 
 STATE = np.dtype([
     # the game

@@ -10,14 +10,14 @@ LOG_KINDS = (
     "sack_refilled", "sack_empty", "points", "small_gem_taken", "alert", "alguazil_used",
     "alguazil_cancelled", "interrupted", "street_cleaned", "aside_returned", "direction_changed",
     "market_closed", "last_turn", "penalty", "small_gem_points", "truncated", "game_end",
-    "zone_settled", "alert_after_skill")
+    "zone_settled", "alert_after_skill", "cascade_limit")
 (SETUP, ZONE_GEM, SMALL_GEM_PLACED, STREET_FILLED, TURN, SWITCH, NO_SWITCH, SMALL_GEM_SWITCH,
  SMALL_GEM_KEPT, OPTIONS, COMBINATION, JOKER_COLOUR, NO_COMBINATION, KEPT, LEFT_STANDING,
  DEFERRED, ZONE_FILLED, ZONE_LEFT_EMPTY, DIRECTION, STREET_MOVED, STREET_STILL, STREET_CLOSED,
  STREET_GEM_RETURNED, STREET_LEFT_EMPTY, SACK_REFILLED, SACK_EMPTY, POINTS, SMALL_GEM_TAKEN,
  ALERT, ALGUAZIL_USED, ALGUAZIL_CANCELLED, INTERRUPTED, STREET_CLEANED, ASIDE_RETURNED,
  DIRECTION_CHANGED, MARKET_CLOSED, LAST_TURN, PENALTY, SMALL_GEM_POINTS, TRUNCATED,
- GAME_END, ZONE_SETTLED, ALERT_AFTER_SKILL) = range(len(LOG_KINDS))
+ GAME_END, ZONE_SETTLED, ALERT_AFTER_SKILL, CASCADE_LIMIT) = range(len(LOG_KINDS))
 
 # The decisions whose options are logged (OPTIONS rows).
 DECIDE_SWITCH, DECIDE_COMBINATION, DECIDE_FILL, DECIDE_DIRECTION, DECIDE_EXTRA_SWITCH = range(5)
@@ -37,10 +37,11 @@ RULES_THAT_COME_UP = (
     "small_gem_cell_3", "swap_rule", "zone_refill", "sack_into_zone", "street_move",
     "street_moving", "cascades", "max_turns", "closing_score", "last_turn", "small_gem_taken",
     "small_gem_use", "small_gem_switch_when", "small_gems_per_turn", "small_gem_last_turn",
-    "small_gem_points", "alguazil_levels")
+    "small_gem_points", "alguazil_levels", "cascade_limit")
 (UP_POINTS_3, UP_POINTS_4, UP_POINTS_5, UP_POINTS_6, UP_POINTS_7, UP_POINTS_8, UP_POINTS_9,
  UP_POINTS_10, UP_POINTS_11, UP_POINTS_12, UP_SMALL_GEM_CELL_1, UP_SMALL_GEM_CELL_2,
  UP_SMALL_GEM_CELL_3, UP_SWAP_RULE, UP_ZONE_REFILL, UP_SACK_INTO_ZONE, UP_STREET_MOVE,
  UP_STREET_MOVING, UP_CASCADES, UP_MAX_TURNS, UP_CLOSING_SCORE, UP_LAST_TURN,
  UP_SMALL_GEM_TAKEN, UP_SMALL_GEM_USE, UP_SMALL_GEM_SWITCH_WHEN, UP_SMALL_GEMS_PER_TURN,
- UP_SMALL_GEM_LAST_TURN, UP_SMALL_GEM_POINTS, UP_ALGUAZIL_LEVELS) = range(len(RULES_THAT_COME_UP))
+ UP_SMALL_GEM_LAST_TURN, UP_SMALL_GEM_POINTS, UP_ALGUAZIL_LEVELS,
+ UP_CASCADE_LIMIT) = range(len(RULES_THAT_COME_UP))

@@ -6,7 +6,7 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.trace import broken
 from simulator.games.gemmis.board import (
-    CASCADE_SAME_TURN, CELLS, COLUMNS, EMPTY, INNER, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS,
+    CASCADE_SAME_TURN, CELLS, COLUMNS, EMPTY, INNER, LAST_TURN_NO_LIMIT, MAX_CHIPS,
     N_PLAYERS, N_SMALL_GEMS_ON_TRACK, OUTER, REFILL_TOUCHING, STREET, TAKEN_REACH_OR_PASS,
     USE_EXTRA_SWITCH, alert_available, cell_of, chip_count, natural_combination, points_for_size,
     popcount, small_gem_cell, zone_masks, zone_penalty,
@@ -26,8 +26,7 @@ INVARIANTS = (
     "used pile",
     "the inner-row gem of column {b} in player {a}'s zone has not slid out into the empty outer "
     "cell above it",
-    "player {a}'s turn stopped at the engine's guard of {b} cascades with a combination "
-    "standing, though a combination got is mandatory and triggered at once",
+    "player {a}'s turn triggered {b} combinations, past the cascade_limit",
     "player {a}'s zone holds a combination of {b} gems after their turn, though a combination "
     "got is mandatory and triggered at once",
     "player {a} has triggered a combination of {b} gems, fewer than three",
@@ -55,7 +54,7 @@ INVARIANTS = (
     "the game has gone {a} turns, past max_turns ({b})",
 )
 (CHIPS_IN_GAME, SACK_COUNT, USED_COUNT, ASIDE_LEFT, NOT_A_CHIP, CHIP_TWICE, CHIPS_LOST,
- STREET_GAP, ZONE_NOT_SETTLED, CASCADE_GUARD, COMBINATION_STANDS, SMALL_COMBINATION, TABLE_POINTS,
+ STREET_GAP, ZONE_NOT_SETTLED, CASCADE_LIMIT, COMBINATION_STANDS, SMALL_COMBINATION, TABLE_POINTS,
  NEGATIVE_VALUES, MARKER, PENALTY, SMALL_GEM_POINTS, SMALL_GEMS_LOST, SMALL_GEMS_OVERSPENT,
  SMALL_GEMS_PER_TURN, SMALL_GEM_LEFT_BEHIND, SMALL_GEM_TAKEN_EARLY, ALERT, ALGUAZIL_WITHOUT,
  OPEN_PAST_CLOSING, CLOSED_SHORT, TURNS, TURN_LIMIT) = range(len(INVARIANTS))
@@ -139,11 +138,11 @@ def check_table(s, r, log):
                 if s.zone[p, outer] == EMPTY and s.zone[p, inner] != EMPTY:
                     broken(log, ZONE_NOT_SETTLED, p, column)
     size = popcount(natural_combination(zone_masks(s, s.player)))
-    if s.cascade >= MAX_CASCADES and size:
-        broken(log, CASCADE_GUARD, s.player, s.cascade)
-    # An interruption (the Alguazil) or a deferred cascade leaves a combination for the next
-    # turn; advanced mode one not bigger than the turn's last.
-    if s.alguazil == 0 and r.cascades == CASCADE_SAME_TURN:
+    if s.cascade > r.cascade_limit:
+        broken(log, CASCADE_LIMIT, s.player, s.cascade)
+    # An interruption (the Alguazil), a deferred cascade or the cascade_limit leaves a
+    # combination for the next turn; advanced mode one not bigger than the turn's last.
+    if s.alguazil == 0 and r.cascades == CASCADE_SAME_TURN and s.cascade < r.cascade_limit:
         if size > (s.last_size if s.advanced else 0):
             broken(log, COMBINATION_STANDS, s.player, size)
 

@@ -182,6 +182,10 @@ def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
     if code == SMALL_GEM_POINTS:
         return (f"P{a}'s {b} unused small gem(s) score {c} points.",
                 {"player": a, "unused": b, "points": c})
+    if code == CASCADE_LIMIT:
+        return (f"P{a}'s turn has triggered {b} combinations, the cascade_limit: the turn ends, and "
+                "a combination still standing waits for their next switch.",
+                {"player": a, "combinations": b})
     if code == TRUNCATED:
         return f"The game reaches the {a}-turn limit and is cut short.", {"turns": a}
     if code == GAME_END:

@@ -21,7 +21,7 @@ from simulator.games.gemmis import invariants
 from simulator.games.gemmis.board import (
     ADVANCED, ADVANCED_ALGUAZIL, CANCEL, CASCADE_NEXT_TURN, CELLS, CHANGE_DIRECTION,
     CLEAN_STREET, COLUMNS, EMPTY, EXTRA_IF_NONE_STANDS, FAMILY_ALGUAZIL, INNER, INTERRUPT, JOKER,
-    LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CASCADES, MAX_CHIPS, MAX_OPTIONS,
+    LAST_TURN_EQUAL, LAST_TURN_NONE, LAST_TURN_NO_LIMIT, MAX_CHIPS, MAX_OPTIONS,
     MOVES_EVERY_TURN, N_PLAYERS, N_SMALL_GEMS_ON_TRACK, REFILL_FROM_SACK,
     REFILL_TOUCHING, SACK_INTO_INNER_ROW,
     ROWS, SETUP_CARD, SETUP_DEALT, STREET, SWITCH_IN_ZONE, TAKEN_LAND_EXACTLY, TOWARDS_FIRST,
@@ -273,8 +273,8 @@ def small_gem_switches(s, r, plans, rng, log):
 def combinations_and_cascades(s, r, plans, rng, log):
     """After the switch: a combination got is triggered, the zone and the street are refilled,
     and every combination the refill makes is triggered in cascade, until none stands (advanced
-    mode: until one is not bigger than the last)."""
-    while s.cascade < MAX_CASCADES:
+    mode: until one is not bigger than the last) or the cascade_limit is reached."""
+    while s.cascade < r.cascade_limit:
         if not combination_step(s, r, plans, rng, log):
             if s.cascade == 0 and s.market_open:
                 came_up(log, L.UP_STREET_MOVING)
@@ -285,6 +285,8 @@ def combinations_and_cascades(s, r, plans, rng, log):
             return
         move_street(s, r, plans, rng, log)
         next_combination(s, r, rng, log)
+    came_up(log, L.UP_CASCADE_LIMIT)
+    record(log, L.CASCADE_LIMIT, s.player, s.cascade)
 
 
 @compiled
