@@ -11,6 +11,10 @@ For each game, with its default mix at its largest standard table:
 - the compiled engine against the same code interpreted (``NUMBA_DISABLE_JIT=1``) on a small
   sample.
 
+``playtest bench --determinism`` plays each game's million games (and a few with its search
+player) on one thread and on every thread, in different chunk sizes, and says whether the bytes
+agree.
+
 ``playtest bench --compile`` measures only the compile: for each game, a fresh process with an
 empty cache compiles and plays its heuristic game loop with a replay, then its searching loop
 (where the game has a search player), each timed (wall and CPU), and counts what compiled: the
@@ -251,6 +255,72 @@ def bench_game(game: str, repeats: int, engine_games: int, run_games: int, inter
     result["interpreted_games_per_s"] = _stats(interpreted)
     result["compiled_vs_interpreted"] = _stats([statistics.median(one) / i for i in interpreted])
     return result
+
+
+def _dataset_digest(path: Path) -> str:
+    """One SHA-256 over every Parquet part of a run's seats and games, in order."""
+    import hashlib
+    digest = hashlib.sha256()
+    for table in ("seats", "games"):
+        for part in sorted((path / table).iterdir()):
+            digest.update(part.name.encode())
+            digest.update(part.read_bytes())
+    return digest.hexdigest()
+
+
+def determinism_game(game: str, run_games: int, search_games: int, log=print) -> dict:
+    """``game`` at its largest table of the first mode played twice: on one thread in chunks of
+    a third of the run, and on every thread in chunks of 4,999 games; and the same for a small
+    run with the search player seated. The figure is whether the Parquet bytes agree."""
+    from simulator import api
+    from simulator.core.game import get_game
+
+    spec = get_game(game)
+    players = max(spec.modes[spec.default_mode].player_counts)
+    threads = numba.config.NUMBA_NUM_THREADS
+    result = {"game": game, "players": players, "threads": threads, "runs": []}
+    mixes = [("default mix", None, run_games)]
+    if spec.strategies.search and search_games > 0:
+        mixes.append(("search player", [spec.strategies.search, *spec.strategies.default_mix],
+                      search_games))
+    for label, strategies, n in mixes:
+        digests, seconds = [], []
+        for run_threads, chunk in ((1, max(1, -(-n // 3))), (threads, min(4_999, max(1, n // 2)))):
+            log(f"{game}, {label}: {n:,} games on {run_threads} thread(s), chunks of {chunk:,}")
+            with tempfile.TemporaryDirectory() as tmp:
+                started = time.perf_counter()
+                path = api.run(game, players=players, games=n, seed=1, strategies=strategies,
+                               out=Path(tmp) / "run", threads=run_threads, chunk_size=chunk,
+                               progress=False)
+                seconds.append(time.perf_counter() - started)
+                digests.append(_dataset_digest(path))
+        result["runs"].append({"mix": label, "games": n, "seconds_1_thread": seconds[0],
+                               f"seconds_{threads}_threads": seconds[1],
+                               "identical": digests[0] == digests[1], "sha256": digests[0]})
+    return result
+
+
+def run_determinism_bench(games: list[str], run_games: int, search_games: int,
+                          out: Path | None = None, log=print) -> dict:
+    report = {"machine": machine(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "load": os.getloadavg(), "settings": {"run_games": run_games,
+                                                    "search_games": search_games},
+              "results": [determinism_game(g, run_games, search_games, log) for g in games]}
+    if out is not None:
+        Path(out).write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+def determinism_table(results: list[dict]) -> str:
+    lines = [f"{'game':<10} {'players':>7} {'mix':<14} {'games':>10} {'1 thread s':>11} "
+             f"{'all threads s':>13}  same bytes"]
+    for r in results:
+        every = f"seconds_{r['threads']}_threads"
+        for run in r["runs"]:
+            lines.append(f"{r['game']:<10} {r['players']:>7} {run['mix']:<14} {run['games']:>10,} "
+                         f"{run['seconds_1_thread']:>11,.1f} {run[every]:>13,.1f}  "
+                         f"{'yes' if run['identical'] else 'NO'}")
+    return "\n".join(lines)
 
 
 def machine() -> dict:

@@ -573,8 +573,15 @@ def check_command(game, n_games, search_games, rule_draws, modes, players, seed,
 @click.option("--compile", "compile_only", is_flag=True,
               help="Only the compile: each game's game loops from an empty cache (wall, CPU, "
                    "what compiled), --repeats times (default 1).")
+@click.option("--determinism", is_flag=True,
+              help="Only reproducibility: --run-games games (and --search-games with the search "
+                   "player) on one thread and on every thread, in different chunk sizes; are "
+                   "the bytes the same?")
+@click.option("--search-games", type=int, default=20, show_default=True,
+              help="With --determinism: games with the search player seated.")
 @click.option("--out", "-o", type=click.Path(), default="bench.json", show_default=True)
-def bench(games, repeats, engine_games, run_games, interpreted_games, quick, compile_only, out):
+def bench(games, repeats, engine_games, run_games, interpreted_games, quick, compile_only,
+          determinism, search_games, out):
     """Measure each GAME (default: all): engine speed, end to end, memory, start-up, JIT gain."""
     from simulator.bench import compile_table, run_bench, run_compile_bench, table
     from simulator.core.game import GAME_NAMES, get_game
@@ -589,6 +596,18 @@ def bench(games, repeats, engine_games, run_games, interpreted_games, quick, com
                                    out, log=lambda m: click.echo(m, err=True))
         click.echo(compile_table(report["results"]))
         click.echo(f"written: {out}")
+        return
+    if determinism:
+        from simulator.bench import determinism_table, run_determinism_bench
+        if run_games < 1 or search_games < 0:
+            raise UsageError(f"--run-games {run_games} / --search-games {search_games}: at least "
+                             "1 / 0")
+        report = run_determinism_bench(list(games) or list(GAME_NAMES), run_games, search_games,
+                                       out, log=lambda m: click.echo(m, err=True))
+        click.echo(determinism_table(report["results"]))
+        click.echo(f"written: {out}")
+        if not all(run["identical"] for r in report["results"] for run in r["runs"]):
+            raise SystemExit(1)
         return
     for name, value in (("--repeats", repeats), ("--engine-games", engine_games),
                         ("--run-games", run_games), ("--interpreted-games", interpreted_games)):

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from simulator import cli
+from simulator import bench, cli
 from simulator.bench import against_yardstick, empty_cache_start, table
 
 
@@ -42,3 +42,27 @@ def test_each_game_is_set_against_gremios_in_the_same_run():
                                               "run_end_to_end_s": 10.0}
     assert "ratio_to_gremios" not in results[1]
     assert "engine_games_per_s_1_thread / gremios" in table(results)
+
+
+def test_the_determinism_bench_finds_the_same_bytes_on_one_thread_and_two(tmp_path, monkeypatch,
+                                                                          capsys):
+    out = tmp_path / "determinism.json"
+    monkeypatch.setattr(sys, "argv", ["playtest", "bench", "--determinism", "gremios",
+                                      "--run-games", "900", "--search-games", "2", "-o", str(out)])
+    cli.entry()
+    (result,) = json.loads(out.read_text())["results"]
+    assert [(run["mix"], run["games"], run["identical"]) for run in result["runs"]] == [
+        ("default mix", 900, True), ("search player", 2, True)]
+    assert "NO" not in capsys.readouterr().out
+
+
+def test_the_determinism_bench_fails_when_the_bytes_differ(tmp_path, monkeypatch, capsys):
+    digests = iter(str(i) for i in range(4))
+    monkeypatch.setattr(bench, "_dataset_digest", lambda path: next(digests))
+    monkeypatch.setattr(sys, "argv", ["playtest", "bench", "--determinism", "gremios",
+                                      "--run-games", "30", "--search-games", "0",
+                                      "-o", str(tmp_path / "d.json")])
+    with pytest.raises(SystemExit) as exit_:
+        cli.entry()
+    assert exit_.value.code == 1
+    assert capsys.readouterr().out.splitlines()[1].endswith("NO")
