@@ -17,6 +17,7 @@ import pytest
 
 from simulator import check as checking_command
 from simulator.core import backends, batch
+from simulator.core.columns import columns
 from simulator.core.config import make_config
 from simulator.core.errors import InvariantBroken, UsageError
 from simulator.core.game import Game, get_game, kernel_entry_points
@@ -36,8 +37,8 @@ def play_games(rules, run_seed, first_game, n_games, seats, games, log, marker):
             return
 
 
-STAND_IN = types.SimpleNamespace(__name__="simulator.games.gremios.kernel", N_SEAT_COLUMNS=1,
-                                 N_GAME_COLUMNS=1, play_games=play_games)
+STAND_IN = types.SimpleNamespace(__name__="simulator.games.gremios.kernel", SEAT=columns("score"),
+                                 GAME=columns("turns"), play_games=play_games)
 
 
 @pytest.fixture()

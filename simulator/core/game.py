@@ -163,7 +163,7 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
     order; a replay is a block of one game with a log (one compiled loop for both).
     ``tell(log, rules)`` turns a replay's log into its story; a batch's log is a tally of the
     rules that came up (``core/trace.py``), one per block, summed; the output arrays hold
-    ``kernel.N_SEAT_COLUMNS`` columns a seat and ``kernel.N_GAME_COLUMNS`` a game;
+    the columns ``kernel.SEAT`` declares a seat and ``kernel.GAME`` a game (``core/columns.py``);
     ``before_search(rules, setup)`` prepares a mix holding a search player.
     ``first_compile_s`` is how long the heuristic and the searching loop take to compile from an
     empty cache (``playtest bench --compile``), said while a first run waits for them.
@@ -172,8 +172,8 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
     n_rules = len(importlib.import_module(f"simulator.games.{game}.codes").RULES_THAT_COME_UP)
 
     def make_outputs(n_games, n_players):
-        return (np.zeros((n_games * n_players, kernel.N_SEAT_COLUMNS), dtype=np.int64),
-                np.zeros((n_games, kernel.N_GAME_COLUMNS), dtype=np.int64))
+        return (np.zeros((n_games * n_players, len(kernel.SEAT)), dtype=np.int64),
+                np.zeros((n_games, len(kernel.GAME)), dtype=np.int64))
 
     def fields(setup):
         return tuple(getattr(setup, name) for name in setup_fields)

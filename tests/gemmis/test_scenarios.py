@@ -369,9 +369,9 @@ def test_a_tie_goes_to_fewer_small_gems_used_or_not(table, r, small):
     s.points[:] = [50, 50]
     s.small_gems[:] = small
     s.small_gems_used[:] = [small[0], 0]
-    seats = np.zeros((2, kernel.N_SEAT_COLUMNS), dtype=np.int64)
-    games = np.zeros((1, kernel.N_GAME_COLUMNS), dtype=np.int64)
+    seats = np.zeros((2, len(kernel.SEAT)), dtype=np.int64)
+    games = np.zeros((1, len(kernel.GAME)), dtype=np.int64)
     kernel.finish(t.table, r, np.zeros(2, dtype=np.int64), seats, 0, games[0], new_leaders(1))
     winner = 0 if small[0] < small[1] else 1
     assert seats[winner, 3] == 1 and seats[1 - winner, 3] == 0
-    assert games[0, kernel.GAME_COLUMNS.index("tie_broken")] == 1
+    assert games[0, kernel.GAME.tie_broken] == 1

@@ -8,6 +8,7 @@ whatever chunk, thread or backend plays it. A replay is a block of one game with
 
 import numpy as np
 
+from simulator.core.columns import columns
 from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
@@ -20,55 +21,50 @@ from simulator.games.elgrande.board import (
 from simulator.games.elgrande.turn import play_game
 
 POINT_SOURCES = tuple(f"vp_{n}" for n in SOURCE_NAMES)
-SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
-    "vp_scoring_1", "vp_scoring_2", "vp_scoring_3",
-    "majorities_scoring_1", "majorities_scoring_2", "majorities_scoring_3",
-) + tuple(f"cards_stack_{k + 1}" for k in range(N_STACKS)) + tuple(
-    f"power_{v}_round" for v in range(1, N_POWER + 1)) + (
-    "caballeros_placed", "caballeros_moved", "caballeros_returned", "special_actions",
-    "vetoes_played", "caballeros_left_in_provinces", "first_player")
-GAME_COLUMNS = ("first_seat", "turns", "rounds", "truncated", "special_scorings", "king_moves",
-                "vetoes", "winning_score", "winners", "inquisitor_changes", "tokens_brought_home")
-N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
-GAME_COLUMNS += UNFOLDING_COLUMNS  # the core's: how the game unfolded, a round at a time
+SCORING_COLUMNS = ("vp_scoring_1", "vp_scoring_2", "vp_scoring_3")
+MAJORITY_COLUMNS = ("majorities_scoring_1", "majorities_scoring_2", "majorities_scoring_3")
+STACK_COLUMNS = tuple(f"cards_stack_{k + 1}" for k in range(N_STACKS))
+POWER_COLUMNS = tuple(f"power_{v}_round" for v in range(1, N_POWER + 1))
+SEAT = columns(
+    "strategy_index", "score", "rank", "winner", *POINT_SOURCES, *SCORING_COLUMNS,
+    *MAJORITY_COLUMNS, *STACK_COLUMNS, *POWER_COLUMNS, "caballeros_placed", "caballeros_moved",
+    "caballeros_returned", "special_actions", "vetoes_played", "caballeros_left_in_provinces",
+    "first_player")
+GAME = columns("first_seat", "turns", "rounds", "truncated", "special_scorings", "king_moves",
+               "vetoes", "winning_score", "winners", "inquisitor_changes", "tokens_brought_home",
+               *UNFOLDING_COLUMNS)  # the core's: how the game unfolded, a round at a time
+# Where each family of columns starts.
+FIRST_SOURCE, FIRST_SCORING, FIRST_MAJORITY, FIRST_STACK, FIRST_POWER = (
+    SEAT._fields.index(family[0]) for family in (
+        POINT_SOURCES, SCORING_COLUMNS, MAJORITY_COLUMNS, STACK_COLUMNS, POWER_COLUMNS))
 # Columns only the expansion fills (left out of the base game's tables).
-EXPANSION_SEAT_COLUMNS = POINT_SOURCES[BASE_SOURCES:] + tuple(
-    f"cards_stack_{k + 1}" for k in range(BASE_STACKS, N_STACKS))
+EXPANSION_SEAT_COLUMNS = POINT_SOURCES[BASE_SOURCES:] + STACK_COLUMNS[BASE_STACKS:]
 EXPANSION_GAME_COLUMNS = ("inquisitor_changes", "tokens_brought_home")
-N_SEAT_COLUMNS = len(SEAT_COLUMNS)
-N_GAME_COLUMNS = len(GAME_COLUMNS)
 
 
 @compiled
 def write_seat(row, s, p, mix_slot, rank):
-    """One seats row, in SEAT_COLUMNS order."""
-    row[0] = mix_slot
-    row[1] = s.score[p]
-    row[2] = rank
-    row[3] = 1 if rank == 1 else 0
-    k = 4
+    """One seats row."""
+    row[SEAT.strategy_index] = mix_slot
+    row[SEAT.score] = s.score[p]
+    row[SEAT.rank] = rank
+    row[SEAT.winner] = 1 if rank == 1 else 0
     for i in range(N_SOURCES):
-        row[k] = s.vp[p, i]
-        k += 1
+        row[FIRST_SOURCE + i] = s.vp[p, i]
     for i in range(3):
-        row[k] = s.vp_scoring[p, i]
-        k += 1
-    for i in range(3):
-        row[k] = s.firsts[p, i]
-        k += 1
+        row[FIRST_SCORING + i] = s.vp_scoring[p, i]
+        row[FIRST_MAJORITY + i] = s.firsts[p, i]
     for i in range(N_STACKS):
-        row[k] = s.stack_taken[p, i]
-        k += 1
+        row[FIRST_STACK + i] = s.stack_taken[p, i]
     for v in range(1, N_POWER + 1):
-        row[k] = s.power_round[p, v]
-        k += 1
-    row[k] = s.placed[p]
-    row[k + 1] = s.moved[p]
-    row[k + 2] = s.returned[p]
-    row[k + 3] = s.specials_done[p]
-    row[k + 4] = s.vetoed[p]
-    row[k + 5] = s.provinces[p]
-    row[k + 6] = 1 if p == 0 else 0
+        row[FIRST_POWER + v - 1] = s.power_round[p, v]
+    row[SEAT.caballeros_placed] = s.placed[p]
+    row[SEAT.caballeros_moved] = s.moved[p]
+    row[SEAT.caballeros_returned] = s.returned[p]
+    row[SEAT.special_actions] = s.specials_done[p]
+    row[SEAT.vetoes_played] = s.vetoed[p]
+    row[SEAT.caballeros_left_in_provinces] = s.provinces[p]
+    row[SEAT.first_player] = 1 if p == 0 else 0
 
 
 @compiled
@@ -86,18 +82,18 @@ def finish(table, n_players, mix_slot, seats, first_row, games_row, leaders):
         write_seat(seats[first_row + p], s, p, mix_slot[p], rank[p])
         best = max(best, s.score[p])
         winners += 1 if rank[p] == 1 else 0
-    games_row[0] = 0
-    games_row[1] = s.turns
-    games_row[2] = s.round_no
-    games_row[3] = s.truncated
-    games_row[4] = s.special_scorings
-    games_row[5] = s.king_moves
-    games_row[6] = s.vetoes_used
-    games_row[7] = best
-    games_row[8] = winners
-    games_row[9] = s.inquisitor_changes
-    games_row[10] = s.tokens_home[:n_players].sum()
-    write_unfolding(leaders, s.decisions, games_row[N_OWN_GAME_COLUMNS:])
+    games_row[GAME.first_seat] = 0
+    games_row[GAME.turns] = s.turns
+    games_row[GAME.rounds] = s.round_no
+    games_row[GAME.truncated] = s.truncated
+    games_row[GAME.special_scorings] = s.special_scorings
+    games_row[GAME.king_moves] = s.king_moves
+    games_row[GAME.vetoes] = s.vetoes_used
+    games_row[GAME.winning_score] = best
+    games_row[GAME.winners] = winners
+    games_row[GAME.inquisitor_changes] = s.inquisitor_changes
+    games_row[GAME.tokens_brought_home] = s.tokens_home[:n_players].sum()
+    write_unfolding(leaders, s.decisions, games_row[GAME.lead_changes:])
 
 
 @compiled(nogil=True)

@@ -61,7 +61,7 @@ play, replay = kernel_entry_points(
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
-    c = roleless_seat_columns(rows, kernel.SEAT_COLUMNS, config, flags=("first_player",))
+    c = roleless_seat_columns(rows, kernel.SEAT._fields, config, flags=("first_player",))
     if config.mode != EXPANSION:  # the base game's tables as they were
         for name in kernel.EXPANSION_SEAT_COLUMNS:
             del c[name]
@@ -69,7 +69,7 @@ def seat_columns(rows: np.ndarray, config) -> dict:
 
 
 def game_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME._fields)}
     if config.mode != EXPANSION:
         for name in kernel.EXPANSION_GAME_COLUMNS:
             del c[name]

@@ -8,6 +8,7 @@ whatever chunk, thread or backend plays it. A replay is a block of one game with
 
 import numpy as np
 
+from simulator.core.columns import columns
 from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
@@ -25,58 +26,46 @@ SIZES = tuple(range(3, CELLS + 1))
 SIZE_COLUMNS = tuple(f"combinations_{k}" for k in SIZES)
 SKILL_COLUMNS = ("alguazil_interrupt", "alguazil_clean_street", "alguazil_change_direction",
                  "alguazil_cancel")
-SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
-    "combinations",) + SIZE_COLUMNS + (
-    "cascades", "multi_colour", "two_rows", "jokers_used", "kept", "left_standing", "biggest",
-) + SKILL_COLUMNS + (
-    "interrupted", "switches", "turns_played", "small_gems", "small_gems_used", "closed_market",
-)
-GAME_COLUMNS = ("turns", "truncated", "close_turn", "sack_refills", "street_moves",
-                "combinations", "cascades", "jokers_used", "alguazil_uses", "small_gems_taken",
-                "winning_score", "margin", "tie_broken")
-N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
-GAME_COLUMNS += UNFOLDING_COLUMNS
-N_SEAT_COLUMNS = len(SEAT_COLUMNS)
-N_GAME_COLUMNS = len(GAME_COLUMNS)
+SEAT = columns("strategy_index", "score", "rank", "winner", *POINT_SOURCES, "combinations",
+               *SIZE_COLUMNS, "cascades", "multi_colour", "two_rows", "jokers_used", "kept",
+               "left_standing", "biggest", *SKILL_COLUMNS, "interrupted", "switches",
+               "turns_played", "small_gems", "small_gems_used", "closed_market")
+GAME = columns("turns", "truncated", "close_turn", "sack_refills", "street_moves", "combinations",
+               "cascades", "jokers_used", "alguazil_uses", "small_gems_taken", "winning_score",
+               "margin", "tie_broken", *UNFOLDING_COLUMNS)
 
 
 @compiled
 def write_seat(row, s, p, mix_slot, points, rank):
-    """One seats row, in SEAT_COLUMNS order."""
-    row[0] = mix_slot
-    row[1] = points
-    row[2] = rank
-    row[3] = 1 if rank == 1 else 0
-    row[4] = s.points_sizes[p]
-    row[5] = s.points_values[p]
-    row[6] = -s.penalty[p]
-    row[7] = s.points_small_gems[p]
-    k = 8
+    """One seats row."""
+    row[SEAT.strategy_index] = mix_slot
+    row[SEAT.score] = points
+    row[SEAT.rank] = rank
+    row[SEAT.winner] = 1 if rank == 1 else 0
+    row[SEAT.points_combinations] = s.points_sizes[p]
+    row[SEAT.points_values] = s.points_values[p]
+    row[SEAT.points_penalty] = -s.penalty[p]
+    row[SEAT.points_small_gems] = s.points_small_gems[p]
     total = 0
     for size in range(3, CELLS + 1):
+        row[SEAT.combinations_3 + size - 3] = s.combinations[p, size]
         total += s.combinations[p, size]
-    row[k] = total
-    k += 1
-    for size in range(3, CELLS + 1):
-        row[k] = s.combinations[p, size]
-        k += 1
-    row[k] = s.cascades[p]
-    row[k + 1] = s.multi_colour[p]
-    row[k + 2] = s.two_rows[p]
-    row[k + 3] = s.jokers_used[p]
-    row[k + 4] = s.kept[p]
-    row[k + 5] = s.left_standing[p]
-    row[k + 6] = s.biggest[p]
-    k += 7
-    for skill in range(4):
-        row[k + skill] = s.alguazil_uses[p, skill]
-    k += 4
-    row[k] = s.interrupted[p]
-    row[k + 1] = s.switches[p]
-    row[k + 2] = s.turns_played[p]
-    row[k + 3] = s.small_gems[p]
-    row[k + 4] = s.small_gems_used[p]
-    row[k + 5] = 1 if s.closer == p else 0
+    row[SEAT.combinations] = total
+    row[SEAT.cascades] = s.cascades[p]
+    row[SEAT.multi_colour] = s.multi_colour[p]
+    row[SEAT.two_rows] = s.two_rows[p]
+    row[SEAT.jokers_used] = s.jokers_used[p]
+    row[SEAT.kept] = s.kept[p]
+    row[SEAT.left_standing] = s.left_standing[p]
+    row[SEAT.biggest] = s.biggest[p]
+    for skill in range(4):  # SKILL_COLUMNS
+        row[SEAT.alguazil_interrupt + skill] = s.alguazil_uses[p, skill]
+    row[SEAT.interrupted] = s.interrupted[p]
+    row[SEAT.switches] = s.switches[p]
+    row[SEAT.turns_played] = s.turns_played[p]
+    row[SEAT.small_gems] = s.small_gems[p]
+    row[SEAT.small_gems_used] = s.small_gems_used[p]
+    row[SEAT.closed_market] = 1 if s.closer == p else 0
 
 
 @compiled
@@ -110,20 +99,20 @@ def finish(table, r, mix_slot, seats, first_row, games_row, leaders):
         for skill in range(4):
             uses += s.alguazil_uses[p, skill]
     g = games_row
-    g[0] = s.turn
-    g[1] = s.truncated
-    g[2] = s.close_turn if s.closer >= 0 else -1
-    g[3] = s.sack_refills
-    g[4] = s.street_moves
-    g[5] = combinations
-    g[6] = cascades
-    g[7] = jokers
-    g[8] = uses
-    g[9] = s.small_gems[0] + s.small_gems[1]
-    g[10] = max(points[0], points[1])
-    g[11] = abs(points[0] - points[1])
-    g[12] = 1 if points[0] == points[1] and s.small_gems[0] != s.small_gems[1] else 0
-    write_unfolding(leaders, s.decisions, g[N_OWN_GAME_COLUMNS:])
+    g[GAME.turns] = s.turn
+    g[GAME.truncated] = s.truncated
+    g[GAME.close_turn] = s.close_turn if s.closer >= 0 else -1
+    g[GAME.sack_refills] = s.sack_refills
+    g[GAME.street_moves] = s.street_moves
+    g[GAME.combinations] = combinations
+    g[GAME.cascades] = cascades
+    g[GAME.jokers_used] = jokers
+    g[GAME.alguazil_uses] = uses
+    g[GAME.small_gems_taken] = s.small_gems[0] + s.small_gems[1]
+    g[GAME.winning_score] = max(points[0], points[1])
+    g[GAME.margin] = abs(points[0] - points[1])
+    g[GAME.tie_broken] = 1 if points[0] == points[1] and s.small_gems[0] != s.small_gems[1] else 0
+    write_unfolding(leaders, s.decisions, g[GAME.lead_changes:])
 
 
 @compiled(nogil=True)

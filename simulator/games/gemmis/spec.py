@@ -65,11 +65,11 @@ play, replay = kernel_entry_points(
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
-    return roleless_seat_columns(rows, kernel.SEAT_COLUMNS, config, flags=("closed_market",))
+    return roleless_seat_columns(rows, kernel.SEAT._fields, config, flags=("closed_market",))
 
 
 def game_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME._fields)}
     c["first_seat"] = np.zeros(len(rows), dtype=np.int8)  # seats are numbered from the first player
     c["tie_broken"] = c["tie_broken"].astype(bool)
     for name in ("close_turn", "sack_refills", "street_moves", "combinations", "cascades",

@@ -8,6 +8,7 @@ whatever chunk, thread or backend plays it. A replay is a block of one game with
 
 import numpy as np
 
+from simulator.core.columns import columns
 from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
@@ -36,75 +37,69 @@ ACTION_COLUMNS = tuple(f"tavern_{_snake(n)}" for n in ACTION_NAMES)
 MISSION_COLUMNS = tuple(f"vp_mission_{_snake(base)}" for base, _ in MISSION_NAMES)
 CARD_COLUMNS = tuple(f"card_{_snake(base)}" for base, _ in
                      NORMAL_NAMES[FIRST_NORMAL_CARD:] + SPECIAL_NAMES[FIRST_SPECIAL_CARD:])
-SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
-    "building_points",) + GAINED_COLUMNS + (
-    "gained_coin", "gained_mana", "gained_weapons", "resources_discarded", "supply_short",
-    "dice_spent", "copies", "copied_by_others", "gnomes_spent", "gnomes_recalled",
+SEAT = columns(
+    "strategy_index", "score", "rank", "winner", *POINT_SOURCES, "building_points",
+    *GAINED_COLUMNS, "gained_coin", "gained_mana", "gained_weapons", "resources_discarded",
+    "supply_short", "dice_spent", "copies", "copied_by_others", "gnomes_spent", "gnomes_recalled",
     "gnomes_lost", "gnomes_left", "mercenaries_hired", "built_normal", "built_special",
     "upgraded_normal", "upgraded_special", "missions_completed", "rivals_beaten",
-) + SPELL_COLUMNS + ACTION_COLUMNS + MISSION_COLUMNS + CARD_COLUMNS + ("first_player",)
-GAME_COLUMNS = ("first_seat", "turns", "rounds", "truncated", "brawls", "magic_challenges",
-                "contests", "action_reshuffles", "missions_completed", "copies", "winning_score",
-                "winners")
-N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
-GAME_COLUMNS += UNFOLDING_COLUMNS
-N_SEAT_COLUMNS = len(SEAT_COLUMNS)
-N_GAME_COLUMNS = len(GAME_COLUMNS)
+    *SPELL_COLUMNS, *ACTION_COLUMNS, *MISSION_COLUMNS, *CARD_COLUMNS, "first_player")
+GAME = columns("first_seat", "turns", "rounds", "truncated", "brawls", "magic_challenges",
+               "contests", "action_reshuffles", "missions_completed", "copies", "winning_score",
+               "winners", *UNFOLDING_COLUMNS)
+# Where each family of columns starts (the names are built from the rule data's names).
+FIRST_GAINED, FIRST_SPELL, FIRST_ACTION, FIRST_MISSION, FIRST_CARD = (
+    SEAT._fields.index(family[0])
+    for family in (GAINED_COLUMNS, SPELL_COLUMNS, ACTION_COLUMNS, MISSION_COLUMNS, CARD_COLUMNS))
 
 
 @compiled
 def write_seat(row, s, r, p, mix_slot, points, rank):
-    """One seats row, in SEAT_COLUMNS order."""
-    row[0] = mix_slot
-    row[1] = points
-    row[2] = rank
-    row[3] = 1 if rank == 1 else 0
-    row[4] = s.vp_missions[p]
-    row[5] = s.vp_contests[p]
-    row[6] = vp_normal(s, r, p)
-    row[7] = vp_special(s, r, p)
-    row[8] = building_points(s, r, p)
-    k = 9
+    """One seats row."""
+    row[SEAT.strategy_index] = mix_slot
+    row[SEAT.score] = points
+    row[SEAT.rank] = rank
+    row[SEAT.winner] = 1 if rank == 1 else 0
+    row[SEAT.vp_missions] = s.vp_missions[p]
+    row[SEAT.vp_contests] = s.vp_contests[p]
+    row[SEAT.vp_normal_buildings] = vp_normal(s, r, p)
+    row[SEAT.vp_special_buildings] = vp_special(s, r, p)
+    row[SEAT.building_points] = building_points(s, r, p)
     for i in range(N_SOURCES):
-        row[k] = s.gained[p, i]
-        k += 1
-    for i in range(3):
-        row[k] = s.gained_kind[p, i]
-        k += 1
+        row[FIRST_GAINED + i] = s.gained[p, i]
+    for i in range(3):  # coin, mana, weapons
+        row[SEAT.gained_coin + i] = s.gained_kind[p, i]
     tavern = 0
     for a in range(N_ACTIONS):
         tavern += s.tavern_used[p, a]
-    row[k] = s.lost[p]
-    row[k + 1] = s.supply_short[p]
-    row[k + 2] = s.dice_used[p]
-    row[k + 3] = s.copies[p]
-    row[k + 4] = s.copied_from[p]
-    row[k + 5] = s.copies[p] + tavern
-    row[k + 6] = s.gnomes_recalled[p]
-    row[k + 7] = s.gnomes_lost[p]
-    row[k + 8] = s.gnomes_home[p]
-    row[k + 9] = s.hired[p]
-    row[k + 10] = s.built[p, 0]
-    row[k + 11] = s.built[p, 1]
-    row[k + 12] = s.upgraded[p, 0]
-    row[k + 13] = s.upgraded[p, 1]
-    row[k + 14] = s.missions_done[p]
-    row[k + 15] = s.beaten[p]
-    k += 16
+    row[SEAT.resources_discarded] = s.lost[p]
+    row[SEAT.supply_short] = s.supply_short[p]
+    row[SEAT.dice_spent] = s.dice_used[p]
+    row[SEAT.copies] = s.copies[p]
+    row[SEAT.copied_by_others] = s.copied_from[p]
+    row[SEAT.gnomes_spent] = s.copies[p] + tavern
+    row[SEAT.gnomes_recalled] = s.gnomes_recalled[p]
+    row[SEAT.gnomes_lost] = s.gnomes_lost[p]
+    row[SEAT.gnomes_left] = s.gnomes_home[p]
+    row[SEAT.mercenaries_hired] = s.hired[p]
+    row[SEAT.built_normal] = s.built[p, 0]
+    row[SEAT.built_special] = s.built[p, 1]
+    row[SEAT.upgraded_normal] = s.upgraded[p, 0]
+    row[SEAT.upgraded_special] = s.upgraded[p, 1]
+    row[SEAT.missions_completed] = s.missions_done[p]
+    row[SEAT.rivals_beaten] = s.beaten[p]
     for i in range(N_SPELLS):
-        row[k] = s.cast[p, i]
-        k += 1
+        row[FIRST_SPELL + i] = s.cast[p, i]
     for a in range(N_ACTIONS):
-        row[k] = s.tavern_used[p, a]
-        k += 1
+        row[FIRST_ACTION + a] = s.tavern_used[p, a]
     for m in range(N_MISSIONS):
-        row[k] = s.vp_by_mission[p, m]
-        k += 1
+        row[FIRST_MISSION + m] = s.vp_by_mission[p, m]
+    k = FIRST_CARD
     for kind in range(2):
         for i in range(N_CARDS):
             row[k] = s.card_level[p, kind, i]
             k += 1
-    row[k] = 1 if s.first_seat == p else 0
+    row[SEAT.first_player] = 1 if s.first_seat == p else 0
 
 
 @compiled
@@ -134,19 +129,19 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders):
         write_seat(seats[first_row + p], s, r, p, mix_slot[p], points[p], rank[p])
         if rank[p] == 1:
             winners += 1
-    games_row[0] = s.first_seat
-    games_row[1] = s.turns
-    games_row[2] = s.round_no
-    games_row[3] = s.truncated
-    games_row[4] = s.brawls
-    games_row[5] = s.challenges
-    games_row[6] = s.brawls + s.challenges
-    games_row[7] = s.action_reshuffles
-    games_row[8] = missions
-    games_row[9] = copies
-    games_row[10] = best
-    games_row[11] = winners
-    write_unfolding(leaders, s.decisions, games_row[N_OWN_GAME_COLUMNS:])
+    games_row[GAME.first_seat] = s.first_seat
+    games_row[GAME.turns] = s.turns
+    games_row[GAME.rounds] = s.round_no
+    games_row[GAME.truncated] = s.truncated
+    games_row[GAME.brawls] = s.brawls
+    games_row[GAME.magic_challenges] = s.challenges
+    games_row[GAME.contests] = s.brawls + s.challenges
+    games_row[GAME.action_reshuffles] = s.action_reshuffles
+    games_row[GAME.missions_completed] = missions
+    games_row[GAME.copies] = copies
+    games_row[GAME.winning_score] = best
+    games_row[GAME.winners] = winners
+    write_unfolding(leaders, s.decisions, games_row[GAME.lead_changes:])
 
 
 @compiled(nogil=True)

@@ -47,14 +47,14 @@ play, replay = kernel_entry_points(
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
-    return roleless_seat_columns(rows, kernel.SEAT_COLUMNS, config, flags=("first_player",))
+    return roleless_seat_columns(rows, kernel.SEAT._fields, config, flags=("first_player",))
 
 
 def game_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME._fields)}
     c["first_seat"] = c["first_seat"].astype(np.int8)
     c["truncated"] = c["truncated"].astype(bool)
-    for name in kernel.GAME_COLUMNS:
+    for name in kernel.GAME._fields:
         if c[name].dtype == np.int64:
             c[name] = c[name].astype(np.int16)
     return c

@@ -8,6 +8,7 @@ whatever chunk, thread or backend plays it. A replay is a block of one game with
 
 import numpy as np
 
+from simulator.core.columns import columns
 from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
@@ -23,46 +24,54 @@ from simulator.games.gremios.turn import play_game
 
 # Per-seat columns the kernel fills (the core columns game_id, seat, strategy, role, score, rank,
 # winner and win_share are assembled from the first ones by the batch driver).
-SEAT_COLUMNS = (
+SEAT = columns(
     "strategy_index", "role_id", "second_role_id", "role_not_chosen_id", "score", "rank", "winner",
     "vp_top_investor", "vp_inns", "vp_treasures", "vp_emblem",
-) + tuple(f"coins_{name}" for name in COIN_SOURCE_NAMES) + (
+    *(f"coins_{name}" for name in COIN_SOURCE_NAMES),
     "coins_final", "guild_investments", "expedition_investments", "guilds_topped", "lands_bought",
     "inns_built", "inns_destroyed", "inns_repaired", "treasures_taken", "treasures_bought",
-    "treasures_cashed", "treasures_held", "mutinies_caused", "emblem",
-)
-GAME_COLUMNS = (
+    "treasures_cashed", "treasures_held", "mutinies_caused", "emblem")
+GAME = columns(
     "turns", "truncated", "rolls", "sevens", "events_revealed", "expeditions", "expeditions_won",
     "mutinies", "bankruptcies", "invasions", "event_reshuffles", "guilds_founded", "winning_score",
-)
-N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
-GAME_COLUMNS += UNFOLDING_COLUMNS
-N_SEAT_COLUMNS = len(SEAT_COLUMNS)
-assert N_COIN_SOURCES == 6  # write_seat lists the six coins_<source> columns
-N_GAME_COLUMNS = len(GAME_COLUMNS)
+    *UNFOLDING_COLUMNS)
+FIRST_COINS = SEAT._fields.index(f"coins_{COIN_SOURCE_NAMES[0]}")
 
 
 @compiled
 def write_seat(row, s, r, p, mix_slot, score, rank):
-    """One seats row, in SEAT_COLUMNS order."""
+    """One seats row."""
     topped = 0
     for g in range(N_GUILDS):
         if s.top_investor[g] == p:
             topped += 1
-    winner = np.int64(rank == 1)
-    holds_emblem = np.int64(s.emblem == p)
-    values = (
-        mix_slot, s.roles[p, 0], s.roles[p, 1], s.role_not_chosen[p], score, rank, winner,
-        vp_top_investor(s, r, p), vp_inns(s, r, p), vp_treasures(s, r, p), vp_emblem(s, r, p),
-        s.coins_from[p, 0], s.coins_from[p, 1], s.coins_from[p, 2], s.coins_from[p, 3],
-        s.coins_from[p, 4], s.coins_from[p, 5],
-        s.coins[p], s.guild_investments_made[p], s.expedition_investments_made[p], topped,
-        s.lands_bought[p], s.inns_built[p], s.inns_lost[p], s.inns_repaired[p],
-        s.treasures_taken[p], s.treasures_bought[p], s.treasures_cashed[p], treasure_count(s, p),
-        s.mutinies_caused[p], holds_emblem,
-    )
-    for k in range(N_SEAT_COLUMNS):
-        row[k] = values[k]
+    row[SEAT.strategy_index] = mix_slot
+    row[SEAT.role_id] = s.roles[p, 0]
+    row[SEAT.second_role_id] = s.roles[p, 1]
+    row[SEAT.role_not_chosen_id] = s.role_not_chosen[p]
+    row[SEAT.score] = score
+    row[SEAT.rank] = rank
+    row[SEAT.winner] = 1 if rank == 1 else 0
+    row[SEAT.vp_top_investor] = vp_top_investor(s, r, p)
+    row[SEAT.vp_inns] = vp_inns(s, r, p)
+    row[SEAT.vp_treasures] = vp_treasures(s, r, p)
+    row[SEAT.vp_emblem] = vp_emblem(s, r, p)
+    for source in range(N_COIN_SOURCES):
+        row[FIRST_COINS + source] = s.coins_from[p, source]
+    row[SEAT.coins_final] = s.coins[p]
+    row[SEAT.guild_investments] = s.guild_investments_made[p]
+    row[SEAT.expedition_investments] = s.expedition_investments_made[p]
+    row[SEAT.guilds_topped] = topped
+    row[SEAT.lands_bought] = s.lands_bought[p]
+    row[SEAT.inns_built] = s.inns_built[p]
+    row[SEAT.inns_destroyed] = s.inns_lost[p]
+    row[SEAT.inns_repaired] = s.inns_repaired[p]
+    row[SEAT.treasures_taken] = s.treasures_taken[p]
+    row[SEAT.treasures_bought] = s.treasures_bought[p]
+    row[SEAT.treasures_cashed] = s.treasures_cashed[p]
+    row[SEAT.treasures_held] = treasure_count(s, p)
+    row[SEAT.mutinies_caused] = s.mutinies_caused[p]
+    row[SEAT.emblem] = 1 if s.emblem == p else 0
 
 
 @compiled(nogil=True)
@@ -106,9 +115,18 @@ def record_game(table, r, n_players, mix_slot, seat_rows, game_row, leaders):
     best = 0
     for p in range(n_players):
         best = max(best, score[p])
-    values = (s.turn, s.truncated, s.rolls, s.sevens, s.events_revealed, s.expeditions,
-              s.expeditions_won, s.mutinies, s.bankruptcies, s.invasions, s.event_reshuffles,
-              founded, best)  # GAME_COLUMNS, in order, before the core's unfolding columns
-    for k in range(N_OWN_GAME_COLUMNS):
-        game_row[k] = values[k]
-    write_unfolding(leaders, s.decisions, game_row[N_OWN_GAME_COLUMNS:])
+    row = game_row  # GAME
+    row[GAME.turns] = s.turn
+    row[GAME.truncated] = s.truncated
+    row[GAME.rolls] = s.rolls
+    row[GAME.sevens] = s.sevens
+    row[GAME.events_revealed] = s.events_revealed
+    row[GAME.expeditions] = s.expeditions
+    row[GAME.expeditions_won] = s.expeditions_won
+    row[GAME.mutinies] = s.mutinies
+    row[GAME.bankruptcies] = s.bankruptcies
+    row[GAME.invasions] = s.invasions
+    row[GAME.event_reshuffles] = s.event_reshuffles
+    row[GAME.guilds_founded] = founded
+    row[GAME.winning_score] = best
+    write_unfolding(leaders, s.decisions, row[GAME.lead_changes:])

@@ -64,7 +64,7 @@ play, replay = kernel_entry_points(
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT_COLUMNS)}
+    c = {name: rows[:, i] for i, name in enumerate(kernel.SEAT._fields)}
     first, second = c.pop("role_id"), c.pop("second_role_id")
     # A duel seat holds two roles: name the pair "a+b" (pairs numbered first * 13 + second + 1).
     role_names = [f"{a}+{b}" if b else a for a in board.ROLE_NAMES for b in ("",) + board.ROLE_NAMES]
@@ -83,7 +83,7 @@ def seat_columns(rows: np.ndarray, config) -> dict:
 
 
 def game_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME._fields)}
     c["first_seat"] = np.zeros(len(rows), dtype=np.int8)  # seats are numbered from the starting player
     return c
 

@@ -8,6 +8,7 @@ whatever chunk, thread or backend plays it. A replay is a block of one game with
 
 import numpy as np
 
+from simulator.core.columns import columns
 from simulator.core.jit import compiled
 from simulator.core.ranking import rank_players
 from simulator.core.rng import seed_stream
@@ -24,82 +25,71 @@ from simulator.games.grimoire.turn import play_game
 # winner and win_share are assembled from the first ones by the batch driver).
 POINT_SOURCES = ("vp_companions", "vp_treasures", "vp_items", "vp_junk", "vp_tokens")
 CAST_COLUMNS = tuple(f"cast_level_{level}" for level in range(1, N_SPELLS + 1))
-SEAT_COLUMNS = ("strategy_index", "score", "rank", "winner") + POINT_SOURCES + (
-    "companions", "treasures", "items") + CAST_COLUMNS + (
-    "spells_duplicated", "spells_negated", "turns_first", "companions_won", "companions_lost",
-    "vp_tokens_won", "vp_tokens_lost", "cards_taken", "cards_drawn", "items_drawn", "shoes_used",
-    "triggered_end",
-)
-GAME_COLUMNS = ("first_to_act", "turns", "truncated", "rounds", "end_trigger_id", "deck_reshuffles",
-                "spells_duplicated", "spells_negated", "companions_moved", "final_spell_level",
-                "cards_left", "winning_score")
-N_OWN_GAME_COLUMNS = len(GAME_COLUMNS)
-GAME_COLUMNS += UNFOLDING_COLUMNS
-N_SEAT_COLUMNS = len(SEAT_COLUMNS)
-N_GAME_COLUMNS = len(GAME_COLUMNS)
+SEAT = columns(
+    "strategy_index", "score", "rank", "winner", *POINT_SOURCES, "companions", "treasures", "items",
+    *CAST_COLUMNS, "spells_duplicated", "spells_negated", "turns_first", "companions_won",
+    "companions_lost", "vp_tokens_won", "vp_tokens_lost", "cards_taken", "cards_drawn",
+    "items_drawn", "shoes_used", "triggered_end")
+GAME = columns("first_to_act", "turns", "truncated", "rounds", "end_trigger_id", "deck_reshuffles",
+               "spells_duplicated", "spells_negated", "companions_moved", "final_spell_level",
+               "cards_left", "winning_score", *UNFOLDING_COLUMNS)
 
 
 @compiled
 def write_seat(row, s, r, p, mix_slot, points, rank):
-    """One seats row, in SEAT_COLUMNS order."""
-    k = 0
-    row[k] = mix_slot
-    row[k + 1] = points
-    row[k + 2] = rank
-    row[k + 3] = 1 if rank == 1 else 0
-    k += 4
-    row[k] = vp_companions(s, r, p)
-    row[k + 1] = vp_treasures(s, r, p)
-    row[k + 2] = vp_items(s, r, p)
-    row[k + 3] = vp_junk(s, r, p)
-    row[k + 4] = vp_tokens(s, r, p)
-    k += 5
-    row[k] = companion_count(s, p)
-    row[k + 1] = treasure_count(s, p)
-    row[k + 2] = item_count(s, p)
-    k += 3
+    """One seats row."""
+    row[SEAT.strategy_index] = mix_slot
+    row[SEAT.score] = points
+    row[SEAT.rank] = rank
+    row[SEAT.winner] = 1 if rank == 1 else 0
+    row[SEAT.vp_companions] = vp_companions(s, r, p)
+    row[SEAT.vp_treasures] = vp_treasures(s, r, p)
+    row[SEAT.vp_items] = vp_items(s, r, p)
+    row[SEAT.vp_junk] = vp_junk(s, r, p)
+    row[SEAT.vp_tokens] = vp_tokens(s, r, p)
+    row[SEAT.companions] = companion_count(s, p)
+    row[SEAT.treasures] = treasure_count(s, p)
+    row[SEAT.items] = item_count(s, p)
     for level in range(1, N_SPELLS + 1):
-        row[k] = s.cast[p, level]
-        k += 1
-    row[k] = s.times_duplicated[p]
-    row[k + 1] = s.times_negated[p]
-    row[k + 2] = s.times_first[p]
-    row[k + 3] = s.companions_won[p]
-    row[k + 4] = s.companions_lost[p]
-    row[k + 5] = s.tokens_won[p]
-    row[k + 6] = s.tokens_lost[p]
-    row[k + 7] = s.cards_taken[p]
-    row[k + 8] = s.cards_drawn[p]
-    row[k + 9] = s.items_drawn[p]
-    row[k + 10] = s.shoes_used[p]
-    row[k + 11] = 1 if s.trigger_player == p else 0
+        row[SEAT.cast_level_1 + level - 1] = s.cast[p, level]
+    row[SEAT.spells_duplicated] = s.times_duplicated[p]
+    row[SEAT.spells_negated] = s.times_negated[p]
+    row[SEAT.turns_first] = s.times_first[p]
+    row[SEAT.companions_won] = s.companions_won[p]
+    row[SEAT.companions_lost] = s.companions_lost[p]
+    row[SEAT.vp_tokens_won] = s.tokens_won[p]
+    row[SEAT.vp_tokens_lost] = s.tokens_lost[p]
+    row[SEAT.cards_taken] = s.cards_taken[p]
+    row[SEAT.cards_drawn] = s.cards_drawn[p]
+    row[SEAT.items_drawn] = s.items_drawn[p]
+    row[SEAT.shoes_used] = s.shoes_used[p]
+    row[SEAT.triggered_end] = 1 if s.trigger_player == p else 0
 
 
 @compiled
 def write_game(row, s, best, leaders):
-    """One games row, in GAME_COLUMNS order: the game's own columns, then the core's unfolding
-    columns (``simulator/core/unfolding.py``)."""
-    n = s.n_players
+    """One games row: the game's own columns, then the core's unfolding columns
+    (``simulator/core/unfolding.py``)."""
     duplicated = 0
     negated = 0
     moved = 0
-    for p in range(n):
+    for p in range(s.n_players):
         duplicated += s.times_duplicated[p]
         negated += s.times_negated[p]
         moved += s.companions_won[p]
-    row[0] = s.first_to_act
-    row[1] = s.turns
-    row[2] = s.truncated
-    row[3] = s.round_no
-    row[4] = s.end_trigger
-    row[5] = s.deck_reshuffles
-    row[6] = duplicated
-    row[7] = negated
-    row[8] = moved
-    row[9] = s.level
-    row[10] = s.quest_deck_n + s.quest_discard_n
-    row[11] = best
-    write_unfolding(leaders, s.decisions, row[N_OWN_GAME_COLUMNS:])
+    row[GAME.first_to_act] = s.first_to_act
+    row[GAME.turns] = s.turns
+    row[GAME.truncated] = s.truncated
+    row[GAME.rounds] = s.round_no
+    row[GAME.end_trigger_id] = s.end_trigger
+    row[GAME.deck_reshuffles] = s.deck_reshuffles
+    row[GAME.spells_duplicated] = duplicated
+    row[GAME.spells_negated] = negated
+    row[GAME.companions_moved] = moved
+    row[GAME.final_spell_level] = s.level
+    row[GAME.cards_left] = s.quest_deck_n + s.quest_discard_n
+    row[GAME.winning_score] = best
+    write_unfolding(leaders, s.decisions, row[GAME.lead_changes:])
 
 
 @compiled

@@ -48,11 +48,11 @@ play, replay = kernel_entry_points(
 
 
 def seat_columns(rows: np.ndarray, config) -> dict:
-    return roleless_seat_columns(rows, kernel.SEAT_COLUMNS, config, flags=("triggered_end",))
+    return roleless_seat_columns(rows, kernel.SEAT._fields, config, flags=("triggered_end",))
 
 
 def game_columns(rows: np.ndarray, config) -> dict:
-    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME_COLUMNS)}
+    c = {name: rows[:, i] for i, name in enumerate(kernel.GAME._fields)}
     # The seat that took the first turn: turn order is decided by the first round's spell choices
     # (and changes every round); seats are numbered in the order that stands for "last round's".
     c["first_seat"] = c.pop("first_to_act").astype(np.int8)
