@@ -43,10 +43,26 @@ def numbered(index: int) -> int:
     return index + 1
 
 
+def missing(value: int) -> bool:
+    """Whether a slot says "none": a row logs no card, player or place as -1."""
+    return value < 0
+
+
+def first(count: int, *values) -> list:
+    """The first ``count`` values: a row holds one slot a player, for the most players."""
+    return list(values[:count])
+
+
+def each_player(values) -> str:
+    """Values by player, as "P0=3 P1=5"."""
+    return " ".join(f"P{p}={v}" for p, v in enumerate(values))
+
+
 class Event:
-    """How one log code reads. ``text`` is a template over the row's slots, the fields and the
-    ``words`` (values for the sentence only); ``fields`` are the event's fields in their order,
-    each a spec of ``taken``."""
+    """How one log code reads. ``text`` is a template over the row's names (its slots, and
+    what its story adds), the fields and the ``words`` (values for the sentence only, each a
+    spec of ``taken`` over the row and the fields); ``fields`` are the event's fields in their
+    order, each a spec of ``taken`` over the row."""
 
     def __init__(self, text: str, fields: dict | None = None, words: dict | None = None):
         self.text = text
@@ -56,8 +72,9 @@ class Event:
     def told(self, row: dict) -> tuple[str, dict]:
         """The row's sentence and fields."""
         fields = {name: taken(spec, row) for name, spec in self.fields.items()}
-        words = {name: taken(spec, row) for name, spec in self.words.items()}
-        return self.text.format_map({**row, **fields, **words}), fields
+        named = {**fields, **row}  # a field named like a slot ("a") leaves the slot's name
+        words = {name: taken(spec, named) for name, spec in self.words.items()}
+        return self.text.format_map({**named, **words}), fields
 
 
 class Choose:
