@@ -1,13 +1,17 @@
 """Gremios replay: the log codes of ``codes.py`` read as a story.
 
 ``turn.py`` records (code, a, b, c, d, e, f) rows with ``simulator.core.trace.record``; ``tell``
-turns them into events (dicts for ``--format jsonl``) with a sentence each for the text story.
+turns them into events (dicts for ``--format jsonl``) with a sentence each for the text story;
+``EVENTS`` describes each code: its sentence and its fields (``simulator.core.story``).
 The story is an omniscient referee's: it names face-down cards (the event cards set aside, the
 treasures drawn), every decision with the options it was taken from, and every rule that fired,
 including those that changed nothing, so the game can be followed step by step with the rulebook.
 """
 
-from simulator.core import trace
+from operator import add, ne, sub
+
+from simulator.core import story, trace
+from simulator.core.story import Choose, Event, each_player, first, fixed, missing, numbered
 from simulator.games.gremios.board import BANKRUPTCY as BANKRUPTCY_CARD  # BANKRUPTCY: a log code
 from simulator.games.gremios.board import (
     BAD_HARVEST, BLOCKADE_GUILDS, BLOCKADE_NAMES, EVENT_NAMES, FOREIGN_INVASION,
@@ -61,218 +65,305 @@ NO_EFFECT_REASONS = {
 }
 
 
-def _guild(g: int, numbers) -> str:
+def numbered_guild(g: int, numbers) -> str:
+    """A guild with its number in this game (the rules' ``famine_numbers``)."""
     return f"{GUILD_NAMES[g]} ({numbers[g]})"
 
 
-def _player(p: int) -> str:
-    return f"P{p}"
+def blockaded_guilds(blockade: int, numbers) -> str:
+    one, other = BLOCKADE_GUILDS[blockade]
+    return f"the {numbered_guild(one, numbers)} and the {numbered_guild(other, numbers)}"
 
 
-def _option(action: int, arg: int, price: int, numbers) -> tuple[str, dict]:
-    """An investment-phase action as words and fields: what, on what, for how much."""
-    what = ACTION_NAMES[action]
-    fields = {"action": what}
-    if action in (INVEST_GUILD, MERCENARY_MUTINY):
-        what += f": {_guild(arg, numbers)}"
-        fields["guild"] = GUILD_NAMES[arg]
-    elif action in (EXCHANGE_WEALTH, CRAFTSMAN_SELL):
-        what += f": {TREASURE_NAMES[arg]}"
-        fields["treasure"] = TREASURE_NAMES[arg]
-    fields["arg"] = arg
-    fields["cost"] = price
-    if action != END_TURN:
-        what += f" for {price}" if price >= 0 else f" receiving {-price}"
-    return what, fields
+def set_aside_when(reshuffle) -> str:
+    return "setup" if reshuffle == 0 else f"reshuffle {reshuffle}"
 
 
-def _describe(code, a, b, c, d, e, f, numbers, n_players) -> tuple[str, dict]:
-    """One log row as (sentence, fields); ``numbers`` are the guilds' numbers in this game."""
-    if code == SETUP:
-        return (f"Setup: {a} players, {MODE_NAMES[b]} mode, {c} victory points to win "
-                f"(end rule {END_RULES[e]}), {d} coins each.",
-                {"players": a, "mode": MODE_NAMES[b], "target": c, "starting_coins": d,
-                 "end_rule": END_RULES[e]})
-    if code == SETUP_GUILD:
-        return f"Setup: the {_guild(a, numbers)} is on the board.", {"guild": GUILD_NAMES[a]}
-    if code == SET_ASIDE:
-        when = "setup" if d == 0 else f"reshuffle {d}"
-        return (f"Set aside into the discard pile ({when}, {b} of {c}): {EVENT_NAMES[a]}.",
-                {"card": EVENT_NAMES[a], "number": b, "of": c, "reshuffle": d})
-    if code == ROLES_DEALT:
-        dealt = [ROLE_NAMES[x] for x in (b, c, d) if x >= 0]
-        held = "+".join(ROLE_NAMES[x] for x in (e, f) if x >= 0)
-        others = [x for x in dealt if x not in held.split("+")]
-        return (f"Setup: {_player(a)} is dealt {', '.join(dealt) or 'a fixed role'} and plays {held}.",
-                {"player": a, "dealt": dealt, "role": held, "not_chosen": others})
-    if code == STARTING_PLOTS:
-        return (f"Setup: {_player(a)} (Innkeeper) starts with {b} uncultivated plot(s); "
-                f"{c} land card(s) left.", {"player": a, "plots": b, "land_deck": c})
-    if code == TURN:
-        return f"--- Turn {b + 1}: {_player(a)} ---", {"player": a, "turn": b + 1}
-    if code == RESHUFFLE:
-        return (f"The event deck ran out: the discard pile's {a} cards are shuffled into a new "
-                f"deck (reshuffle {b}).", {"deck": a, "reshuffle": b})
-    if code == NO_EVENT:
-        return "No event card is left to reveal.", {}
-    if code == REVEAL:
-        return f"{_player(a)} reveals {EVENT_NAMES[b]}.", {"player": a, "card": EVENT_NAMES[b]}
-    if code == GOVERNOR_CHOICE:
-        return (f"{_player(a)} (Governor) applies {EVENT_NAMES[b]} and puts {EVENT_NAMES[c]} back on top.",
-                {"player": a, "applied": EVENT_NAMES[b], "returned": EVENT_NAMES[c]})
-    if code == GUILD_FOUNDED:
-        return f"The {_guild(a, numbers)} is founded.", {"guild": GUILD_NAMES[a]}
-    if code == EVENT_COINS:
-        return (f"{_player(a)} receives {b} coin(s) from {EVENT_NAMES[c]} (now {d}).",
-                {"player": a, "coins": b, "card": EVENT_NAMES[c], "purse": d})
-    if code == EVENT_NO_EFFECT:
-        why = NO_EFFECT_REASONS[a].format(b=b)
-        return f"{EVENT_NAMES[a]} changes nothing: {why}.", {"card": EVENT_NAMES[a], "reason": why}
-    if code == BLOCKADE_PLACED:
-        return (f"{BLOCKADE_NAMES[a]} placed: {b} active, blocking the {_guild(BLOCKADE_GUILDS[a][0], numbers)} "
-                f"and the {_guild(BLOCKADE_GUILDS[a][1], numbers)}.", {"blockade": BLOCKADE_NAMES[a], "active": b})
-    if code == BLOCKADES_DISCARDED:
-        return (f"The {b} {BLOCKADE_NAMES[a]} cards go to the discard pile.",
-                {"blockade": BLOCKADE_NAMES[a], "cards": b})
-    if code == NOT_ON_BOARD:
-        return (f"The {EVENT_NAMES[b]} of {CAUSES[c]} has no effect on the {_guild(a, numbers)}: "
-                f"it is not on the board.", {"guild": GUILD_NAMES[a], "effect": EVENT_NAMES[b],
-                                             "cause": CAUSES[c]})
-    if code == BLOCKADES_LIFTED:
-        counts = {BLOCKADE_NAMES[k]: n for k, n in enumerate((b, c, d, e)) if n}
-        if f:
-            counts["Plague"] = f
-        if not counts:
-            return (f"No temporary event is active: {CAUSES[a]} lifts nothing.",
-                    {"cause": CAUSES[a], "lifted": {}})
-        listed = ", ".join(f"{n} {name}" for name, n in counts.items())
-        return (f"All temporary events are lifted by {CAUSES[a]}: {listed}.",
-                {"cause": CAUSES[a], "lifted": counts})
-    if code == PLAGUE_PLACED:
-        if a > 1:
-            return f"Another Plague ({a} active): nothing more changes.", {"active": a}
-        return "The Plague: only the Church and the Monastery pay.", {"active": a}
-    if code == PENDING:
-        return f"{EVENT_NAMES[a]} waits for the roll.", {"card": EVENT_NAMES[a]}
-    if code == PENDING_NO_GUILD:
-        where = "a 7 names no guild" if c < 0 else f"the {_guild(c, numbers)} is not on the board"
-        return (f"{EVENT_NAMES[a]} on a roll of {b} has no effect: {where}.",
-                {"card": EVENT_NAMES[a], "roll": b, "guild": GUILD_NAMES[c] if c >= 0 else None,
-                 "reason": "seven" if c < 0 else "not founded"})
-    if code == EXPEDITION_NO_STAKES:
-        return "Nobody has invested in the expedition: no ship sails.", {}
-    if code == ROLL:
-        why = "roll phase" if c == 0 else "expedition sails"
-        return f"{_player(a)} rolls {b} ({why}).", {"player": a, "roll": b, "for": why}
-    if code == ROLL_PAYS_NOBODY:
-        why = "it is not on the board" if c == 0 else "nobody has invested in it"
-        return (f"The roll of {a} names the {_guild(b, numbers)}, which pays nobody: {why}.",
-                {"roll": a, "guild": GUILD_NAMES[b], "reason": "not founded" if c == 0 else "no investments"})
-    if code == INCOME:
-        return (f"{_player(a)} collects {c} coin(s) from the {_guild(b, numbers)} (now {d}).",
-                {"player": a, "guild": GUILD_NAMES[b], "coins": c, "purse": d})
-    if code == BLOCKED:
-        return (f"The {_guild(a, numbers)} is blocked by {EVENT_NAMES[d]}: {_player(b)} collects "
-                f"nothing of their {c} coin(s) there.",
-                {"guild": GUILD_NAMES[a], "player": b, "withheld": c, "blocked_by": EVENT_NAMES[d]})
-    if code == MUTINY:
-        return f"Mutiny in the {_guild(a, numbers)} (by {CAUSES[b]}).", {"guild": GUILD_NAMES[a], "cause": CAUSES[b]}
-    if code == BANKRUPTCY:
-        return (f"Bankruptcy in the {_guild(a, numbers)} (by {CAUSES[b]}): all investments lost.",
-                {"guild": GUILD_NAMES[a], "cause": CAUSES[b]})
-    if code == NOBODY_LOSES:
-        why = "nobody has invested there" if b == BANKRUPTCY_CARD else \
-            "nobody has more than one investment there"
-        return (f"The {EVENT_NAMES[b]} in the {_guild(a, numbers)} takes nothing: {why}.",
-                {"guild": GUILD_NAMES[a], "card": EVENT_NAMES[b], "reason": why})
-    if code == LOST_INVESTMENTS:
-        return (f"{_player(a)} loses {c} investment(s) in the {_guild(b, numbers)}.",
-                {"player": a, "guild": GUILD_NAMES[b], "lost": c})
-    if code == EXPEDITION_SAILS:
-        outcome = "success" if c else "failure"
-        return (f"The expedition sails with {a} stake(s); roll {b}: {outcome}. The stakes go back "
-                f"to the reserve.", {"stakes": a, "roll": b, "success": bool(c)})
-    if code == TREASURE_TAKEN:
-        return (f"{_player(a)} takes a treasure ({TREASURE_NAMES[b]}); {c} left in the deck.",
-                {"player": a, "treasure": TREASURE_NAMES[b], "treasure_deck": c})
-    if code == TREASURE_DECK_EMPTY:
-        return "The treasure deck is empty: no treasure for the rest.", {}
-    if code == STOWAWAY_SNEAKS:
-        return (f"{_player(a)} (Stowaway) sneaks on board for free ({b} stake(s) now).",
-                {"player": a, "stakes": b})
-    if code == STOWAWAY_STAYS:
-        return (f"{_player(a)} (Stowaway) {STOWAWAY_REASONS[b]} ({c} stake(s) on board).",
-                {"player": a, "reason": STOWAWAY_REASONS[b], "stakes": c})
-    if code == INNS_DESTROYED:
-        return f"{_player(a)} has {b} inn(s) destroyed.", {"player": a, "destroyed": b}
-    if code == LANDS_LOST:
-        return (f"{_player(a)} must give up {b + c} of {d + e} plot(s) ({d} cultivated, {e} "
-                f"uncultivated) and chooses {b} cultivated and {c} uncultivated.",
-                {"player": a, "cultivated": b, "uncultivated": c, "held_cultivated": d,
-                 "held_uncultivated": e})
-    if code == CULTIVATION_LOST:
-        return f"{_player(a)} loses the cultivation of a plot.", {"player": a}
-    if code == TAX_PAID:
-        return f"{_player(a)} pays {b} coin(s) in tax (now {c}).", {"player": a, "tax": b, "purse": c}
-    if code == COLLECTION:
-        return (f"{_player(a)} collects {b} for the turn and {c} from inns (now {d}).",
-                {"player": a, "turn_coins": b, "inn_coins": c, "purse": d})
-    if code == ROLE_COINS:
-        return (f"{_player(a)} receives {b} coin(s): {ROLE_REASONS[c]} (now {d}).",
-                {"player": a, "coins": b, "reason": ROLE_REASONS[c], "purse": d})
-    if code == ROLE_NO_COINS:
-        why = NO_COINS_REASONS.get(b, "its coins are set to 0").format(c=c, d=d)
-        fields = {"player": a, "rule": ROLE_REASONS[b], "reason": why}
-        if b == R_PEASANT:
-            fields.update(cultivated=c, rivals_cultivated=d)
-        elif b == R_STOWAWAY:
-            fields.update(stakes=c, needed=d)
-        return f"{_player(a)} receives nothing ({ROLE_REASONS[b]}): {why}.", fields
-    if code == OPTION:
-        what, fields = _option(b, c, d, numbers)
-        return what, fields
-    if code == ACTION:
-        if b == END_TURN:
-            return (f"{_player(a)} ends the turn with {e} coin(s).",
-                    {"player": a, "action": ACTION_NAMES[b], "arg": 0, "cost": 0, "purse_before": e})
-        what, fields = _option(b, c, d, numbers)
-        return f"{_player(a)}: {what} (purse was {e}).", {"player": a, **fields, "purse_before": e}
-    if code == INN_BUILT:
-        return (f"{_player(a)} builds the inn on {PLOT_NAMES[b]} (the plot goes back to the land "
-                f"deck); {c} standing inn(s).", {"player": a, "plot": PLOT_NAMES[b], "inns": c})
-    if code == EMBLEM:
-        counts = [c, d, e, f][:n_players]
-        fields = {"before": a if a >= 0 else None, "holder": b if b >= 0 else None,
-                  "changed": a != b, "treasure_cards": counts}
-        if a == b:
-            where = f"stays with {_player(b)}" if b >= 0 else "stays unclaimed"
-            return f"Discoverer emblem check (treasure cards {counts}): it {where}.", fields
-        if b < 0:
-            return f"The discoverer emblem is discarded (treasure cards {counts}).", fields
-        return f"{_player(b)} now holds the discoverer emblem (treasure cards {counts}).", fields
-    if code == TOP_INVESTOR:
-        if b < 0:
-            return f"The {_guild(a, numbers)} has no top investor.", {"guild": GUILD_NAMES[a], "holder": None}
-        return (f"{_player(b)} is now top investor of the {_guild(a, numbers)}.",
-                {"guild": GUILD_NAMES[a], "holder": b})
-    if code == POINTS:
-        return (f"{_player(a)} now has {c} victory point(s) ({c - b:+d}).",
-                {"player": a, "before": b, "points": c})
-    if code == TARGET_REACHED:
-        then = "the game ends at once" if END_RULES[d] == "at_once" else \
-            "the game ends once this action is resolved"
-        return (f"{_player(a)} has reached {b} victory point(s) (target {c}): {then}.",
-                {"player": a, "points": b, "target": c, "end_rule": END_RULES[d]})
-    if code == GAME_END:
-        scores = [b, c, d, e][:a]
-        best = max(scores)
-        winners = [p for p, v in enumerate(scores) if v == best]
-        told = " ".join(f"P{i}={v}" for i, v in enumerate(scores))
-        cut = " (truncated at the turn limit)" if f else ""
-        return (f"Game over{cut}. Victory points: {told}. Winner(s): "
-                f"{', '.join(_player(p) for p in winners)}.",
-                {"scores": scores, "winners": winners, "truncated": bool(f)})
-    raise ValueError(f"unknown log code {code}")
+def roles_dealt(*dealt) -> list[str]:
+    return [ROLE_NAMES[x] for x in dealt if x >= 0]
+
+
+def roles_held(*held) -> str:
+    return "+".join(ROLE_NAMES[x] for x in held if x >= 0)
+
+
+def roles_not_chosen(first, second, third, held, also_held) -> list[str]:
+    kept = roles_held(held, also_held).split("+")
+    return [x for x in roles_dealt(first, second, third) if x not in kept]
+
+
+def dealt_told(dealt) -> str:
+    return ", ".join(dealt) or "a fixed role"
+
+
+def no_effect_reason(card, threshold) -> str:
+    return NO_EFFECT_REASONS[card].format(b=threshold)
+
+
+def lifted_counts(*active) -> dict:
+    """The temporary events lifted, by name: the four blockades' counts, then the Plague's."""
+    counts = {BLOCKADE_NAMES[k]: n for k, n in enumerate(active[:4]) if n}
+    if active[4]:
+        counts["Plague"] = active[4]
+    return counts
+
+
+def any_lifted(*active) -> bool:
+    return bool(lifted_counts(*active))
+
+
+def lifted_told(counts) -> str:
+    return ", ".join(f"{n} {name}" for name, n in counts.items())
+
+
+def another_plague(active) -> bool:
+    return active > 1
+
+
+def roll_for(sailing) -> str:
+    return "roll phase" if sailing == 0 else "expedition sails"
+
+
+def nobody_loses_reason(card) -> str:
+    if card == BANKRUPTCY_CARD:
+        return "nobody has invested there"
+    return "nobody has more than one investment there"
+
+
+def outcome(success) -> str:
+    return "success" if success else "failure"
+
+
+def role_no_coins_reason(rule, c, d) -> str:
+    return NO_COINS_REASONS.get(rule, "its coins are set to 0").format(c=c, d=d)
+
+
+def price_told(price) -> str:
+    return f" for {price}" if price >= 0 else f" receiving {-price}"
+
+
+def none_if_negative(player):
+    return player if player >= 0 else None
+
+
+def emblem_change(before, holder) -> str:
+    if before == holder:
+        return "stays"
+    return "discarded" if holder < 0 else "passes"
+
+
+def emblem_stays(holder) -> str:
+    return f"stays with P{holder}" if holder >= 0 else "stays unclaimed"
+
+
+def game_ends(end_rule) -> str:
+    if end_rule == "at_once":
+        return "the game ends at once"
+    return "the game ends once this action is resolved"
+
+
+def winners_of(players, *scores) -> list[int]:
+    scores = first(players, *scores)
+    best = max(scores)
+    return [p for p, v in enumerate(scores) if v == best]
+
+
+def players_told(players) -> str:
+    return ", ".join(f"P{p}" for p in players)
+
+
+def truncation(truncated) -> str:
+    return " (truncated at the turn limit)" if truncated else ""
+
+
+def guild_told(slot):
+    """The words naming the guild in slot ``slot``, with its number."""
+    return {"numbered_guild": (numbered_guild, slot, "numbers")}
+
+
+GUILD = (GUILD_NAMES, "a")  # the guild most rows name, in their slot a
+CHOSEN_ACTION = {"action": (ACTION_NAMES, "b")}
+
+
+def investment(sentence: str, end_turn: Event, first_fields=None, last_fields=None) -> Choose:
+    """An investment-phase action (b) on what (c) for how much (d): its words fill
+    ``sentence``'s ``{what}``, its fields come between ``first_fields`` and ``last_fields``;
+    ``end_turn`` is ending the turn."""
+    opening, closing = sentence.split("{what}")
+
+    def told(what, fields, words):
+        return Event(opening + what + closing,
+                     {**(first_fields or {}), **fields, "arg": "c", "cost": "d",
+                      **(last_fields or {})},
+                     words={**words, "price": (price_told, "d")})
+
+    on_guild = told("{action}: {numbered_guild}{price}",
+                    {**CHOSEN_ACTION, "guild": (GUILD_NAMES, "c")}, guild_told("c"))
+    on_treasure = told("{action}: {treasure}{price}",
+                       {**CHOSEN_ACTION, "treasure": (TREASURE_NAMES, "c")}, {})
+    return Choose("b", {INVEST_GUILD: on_guild, MERCENARY_MUTINY: on_guild,
+                        EXCHANGE_WEALTH: on_treasure, CRAFTSMAN_SELL: on_treasure,
+                        END_TURN: end_turn}, otherwise=told("{action}{price}", CHOSEN_ACTION, {}))
+
+
+ROLE_NO_COINS_FIELDS = {"player": "a", "rule": (ROLE_REASONS, "b"),
+                        "reason": (role_no_coins_reason, "b", "c", "d")}
+EMBLEM_FIELDS = {"before": (none_if_negative, "a"), "holder": (none_if_negative, "b"),
+                 "changed": (ne, "a", "b"),
+                 "treasure_cards": (first, "players", "c", "d", "e", "f")}
+
+EVENTS = {
+    SETUP: Event("Setup: {a} players, {mode} mode, {c} victory points to win (end rule "
+                 "{end_rule}), {d} coins each.",
+                 {"players": "a", "mode": (MODE_NAMES, "b"), "target": "c",
+                  "starting_coins": "d", "end_rule": (END_RULES, "e")}),
+    SETUP_GUILD: Event("Setup: the {numbered_guild} is on the board.", {"guild": GUILD},
+                       words=guild_told("a")),
+    SET_ASIDE: Event("Set aside into the discard pile ({when}, {b} of {c}): {card}.",
+                     {"card": (EVENT_NAMES, "a"), "number": "b", "of": "c", "reshuffle": "d"},
+                     words={"when": (set_aside_when, "d")}),
+    ROLES_DEALT: Event("Setup: P{a} is dealt {dealt_roles} and plays {role}.",
+                       {"player": "a", "dealt": (roles_dealt, "b", "c", "d"),
+                        "role": (roles_held, "e", "f"),
+                        "not_chosen": (roles_not_chosen, "b", "c", "d", "e", "f")},
+                       words={"dealt_roles": (dealt_told, "dealt")}),
+    STARTING_PLOTS: Event("Setup: P{a} (Innkeeper) starts with {b} uncultivated plot(s); {c} "
+                          "land card(s) left.", {"player": "a", "plots": "b", "land_deck": "c"}),
+    TURN: Event("--- Turn {turn}: P{a} ---", {"player": "a", "turn": (numbered, "b")}),
+    RESHUFFLE: Event("The event deck ran out: the discard pile's {a} cards are shuffled into a "
+                     "new deck (reshuffle {b}).", {"deck": "a", "reshuffle": "b"}),
+    NO_EVENT: Event("No event card is left to reveal."),
+    REVEAL: Event("P{a} reveals {card}.", {"player": "a", "card": (EVENT_NAMES, "b")}),
+    GOVERNOR_CHOICE: Event("P{a} (Governor) applies {applied} and puts {returned} back on top.",
+                           {"player": "a", "applied": (EVENT_NAMES, "b"),
+                            "returned": (EVENT_NAMES, "c")}),
+    GUILD_FOUNDED: Event("The {numbered_guild} is founded.", {"guild": GUILD},
+                         words=guild_told("a")),
+    EVENT_COINS: Event("P{a} receives {b} coin(s) from {card} (now {d}).",
+                       {"player": "a", "coins": "b", "card": (EVENT_NAMES, "c"), "purse": "d"}),
+    EVENT_NO_EFFECT: Event("{card} changes nothing: {reason}.",
+                           {"card": (EVENT_NAMES, "a"), "reason": (no_effect_reason, "a", "b")}),
+    BLOCKADE_PLACED: Event("{blockade} placed: {b} active, blocking {guilds}.",
+                           {"blockade": (BLOCKADE_NAMES, "a"), "active": "b"},
+                           words={"guilds": (blockaded_guilds, "a", "numbers")}),
+    BLOCKADES_DISCARDED: Event("The {b} {blockade} cards go to the discard pile.",
+                               {"blockade": (BLOCKADE_NAMES, "a"), "cards": "b"}),
+    NOT_ON_BOARD: Event("The {effect} of {cause} has no effect on the {numbered_guild}: it is not "
+                        "on the board.", {"guild": GUILD, "effect": (EVENT_NAMES, "b"),
+                                          "cause": (CAUSES, "c")},
+                        words=guild_told("a")),
+    BLOCKADES_LIFTED: Choose((any_lifted, "b", "c", "d", "e", "f"), {
+        False: Event("No temporary event is active: {cause} lifts nothing.",
+                     {"cause": (CAUSES, "a"), "lifted": (lifted_counts, "b", "c", "d", "e", "f")}),
+        True: Event("All temporary events are lifted by {cause}: {listed}.",
+                    {"cause": (CAUSES, "a"), "lifted": (lifted_counts, "b", "c", "d", "e", "f")},
+                    words={"listed": (lifted_told, "lifted")})}),
+    PLAGUE_PLACED: Choose((another_plague, "a"), {
+        True: Event("Another Plague ({a} active): nothing more changes.", {"active": "a"}),
+        False: Event("The Plague: only the Church and the Monastery pay.", {"active": "a"})}),
+    PENDING: Event("{card} waits for the roll.", {"card": (EVENT_NAMES, "a")}),
+    PENDING_NO_GUILD: Choose((missing, "c"), {
+        True: Event("{card} on a roll of {b} has no effect: a 7 names no guild.",
+                    {"card": (EVENT_NAMES, "a"), "roll": "b", "guild": fixed(None),
+                     "reason": fixed("seven")}),
+        False: Event("{card} on a roll of {b} has no effect: the {numbered_guild} is not on the "
+                     "board.", {"card": (EVENT_NAMES, "a"), "roll": "b",
+                                "guild": (GUILD_NAMES, "c"), "reason": fixed("not founded")},
+                     words=guild_told("c"))}),
+    EXPEDITION_NO_STAKES: Event("Nobody has invested in the expedition: no ship sails."),
+    ROLL: Event("P{a} rolls {b} ({for}).", {"player": "a", "roll": "b", "for": (roll_for, "c")}),
+    ROLL_PAYS_NOBODY: Choose("c", {0: Event(
+        "The roll of {a} names the {numbered_guild}, which pays nobody: it is not on the board.",
+        {"roll": "a", "guild": (GUILD_NAMES, "b"), "reason": fixed("not founded")},
+        words=guild_told("b"))}, otherwise=Event(
+        "The roll of {a} names the {numbered_guild}, which pays nobody: nobody has invested in "
+        "it.", {"roll": "a", "guild": (GUILD_NAMES, "b"), "reason": fixed("no investments")},
+        words=guild_told("b"))),
+    INCOME: Event("P{a} collects {c} coin(s) from the {numbered_guild} (now {d}).",
+                  {"player": "a", "guild": (GUILD_NAMES, "b"), "coins": "c", "purse": "d"},
+                  words=guild_told("b")),
+    BLOCKED: Event("The {numbered_guild} is blocked by {blocked_by}: P{b} collects nothing of "
+                   "their {c} coin(s) there.",
+                   {"guild": GUILD, "player": "b", "withheld": "c",
+                    "blocked_by": (EVENT_NAMES, "d")}, words=guild_told("a")),
+    MUTINY: Event("Mutiny in the {numbered_guild} (by {cause}).",
+                  {"guild": GUILD, "cause": (CAUSES, "b")}, words=guild_told("a")),
+    BANKRUPTCY: Event("Bankruptcy in the {numbered_guild} (by {cause}): all investments lost.",
+                      {"guild": GUILD, "cause": (CAUSES, "b")}, words=guild_told("a")),
+    NOBODY_LOSES: Event("The {card} in the {numbered_guild} takes nothing: {reason}.",
+                        {"guild": GUILD, "card": (EVENT_NAMES, "b"),
+                         "reason": (nobody_loses_reason, "b")}, words=guild_told("a")),
+    LOST_INVESTMENTS: Event("P{a} loses {c} investment(s) in the {numbered_guild}.",
+                            {"player": "a", "guild": (GUILD_NAMES, "b"), "lost": "c"},
+                            words=guild_told("b")),
+    EXPEDITION_SAILS: Event("The expedition sails with {a} stake(s); roll {b}: {outcome}. The "
+                            "stakes go back to the reserve.",
+                            {"stakes": "a", "roll": "b", "success": (bool, "c")},
+                            words={"outcome": (outcome, "c")}),
+    TREASURE_TAKEN: Event("P{a} takes a treasure ({treasure}); {c} left in the deck.",
+                          {"player": "a", "treasure": (TREASURE_NAMES, "b"),
+                           "treasure_deck": "c"}),
+    TREASURE_DECK_EMPTY: Event("The treasure deck is empty: no treasure for the rest."),
+    STOWAWAY_SNEAKS: Event("P{a} (Stowaway) sneaks on board for free ({b} stake(s) now).",
+                           {"player": "a", "stakes": "b"}),
+    STOWAWAY_STAYS: Event("P{a} (Stowaway) {reason} ({c} stake(s) on board).",
+                          {"player": "a", "reason": (STOWAWAY_REASONS, "b"), "stakes": "c"}),
+    INNS_DESTROYED: Event("P{a} has {b} inn(s) destroyed.", {"player": "a", "destroyed": "b"}),
+    LANDS_LOST: Event("P{a} must give up {given} of {held} plot(s) ({d} cultivated, {e} "
+                      "uncultivated) and chooses {b} cultivated and {c} uncultivated.",
+                      {"player": "a", "cultivated": "b", "uncultivated": "c",
+                       "held_cultivated": "d", "held_uncultivated": "e"},
+                      words={"given": (add, "b", "c"), "held": (add, "d", "e")}),
+    CULTIVATION_LOST: Event("P{a} loses the cultivation of a plot.", {"player": "a"}),
+    TAX_PAID: Event("P{a} pays {b} coin(s) in tax (now {c}).",
+                    {"player": "a", "tax": "b", "purse": "c"}),
+    COLLECTION: Event("P{a} collects {b} for the turn and {c} from inns (now {d}).",
+                      {"player": "a", "turn_coins": "b", "inn_coins": "c", "purse": "d"}),
+    ROLE_COINS: Event("P{a} receives {b} coin(s): {reason} (now {d}).",
+                      {"player": "a", "coins": "b", "reason": (ROLE_REASONS, "c"),
+                       "purse": "d"}),
+    ROLE_NO_COINS: Choose("b", {
+        R_PEASANT: Event("P{a} receives nothing ({rule}): {reason}.",
+                         {**ROLE_NO_COINS_FIELDS, "cultivated": "c", "rivals_cultivated": "d"}),
+        R_STOWAWAY: Event("P{a} receives nothing ({rule}): {reason}.",
+                          {**ROLE_NO_COINS_FIELDS, "stakes": "c", "needed": "d"})},
+        otherwise=Event("P{a} receives nothing ({rule}): {reason}.", ROLE_NO_COINS_FIELDS)),
+    # One of the legal options of an investment-phase decision (e: its index); ``tell`` joins
+    # a decision's options into one ``options`` event.
+    OPTION: investment("{what}", end_turn=Event("{action}", {**CHOSEN_ACTION, "arg": "c",
+                                                             "cost": "d"})),
+    ACTION: investment("P{a}: {what} (purse was {e}).", end_turn=Event(
+        "P{a} ends the turn with {e} coin(s).",
+        {"player": "a", **CHOSEN_ACTION, "arg": fixed(0), "cost": fixed(0), "purse_before": "e"}),
+        first_fields={"player": "a"}, last_fields={"purse_before": "e"}),
+    INN_BUILT: Event("P{a} builds the inn on {plot} (the plot goes back to the land deck); {c} "
+                     "standing inn(s).", {"player": "a", "plot": (PLOT_NAMES, "b"), "inns": "c"}),
+    EMBLEM: Choose((emblem_change, "a", "b"), {
+        "stays": Event("Discoverer emblem check (treasure cards {treasure_cards}): it {where}.",
+                       EMBLEM_FIELDS, words={"where": (emblem_stays, "b")}),
+        "discarded": Event("The discoverer emblem is discarded (treasure cards "
+                           "{treasure_cards}).", EMBLEM_FIELDS),
+        "passes": Event("P{b} now holds the discoverer emblem (treasure cards "
+                        "{treasure_cards}).", EMBLEM_FIELDS)}),
+    TOP_INVESTOR: Choose((missing, "b"), {
+        True: Event("The {numbered_guild} has no top investor.",
+                    {"guild": GUILD, "holder": fixed(None)}, words=guild_told("a")),
+        False: Event("P{b} is now top investor of the {numbered_guild}.",
+                     {"guild": GUILD, "holder": "b"}, words=guild_told("a"))}),
+    POINTS: Event("P{a} now has {c} victory point(s) ({gained:+d}).",
+                  {"player": "a", "before": "b", "points": "c"},
+                  words={"gained": (sub, "c", "b")}),
+    TARGET_REACHED: Event("P{a} has reached {b} victory point(s) (target {c}): {then}.",
+                          {"player": "a", "points": "b", "target": "c",
+                           "end_rule": (END_RULES, "d")},
+                          words={"then": (game_ends, "end_rule")}),
+    GAME_END: Event("Game over{cut}. Victory points: {told}. Winner(s): {winners_told}.",
+                    {"scores": (first, "a", "b", "c", "d", "e"),
+                     "winners": (winners_of, "a", "b", "c", "d", "e"),
+                     "truncated": (bool, "f")},
+                    words={"cut": (truncation, "f"), "told": (each_player, "scores"),
+                           "winners_told": (players_told, "winners")}),
+}
 
 
 def tell(log, famine_numbers: int = 0) -> list[dict]:
@@ -283,22 +374,23 @@ def tell(log, famine_numbers: int = 0) -> list[dict]:
     one ``options`` event listing them all, followed by the ``action`` chosen.
     """
     numbers = GUILD_NUMBERS[famine_numbers]
-    n_players = MAX_PLAYERS
+    players = MAX_PLAYERS  # the emblem's treasure cards are told for the players of the game
     events = []
-    for row in trace.entries(log):
-        code, a, b, c, d, e, f = (int(x) for x in row)
+    for entry in trace.entries(log):
+        code, row = story.row_of(entry)
         if code == SETUP:
-            n_players = a
-        text, fields = _describe(code, a, b, c, d, e, f, numbers, n_players)
+            players = row["a"]
+        text, fields = story.describe(EVENTS, code, {**row, "numbers": numbers,
+                                                     "players": players})
         if code == OPTION:
-            if e == 0:
-                events.append({"kind": LOG_KINDS[code], "text": f"{_player(a)} may: {text}",
-                               "player": a, "options": []})
+            if row["e"] == 0:
+                events.append({"kind": LOG_KINDS[code], "text": f"P{row['a']} may: {text}",
+                               "player": row["a"], "options": []})
             else:
                 events[-1]["text"] += f"; {text}"
             events[-1]["options"].append(fields)
             continue
         events.append({"kind": LOG_KINDS[code], "text": text, **fields})
     if trace.is_full(log):
-        events.append({"kind": "log_full", "text": "(the log is full: the rest of the game is not shown)"})
+        events.append(dict(story.LOG_FULL))
     return events
