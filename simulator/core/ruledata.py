@@ -8,6 +8,19 @@ after the parameters, so a kernel reads ``rules.inn_cost``: the numbers are argu
 globals that numba would freeze at compile time, and a parameter the kernel reads but the file
 lacks is a compile error rather than a silent default. ``[notes]`` holds the assumptions that
 are not numbers (a modelling choice and its reason).
+
+Card data is written as tables, a line of numbers a card: ``[tables.NAME]`` lists its ``rows``
+(the cards, by the index the kernels know them by) and ``columns`` (the names of a card's
+numbers), and ``[tables.NAME.numbers]`` each row's line. The table is the int64 array
+``rules.NAME`` of its ``shape`` (rows are its leading axes flattened, columns its trailing ones),
+or, with ``fields = { a = shape, b = shape }``, several arrays over the same rows, each taking its
+share of the columns in order. Each number is a parameter of its own, named ``{row}_{column}``
+(or by the table's ``name``, e.g. ``"spell_{row}"``), so a designer changes a number on a card as
+any other: ``--set shop_cost_coin=4``, or in an experiment file. A row repeated in ``rows`` fills
+each of its places from the same numbers; ``"-"`` is a number the card does not have (0 in the
+array, no parameter), and a row ``"-"`` an index no card holds. A table's ``range`` and
+``source`` hold for each of its numbers unless ``ranges`` or ``[tables.NAME.sources]`` give one
+for its row, its column or the number itself (the most specific wins).
 """
 
 from __future__ import annotations
@@ -69,6 +82,24 @@ class Param:
         return value
 
 
+NO_NUMBER = "-"  # a table's number a card does not have
+
+
+@dataclass(frozen=True)
+class Table:
+    """A card table of ``rules.toml``: the array ``rules.<name>`` of ``shape``, its numbers in
+    order (C order), each the parameter of that name or None (0: the card has no such number)."""
+
+    name: str
+    shape: tuple[int, ...]
+    cells: tuple[str | None, ...]
+
+    def array(self, encoded: Callable[[str], int]) -> np.ndarray:
+        """The array with the values in force (``encoded(name)``: a parameter's)."""
+        values = [encoded(cell) if cell is not None else 0 for cell in self.cells]
+        return np.array(values, dtype=np.int64).reshape(self.shape)
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """A game's rule data with any overrides applied."""
@@ -78,8 +109,10 @@ class RuleSet:
     params: dict[str, Param]
     notes: dict[str, str] = field(default_factory=dict)
     overrides: dict[str, int | str] = field(default_factory=dict)
-    # tables(encoded) -> {field: int64 array}: the game's tables built from the parameters
-    # (card data laid out by card index), carried in the record beside them
+    # the card tables of rules.toml, carried in the record beside the parameters
+    card_tables: tuple[Table, ...] = ()
+    # tables(encoded) -> {field: int64 array}: tables a game derives from the parameters in
+    # code, carried in the record after the card tables
     tables: Callable | None = field(default=None, compare=False)
 
     def value(self, name: str):
@@ -101,11 +134,12 @@ class RuleSet:
 
     def as_record(self) -> np.ndarray:
         """The values in force as a one-element int64 record array, one field per parameter,
-        then one per table of ``tables``.
+        then one per card table and one per table of ``tables``.
 
         A recarray, so ``rules[0].inn_cost`` also reads as an attribute when run interpreted.
         """
-        tables = self.tables(self.encoded) if self.tables else {}
+        tables = {table.name: table.array(self.encoded) for table in self.card_tables}
+        tables.update(self.tables(self.encoded) if self.tables else {})
         fields = [(name, np.int64) for name in self.params]
         fields += [(name, np.int64, table.shape) for name, table in tables.items()]
         record = np.zeros(1, dtype=fields).view(np.recarray)
@@ -163,9 +197,8 @@ def load_rules(path: Path, game: str) -> RuleSet:
 def _load_rules(path: Path, game: str, mtime_ns: int) -> RuleSet:
     with open(path, "rb") as f:
         data = tomllib.load(f)
-    table = data["params"]
     params = {}
-    for name, entry in table.items():
+    for name, entry in data["params"].items():
         if "choices" in entry:
             param = Param(name, entry["value"], entry["source"], entry.get("description", ""),
                           choices=tuple(entry["choices"]))
@@ -178,4 +211,60 @@ def _load_rules(path: Path, game: str, mtime_ns: int) -> RuleSet:
             if not low <= param.default <= high:
                 raise RuntimeError(f"{path}: {name} default {param.default} is outside its range")
         params[name] = param
-    return RuleSet(game, str(data["rules_version"]), params, dict(data.get("notes", {})))
+    tables = tuple(table for name, entry in data.get("tables", {}).items()
+                   for table in _card_tables(path, name, entry, params))
+    return RuleSet(game, str(data["rules_version"]), params, dict(data.get("notes", {})),
+                   card_tables=tables)
+
+
+def _card_tables(path: Path, name: str, entry: dict, params: dict[str, Param]) -> list[Table]:
+    """``[tables.NAME]`` as its arrays, its numbers added to ``params`` (see the module's text)."""
+    rows, columns = entry["rows"], entry["columns"]
+    numbers, sources, ranges = entry["numbers"], entry.get("sources", {}), entry.get("ranges", {})
+    fields = entry["fields"] if "fields" in entry else {name: entry["shape"]}
+    where = f"{path}: table {name}"
+    widths = [int(np.prod(shape)) // len(rows) for shape in fields.values()]
+    if [w * len(rows) for w in widths] != [int(np.prod(s)) for s in fields.values()] \
+            or sum(widths) != len(columns):
+        raise RuntimeError(f"{where}: {len(rows)} rows of {len(columns)} numbers do not fill "
+                           + ", ".join(f"{f} {list(s)}" for f, s in fields.items()))
+    cards = set(rows) - {NO_NUMBER}
+    if set(numbers) != cards:
+        raise RuntimeError(f"{where}: rows {sorted(cards ^ set(numbers))} are not both listed "
+                           f"and numbered")
+    made = {}  # parameter -> the row it is a number of (a repeated row makes it again)
+    grid = []  # the parameter of each number, row by row (None: "-")
+    for row in rows:
+        line = numbers.get(row, [NO_NUMBER] * len(columns))
+        if len(line) != len(columns):
+            raise RuntimeError(f"{where}: row {row} has {len(line)} numbers, not {len(columns)}")
+        grid.append([])
+        for column, value in zip(columns, line):
+            if value == NO_NUMBER:
+                grid[-1].append(None)
+                continue
+            cell = entry.get("name", "{row}_{column}").format(row=row, column=column)
+            if not isinstance(value, int):
+                raise RuntimeError(f"{where}: {cell} is {value!r}, neither a number nor {NO_NUMBER!r}")
+            if cell in params and made.get(cell) != row:
+                raise RuntimeError(f"{where}: {cell} is already a parameter")
+            low, high = _most_specific(ranges, cell, column, row, entry["range"])
+            if not low <= int(value) <= high:
+                raise RuntimeError(f"{where}: {cell} default {value} is outside its range")
+            source = _most_specific(sources, cell, column, row, entry["source"])
+            params[cell] = Param(cell, int(value), source, entry.get("description", ""),
+                                 low=int(low), high=int(high))
+            made[cell] = row
+            grid[-1].append(cell)
+    for kind, given in (("sources", sources), ("ranges", ranges)):
+        unused = set(given) - cards - set(columns) - set(made)
+        if unused:
+            raise RuntimeError(f"{where}: {kind} for {sorted(unused)}, which it does not hold")
+    starts = np.cumsum([0] + widths)
+    return [Table(array, tuple(shape), tuple(c for line in grid for c in line[start:start + width]))
+            for (array, shape), start, width in zip(fields.items(), starts, widths)]
+
+
+def _most_specific(given: dict, cell: str, column: str, row: str, default):
+    """A table's entry for one number: the number's own, else its column's, else its row's."""
+    return given.get(cell, given.get(column, given.get(row, default)))
