@@ -25,12 +25,12 @@ def taken(spec, row: dict):
     one, or a function's value of them (see the module's docstring)."""
     if isinstance(spec, str):
         return row[spec]
-    first, *names = spec
-    if callable(first):
-        return first(*(row[name] for name in names))
-    if isinstance(first, str):
+    head, *names = spec
+    if callable(head):
+        return head(*(row[name] for name in names))
+    if isinstance(head, str):
         return [row[name] for name in spec]
-    return first[row[names[0]]]
+    return head[row[names[0]]]
 
 
 def fixed(value):
