@@ -1,7 +1,7 @@
 """A replayed Grimoire game is the game of the run, event for event.
 
-Threads, chunk sizes and the interpreted engine are checked for every game in
-tests/test_determinism.py.
+Its result (scores, ranks, winners), threads and chunk sizes are checked for every game in
+tests/test_contract.py, the interpreted engine in tests/test_determinism.py.
 """
 
 import polars as pl
@@ -21,10 +21,6 @@ def test_replay_matches_the_run(tmp_path):
         seats, games = _tables(path)
         for index in (0, 17, 39):
             events = api.replay("grimoire", seed=3, game_index=index, players=players)
-            end = events[-1]
-            assert end["kind"] == "game_end"
-            expected = seats.filter(pl.col("game_id") == index).sort("seat")["score"].to_list()
-            assert end["scores"] == expected
             game = games.filter(pl.col("game_id") == index)
             assert sum(1 for e in events if e["kind"] == "quest_turn") == game["turns"].item()
             assert sum(1 for e in events if e["kind"] == "round") == game["rounds"].item()
