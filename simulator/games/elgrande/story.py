@@ -2,13 +2,15 @@
 
 ``turn.py`` and ``effects.py`` record (code, a, b, c, d, e, f) rows with
 ``simulator.core.trace.record``; ``tell`` turns them into events (dicts for ``--format jsonl``)
-with a sentence each for the text story. The story is an omniscient referee's: it names every
+with a sentence each for the text story; ``EVENTS`` describes each code: its sentence and its
+fields (``simulator.core.story``). The story is an omniscient referee's: it names every
 card turned up, every power card, every placement, move and return with the counts it leaves,
 every decision with the number of options it was taken from, every secret choice as it is
 revealed, every scoring place by place, and every rule that fired without effect.
 """
 
-from simulator.core import trace
+from simulator.core import story
+from simulator.core.story import Choose, Event, each_player, first, fixed, numbered
 from simulator.games.elgrande.board import CARD_KEYS, REGION_NAMES
 from simulator.games.elgrande.codes import *  # every code: told here, and re-exported
 
@@ -46,206 +48,277 @@ def card_name(card: int) -> str:
     return CARD_KEYS[card].replace("_", " ")
 
 
-def _p(p: int) -> str:
-    return "black" if p == 5 else f"P{p}"
+def colour_told(c: int) -> str:
+    """A colour in a sentence: the player's, or the Grand Inquisitor's black."""
+    return "black" if c == 5 else f"P{c}"
 
 
-def _colour(c: int):
+def colour_field(c: int):
     """A colour for the structured fields: the player's number, or "black"."""
     return "black" if c == 5 else c
 
 
-def _describe(code, a, b, c, d, e, f) -> tuple[str, dict]:
-    if code == SETUP:
-        return (f"El Grande, {a} players: the King in {place_name(b)}.",
-                {"players": a, "king": place_name(b)})
-    if code == HOME:
-        return (f"{_p(a)}'s home region: {place_name(b)} (Grande and {c} Caballeros there, {d} "
-                f"in the court, {e} in the provinces).",
-                {"player": a, "home": place_name(b), "home_caballeros": c, "court": d,
-                 "provinces": e})
-    if code == ROUND:
-        return f"=== Round {a} ===", {"round": a}
-    if code == CARD_UP:
-        return f"Stack {a + 1} turns up {card_name(b)}.", {"stack": a + 1, "card": CARD_KEYS[b]}
-    if code == STACK_EMPTY:
-        return f"Stack {a + 1} is empty.", {"stack": a + 1}
-    if code == POWER_CARD:
-        return (f"{_p(a)} plays power card {b}.", {"player": a, "power": b})
-    if code == POWER_CLASH:
-        return (f"{_p(a)} has only values already played: plays {b} and acts after its first "
-                "player.", {"player": a, "power": b})
-    if code == TURN_ORDER:
-        order = [(a >> (4 * i)) & 0xF for i in range(b)]
-        return ("Turn order: " + ", ".join(map(_p, order)) + f"; {_p(c)} starts the next round's "
-                "card play.", {"order": order, "next_starter": c})
-    if code == TO_COURT:
-        return (f"{_p(a)} moves {b} Caballero(s) from the provinces to the court (court {c}, "
-                f"provinces {d}).", {"player": a, "caballeros": b, "court": c, "provinces": d})
-    if code == TURN:
-        return (f"--- {_p(a)}'s turn (score {b}, court {c}) ---",
-                {"player": a, "score": b, "court": c})
-    if code == CARD_TAKEN:
-        when = ("special action first", "placement first", "no special action")[c]
-        return (f"{_p(a)} takes {card_name(b)} (stack {d + 1}): {when}.",
-                {"player": a, "card": CARD_KEYS[b], "stack": d + 1, "order": when})
-    if code == PLACED:  # e: 1 from the provinces (the expansion's setup), d then what is left
-        if e:
-            return (f"{_p(a)} places a Caballero from the provinces in {place_name(b)} ({c} "
-                    f"there, provinces {d}).", {"player": a, "place": place_name(b), "there": c,
-                                               "from": "the provinces", "provinces": d})
-        return (f"{_p(a)} places a Caballero from the court in {place_name(b)} ({c} there, "
-                f"court {d}).", {"player": a, "place": place_name(b), "there": c,
-                                 "from": "the court", "court": d})
-    if code == MOVED:
-        return (f"{_p(d)} moves a Caballero of {_p(a)} from {place_name(b)} to {place_name(c)} "
-                f"({e} left, {f} there).", {"owner": a, "from": place_name(b),
-                                            "to": place_name(c), "by": d, "left": e, "there": f})
-    if code == RETURNED:
-        return (f"A Caballero of {_p(a)} goes back from {place_name(b)} to the provinces "
-                f"({c} left there).", {"owner": a, "from": place_name(b), "left": c})
-    if code == SPECIAL:  # c: 1 for a Copycat's, outside its player's turn
-        return (f"{_p(a)} carries out {card_name(b)}" + (" (Copycat: not in its turn)." if c
-                                                         else "."),
-                {"player": a, "card": CARD_KEYS[b], "copycat": bool(c)})
-    if code == SPECIAL_DECLINED:
-        return (f"{_p(a)} does not use the special action of {card_name(b)}.",
-                {"player": a, "card": CARD_KEYS[b]})
-    if code == VETO_HELD:
-        return (f"{_p(a)} holds a Veto ({b} held).", {"player": a, "vetoes": b})
-    if code == VETOED:
-        return (f"{_p(a)} plays a Veto: {_p(b)}'s {card_name(c)} is cancelled.",
-                {"player": a, "cancelled": b, "card": CARD_KEYS[c]})
-    if code == SCORING:
-        return (f"{SCORING_KINDS[a].capitalize()} of {place_name(b)}"
-                + (" (first places only)" if c else "") + ".",
-                {"scoring": SCORING_KINDS[a], "place": place_name(b), "first_only": bool(c)})
-    if code == PLACE_SCORED:
-        return (f"{place_name(a)}: {_p(b)} with {c} Caballero(s) takes place {d + 1} for {e} "
-                f"points (score {f}).", {"place": place_name(a), "player": b, "caballeros": c,
-                                         "rank": d + 1, "points": e, "score": f})
-    if code == BONUS:
-        what = ("King's", "Grande")[c]
-        return (f"{place_name(a)}: {_p(b)} scores the {what} bonus, {d} points (score {e}).",
-                {"place": place_name(a), "player": b, "bonus": what.lower().rstrip("'s"),
-                 "points": d, "score": e})
-    if code == NOBODY_SCORES:
-        return f"{place_name(a)}: no Caballero there, nobody scores.", {"place": place_name(a)}
-    if code == KING_MOVED:
-        return (f"The King moves from {place_name(a)} to {place_name(b)}.",
-                {"from": place_name(a), "to": place_name(b)})
-    if code == GRANDE_MOVED:
-        return (f"{_p(a)}'s Grande moves from {place_name(b)} to {place_name(c)}.",
-                {"player": a, "from": place_name(b), "to": place_name(c)})
-    if code == SCOREBOARD_MOVED:
-        return (f"Mobile scoreboard {a + 1} goes from {place_name(b)} to {place_name(c)}.",
-                {"scoreboard": a + 1, "from": place_name(b), "to": place_name(c)})
-    if code == SECRET_CHOICE:
-        return (f"{_p(a)} reveals {place_name(b)} ({PURPOSES[c]}).",
-                {"player": a, "place": place_name(b), "purpose": PURPOSES[c]})
-    if code == CASTILLO_EMPTIED:
-        return (f"{_p(a)} moves {b} Caballero(s) from the Castillo to {place_name(c)}.",
-                {"player": a, "caballeros": b, "to": place_name(c)})
-    if code == DISCARDED:
-        return f"Unused {card_name(a)} is discarded.", {"card": CARD_KEYS[a]}
-    if code == POWER_TAKEN_BACK:
-        return f"{_p(a)} takes back power card {b}.", {"player": a, "power": b}
-    if code == DECISION:
-        text = f"{_p(a)} decides the {DECISIONS[b]}: option {d + 1} of {c}"
-        fields = {"player": a, "decision": DECISIONS[b], "options": c, "chosen": d}
-        if b == DECIDE_FREE_MOVE:  # e: the destination (-1: the Caballero stays)
-            fields["destination"] = None if e < 0 else place_name(e)
-            return f"{text} ({'stay' if e < 0 else place_name(e)}).", fields
-        if b == DECIDE_TABLE_SPACE:  # e: the colour going onto the space
-            fields["colour"] = _colour(e)
-            return f"{text} (a Caballero of {_p(e)}).", fields
-        if b == DECIDE_HELD_CARD:  # e: the kept card; f: the card it would carry out (-1: none)
-            fields["card"] = HELD[e]
-            fields["on"] = CARD_KEYS[f] if f >= 0 else None
-            if e == 0:  # Execute Action Card: option 0 keeps it, the others name a face-up card
-                what = f"carry out {card_name(f)}" if d else "keep it"
-            else:  # Copycat: option 1 copies the special action just carried out
-                what = f"copy {card_name(f)}" if d else f"not copy {card_name(f)}"
-            return f"{text}: {HELD[e]}, {what}.", fields
-        return f"{text}.", fields
-    if code == NO_EFFECT:
-        return (f"{_p(a)}'s {card_name(b)}: {WHY[c]}.",
-                {"player": a, "card": CARD_KEYS[b], "why": WHY[c]})
-    if code == BLACK_PLACED:
-        return (f"{b} black Caballero(s) of the Grand Inquisitor in {place_name(a)}.",
-                {"place": place_name(a), "caballeros": b})
-    if code == TABLE_PLACED:
-        return (f"The limit table ({c} spaces) goes from {place_name(a)} to {place_name(b)} "
-                f"({d} Caballero(s) on it).", {"from": place_name(a), "to": place_name(b),
-                                               "spaces": c, "on_table": d})
-    if code == BLACK_STAY:
-        return (f"{b} black Caballero(s) stay in the Castillo: {_p(a)}, the Grand Inquisitor's "
-                "holder, named the King's region, and black Caballeros never go to a court.",
-                {"player": a, "caballeros": b})
-    if code == TABLE_FILLED:
-        return (f"{_p(b)} puts a Caballero of {_p(a)} on the limit table in {place_name(c)} "
-                f"({d} of its colour on it).", {"colour": _colour(a), "by": _colour(b),
-                                                "place": place_name(c), "on_table": d})
-    if code == INQUISITOR_TAKEN:
-        return (f"{_p(a)} takes the Grand Inquisitor card" + (f" from {_p(b)}." if b >= 0 else ".")
-                , {"player": a, "from": b})
-    if code == EXTRA_CABALLERO:
-        how = ("places one more Caballero", "takes one more Caballero to the court")[b]
-        return (f"{_p(a)}, the Grand Inquisitor's holder, {how} this round.",
-                {"player": a, "extra": ("placement", "court")[b]})
-    if code == TOKENS_LAID:
-        return (f"{b} {TOKENS[a]} token(s) laid in {place_name(c)} ({d} lying there, {e} in "
-                "the supply).", {"token": TOKENS[a], "laid": b, "place": place_name(c),
-                                 "lying": d, "supply": e})
-    if code == TOKEN_TAKEN:
-        return (f"{d} Caballero(s) of {_p(a)} take {TOKENS[b]} in "
-                f"{place_name(c)} ({e} left lying).", {"colour": _colour(a), "token": TOKENS[b],
-                                                       "place": place_name(c), "taken": d,
-                                                       "lying": e})
-    if code == TOKEN_HOME:
-        return (f"A Caballero of {_p(a)} brings {TOKENS[b]} to {place_name(c)}: {d} points "
-                f"(score {e}).", {"colour": _colour(a), "token": TOKENS[b],
-                                  "place": place_name(c), "points": d, "score": e})
-    if code == TOKEN_LOST:
-        return (f"A Caballero of {_p(a)} goes to {place_name(c)}: its {TOKENS[b]} is lost to the "
-                "supply.", {"colour": _colour(a), "token": TOKENS[b], "to": place_name(c)})
-    if code == SPACE_SCORED:
-        space = SPACES[a][c]
-        return (f"{place_name(a)}: {_p(b)} on the {space}'s space scores {d} points (score {e}).",
-                {"place": place_name(a), "player": b, "space": space, "points": d, "score": e})
-    if code == CARD_HELD:
-        return f"{_p(a)} keeps {HELD[b]} for later.", {"player": a, "card": HELD[b]}
-    if code == HELD_CARD_USED:
-        return (f"{_p(a)} uses {HELD[b]}" + (f" on {card_name(c)}." if c >= 0 else "."),
-                {"player": a, "card": HELD[b], "on": CARD_KEYS[c] if c >= 0 else None})
-    if code == FREE_MOVE:  # MOVED's row: colour, from, to, by, left, there
-        return (f"{_p(d)} moves a Caballero of {_p(a)} from {place_name(b)} to {place_name(c)} "
-                f"as a free move, no action ({e} left, {f} there).",
-                {"player": d, "colour": _colour(a), "from": place_name(b), "to": place_name(c),
-                 "left": e, "there": f})
-    if code == SETUP_CABALLEROS:
-        return (f"{_p(a)} takes {b} more Caballeros into the provinces (provinces {c}).",
-                {"player": a, "caballeros": b, "provinces": c})
-    if code == COPYCAT_ACTION:
-        return (f"--- {_p(a)}'s Copycat action after {_p(b)}'s turn: {card_name(c)} (not a turn "
-                f"of {_p(a)}'s) ---", {"player": a, "after": b, "card": CARD_KEYS[c]})
-    if code == TABLE_MOVE:
-        there = ("beside the table", "on the table")
-        how = ("takes a Caballero of {} off the limit table in {}: it stays beside it",
-               "puts a Caballero of {} beside the limit table in {} onto a free space")[d]
-        return (f"{_p(a)} " + how.format(_p(b), place_name(c)) + f" ({e} of its colour on "
-                "it; one movement).", {"player": a, "colour": _colour(b), "place": place_name(c),
-                                       "from": there[1 - d], "to": there[d], "on_table": e})
-    if code == TRUNCATED:
-        return "The game is cut short.", {}
-    if code == GAME_END:
-        scores = [b, c, d, e, f][:a]
-        return ("Game over. Final scores: " + " ".join(f"P{i}={v}" for i, v in enumerate(scores))
-                + ".", {"scores": scores})
-    raise ValueError(f"unknown log code {code}")
+def colours_told(colours) -> str:
+    return ", ".join(map(colour_told, colours))
+
+
+def turn_order(packed, players) -> list[int]:
+    return [(packed >> (4 * i)) & 0xF for i in range(players)]
+
+
+CARD_ORDERS = ("special action first", "placement first", "no special action")
+BONUSES = ("King's", "Grande")
+EXTRAS = ("places one more Caballero", "takes one more Caballero to the court")
+EXTRA_KINDS = ("placement", "court")
+
+
+def copycat_told(copycat) -> str:
+    return " (Copycat: not in its turn)." if copycat else "."
+
+
+def scoring_told(kind) -> str:
+    return SCORING_KINDS[kind].capitalize()
+
+
+def first_only_told(first_only) -> str:
+    return " (first places only)" if first_only else ""
+
+
+def bonus_field(bonus) -> str:
+    return BONUSES[bonus].lower().rstrip("'s")
+
+
+def destination(place):
+    return None if place < 0 else place_name(place)
+
+
+def destination_told(place) -> str:
+    return "stay" if place < 0 else place_name(place)
+
+
+def card_or_none(card):
+    return CARD_KEYS[card] if card >= 0 else None
+
+
+def held_card_choice(held, chosen, card) -> str:
+    """What a player does with a held card: Execute Action Card's option 0 keeps it, the others
+    name a face-up card; Copycat's option 1 copies the special action just carried out."""
+    if held == 0:
+        return f"carry out {card_name(card)}" if chosen else "keep it"
+    return f"copy {card_name(card)}" if chosen else f"not copy {card_name(card)}"
+
+
+def from_whom_told(holder) -> str:
+    return f" from {colour_told(holder)}." if holder >= 0 else "."
+
+
+def space_name(place, space) -> str:
+    return SPACES[place][space]
+
+
+def used_on_told(card) -> str:
+    return f" on {card_name(card)}." if card >= 0 else "."
+
+
+PLACE_A = (place_name, "a")
+PLACE_B = (place_name, "b")
+PLACE_C = (place_name, "c")
+DECISION_FIELDS = {"player": "a", "decision": (DECISIONS, "b"), "options": "c", "chosen": "d"}
+DECISION_TEXT = "{player} decides the {decision}: option {option} of {c}"
+DECISION_WORDS = {"player": (colour_told, "a"), "option": (numbered, "d")}
+TABLE_MOVE_FIELDS = {"player": "a", "colour": (colour_field, "b"), "place": PLACE_C}
+TABLE_MOVE_WORDS = {"player": (colour_told, "a"), "colour": (colour_told, "b")}
+
+# In the sentences, {player}, {owner}, {by} and {colour} are colours as told ("P2", "black").
+EVENTS = {
+    SETUP: Event("El Grande, {a} players: the King in {king}.", {"players": "a", "king": PLACE_B}),
+    HOME: Event("{player}'s home region: {home} (Grande and {c} Caballeros there, {d} in the "
+                "court, {e} in the provinces).",
+                {"player": "a", "home": PLACE_B, "home_caballeros": "c", "court": "d",
+                 "provinces": "e"}, words={"player": (colour_told, "a")}),
+    ROUND: Event("=== Round {a} ===", {"round": "a"}),
+    CARD_UP: Event("Stack {stack} turns up {named}.",
+                   {"stack": (numbered, "a"), "card": (CARD_KEYS, "b")},
+                   words={"named": (card_name, "b")}),
+    STACK_EMPTY: Event("Stack {stack} is empty.", {"stack": (numbered, "a")}),
+    POWER_CARD: Event("{player} plays power card {b}.", {"player": "a", "power": "b"},
+                      words={"player": (colour_told, "a")}),
+    POWER_CLASH: Event("{player} has only values already played: plays {b} and acts after its "
+                       "first player.", {"player": "a", "power": "b"},
+                       words={"player": (colour_told, "a")}),
+    TURN_ORDER: Event("Turn order: {order_told}; {starter} starts the next round's card play.",
+                      {"order": (turn_order, "a", "b"), "next_starter": "c"},
+                      words={"order_told": (colours_told, "order"),
+                             "starter": (colour_told, "c")}),
+    TO_COURT: Event("{player} moves {b} Caballero(s) from the provinces to the court (court {c}, "
+                    "provinces {d}).", {"player": "a", "caballeros": "b", "court": "c",
+                                        "provinces": "d"},
+                    words={"player": (colour_told, "a")}),
+    TURN: Event("--- {player}'s turn (score {b}, court {c}) ---",
+                {"player": "a", "score": "b", "court": "c"},
+                words={"player": (colour_told, "a")}),
+    CARD_TAKEN: Event("{player} takes {named} (stack {stack}): {order}.",
+                      {"player": "a", "card": (CARD_KEYS, "b"), "stack": (numbered, "d"),
+                       "order": (CARD_ORDERS, "c")},
+                      words={"player": (colour_told, "a"), "named": (card_name, "b")}),
+    # e: 1 from the provinces (the expansion's setup), d then what is left
+    PLACED: Choose((bool, "e"), {
+        True: Event("{player} places a Caballero from the provinces in {place} ({c} there, "
+                    "provinces {d}).",
+                    {"player": "a", "place": PLACE_B, "there": "c",
+                     "from": fixed("the provinces"), "provinces": "d"},
+                    words={"player": (colour_told, "a")}),
+        False: Event("{player} places a Caballero from the court in {place} ({c} there, court "
+                     "{d}).",
+                     {"player": "a", "place": PLACE_B, "there": "c", "from": fixed("the court"),
+                      "court": "d"}, words={"player": (colour_told, "a")})}),
+    MOVED: Event("{by} moves a Caballero of {owner} from {from} to {to} ({e} left, {f} there).",
+                 {"owner": "a", "from": PLACE_B, "to": PLACE_C, "by": "d", "left": "e",
+                  "there": "f"},
+                 words={"by": (colour_told, "d"), "owner": (colour_told, "a")}),
+    RETURNED: Event("A Caballero of {owner} goes back from {from} to the provinces ({c} left "
+                    "there).", {"owner": "a", "from": PLACE_B, "left": "c"},
+                    words={"owner": (colour_told, "a")}),
+    # c: 1 for a Copycat's, outside its player's turn
+    SPECIAL: Event("{player} carries out {named}{copycat_note}",
+                   {"player": "a", "card": (CARD_KEYS, "b"), "copycat": (bool, "c")},
+                   words={"player": (colour_told, "a"), "named": (card_name, "b"),
+                          "copycat_note": (copycat_told, "c")}),
+    SPECIAL_DECLINED: Event("{player} does not use the special action of {named}.",
+                            {"player": "a", "card": (CARD_KEYS, "b")},
+                            words={"player": (colour_told, "a"), "named": (card_name, "b")}),
+    VETO_HELD: Event("{player} holds a Veto ({b} held).", {"player": "a", "vetoes": "b"},
+                     words={"player": (colour_told, "a")}),
+    VETOED: Event("{player} plays a Veto: {cancelled}'s {named} is cancelled.",
+                  {"player": "a", "cancelled": "b", "card": (CARD_KEYS, "c")},
+                  words={"player": (colour_told, "a"), "cancelled": (colour_told, "b"),
+                         "named": (card_name, "c")}),
+    SCORING: Event("{kind} of {place}{first_only_note}.",
+                   {"scoring": (SCORING_KINDS, "a"), "place": PLACE_B,
+                    "first_only": (bool, "c")},
+                   words={"kind": (scoring_told, "a"), "first_only_note": (first_only_told,
+                                                                            "c")}),
+    PLACE_SCORED: Event("{place}: {player} with {c} Caballero(s) takes place {rank} for {e} "
+                        "points (score {f}).",
+                        {"place": PLACE_A, "player": "b", "caballeros": "c",
+                         "rank": (numbered, "d"), "points": "e", "score": "f"},
+                        words={"player": (colour_told, "b")}),
+    BONUS: Event("{place}: {player} scores the {what} bonus, {d} points (score {e}).",
+                 {"place": PLACE_A, "player": "b", "bonus": (bonus_field, "c"), "points": "d",
+                  "score": "e"},
+                 words={"player": (colour_told, "b"), "what": (BONUSES, "c")}),
+    NOBODY_SCORES: Event("{place}: no Caballero there, nobody scores.", {"place": PLACE_A}),
+    KING_MOVED: Event("The King moves from {from} to {to}.", {"from": PLACE_A, "to": PLACE_B}),
+    GRANDE_MOVED: Event("{player}'s Grande moves from {from} to {to}.",
+                        {"player": "a", "from": PLACE_B, "to": PLACE_C},
+                        words={"player": (colour_told, "a")}),
+    SCOREBOARD_MOVED: Event("Mobile scoreboard {scoreboard} goes from {from} to {to}.",
+                            {"scoreboard": (numbered, "a"), "from": PLACE_B, "to": PLACE_C}),
+    SECRET_CHOICE: Event("{player} reveals {place} ({purpose}).",
+                         {"player": "a", "place": PLACE_B, "purpose": (PURPOSES, "c")},
+                         words={"player": (colour_told, "a")}),
+    CASTILLO_EMPTIED: Event("{player} moves {b} Caballero(s) from the Castillo to {to}.",
+                            {"player": "a", "caballeros": "b", "to": PLACE_C},
+                            words={"player": (colour_told, "a")}),
+    DISCARDED: Event("Unused {named} is discarded.", {"card": (CARD_KEYS, "a")},
+                     words={"named": (card_name, "a")}),
+    POWER_TAKEN_BACK: Event("{player} takes back power card {b}.", {"player": "a", "power": "b"},
+                            words={"player": (colour_told, "a")}),
+    DECISION: Choose("b", {
+        # e: the destination (-1: the Caballero stays)
+        DECIDE_FREE_MOVE: Event(DECISION_TEXT + " ({destination_told}).",
+                                {**DECISION_FIELDS, "destination": (destination, "e")},
+                                words={**DECISION_WORDS,
+                                       "destination_told": (destination_told, "e")}),
+        # e: the colour going onto the space
+        DECIDE_TABLE_SPACE: Event(DECISION_TEXT + " (a Caballero of {colour}).",
+                                  {**DECISION_FIELDS, "colour": (colour_field, "e")},
+                                  words={**DECISION_WORDS, "colour": (colour_told, "e")}),
+        # e: the kept card; f: the card it would carry out (-1: none)
+        DECIDE_HELD_CARD: Event(DECISION_TEXT + ": {card}, {choice}.",
+                                {**DECISION_FIELDS, "card": (HELD, "e"),
+                                 "on": (card_or_none, "f")},
+                                words={**DECISION_WORDS,
+                                       "choice": (held_card_choice, "e", "d", "f")})},
+        otherwise=Event(DECISION_TEXT + ".", DECISION_FIELDS, words=DECISION_WORDS)),
+    NO_EFFECT: Event("{player}'s {named}: {why}.",
+                     {"player": "a", "card": (CARD_KEYS, "b"), "why": (WHY, "c")},
+                     words={"player": (colour_told, "a"), "named": (card_name, "b")}),
+    BLACK_PLACED: Event("{b} black Caballero(s) of the Grand Inquisitor in {place}.",
+                        {"place": PLACE_A, "caballeros": "b"}),
+    TABLE_PLACED: Event("The limit table ({c} spaces) goes from {from} to {to} ({d} "
+                        "Caballero(s) on it).",
+                        {"from": PLACE_A, "to": PLACE_B, "spaces": "c", "on_table": "d"}),
+    BLACK_STAY: Event("{b} black Caballero(s) stay in the Castillo: {player}, the Grand "
+                      "Inquisitor's holder, named the King's region, and black Caballeros never "
+                      "go to a court.", {"player": "a", "caballeros": "b"},
+                      words={"player": (colour_told, "a")}),
+    TABLE_FILLED: Event("{by} puts a Caballero of {colour} on the limit table in {place} ({d} of "
+                        "its colour on it).",
+                        {"colour": (colour_field, "a"), "by": (colour_field, "b"),
+                         "place": PLACE_C, "on_table": "d"},
+                        words={"by": (colour_told, "b"), "colour": (colour_told, "a")}),
+    INQUISITOR_TAKEN: Event("{player} takes the Grand Inquisitor card{from_whom}",
+                            {"player": "a", "from": "b"},
+                            words={"player": (colour_told, "a"),
+                                   "from_whom": (from_whom_told, "b")}),
+    EXTRA_CABALLERO: Event("{player}, the Grand Inquisitor's holder, {how} this round.",
+                           {"player": "a", "extra": (EXTRA_KINDS, "b")},
+                           words={"player": (colour_told, "a"), "how": (EXTRAS, "b")}),
+    TOKENS_LAID: Event("{b} {token} token(s) laid in {place} ({d} lying there, {e} in the "
+                       "supply).", {"token": (TOKENS, "a"), "laid": "b", "place": PLACE_C,
+                                    "lying": "d", "supply": "e"}),
+    TOKEN_TAKEN: Event("{d} Caballero(s) of {colour} take {token} in {place} ({e} left lying).",
+                       {"colour": (colour_field, "a"), "token": (TOKENS, "b"), "place": PLACE_C,
+                        "taken": "d", "lying": "e"},
+                       words={"colour": (colour_told, "a")}),
+    TOKEN_HOME: Event("A Caballero of {colour} brings {token} to {place}: {d} points (score "
+                      "{e}).", {"colour": (colour_field, "a"), "token": (TOKENS, "b"),
+                                "place": PLACE_C, "points": "d", "score": "e"},
+                      words={"colour": (colour_told, "a")}),
+    TOKEN_LOST: Event("A Caballero of {colour} goes to {to}: its {token} is lost to the supply.",
+                      {"colour": (colour_field, "a"), "token": (TOKENS, "b"), "to": PLACE_C},
+                      words={"colour": (colour_told, "a")}),
+    SPACE_SCORED: Event("{place}: {player} on the {space}'s space scores {d} points (score {e}).",
+                        {"place": PLACE_A, "player": "b", "space": (space_name, "a", "c"),
+                         "points": "d", "score": "e"},
+                        words={"player": (colour_told, "b")}),
+    CARD_HELD: Event("{player} keeps {card} for later.", {"player": "a", "card": (HELD, "b")},
+                     words={"player": (colour_told, "a")}),
+    HELD_CARD_USED: Event("{player} uses {card}{used_on}",
+                          {"player": "a", "card": (HELD, "b"), "on": (card_or_none, "c")},
+                          words={"player": (colour_told, "a"), "used_on": (used_on_told, "c")}),
+    # MOVED's row: colour, from, to, by, left, there
+    FREE_MOVE: Event("{by} moves a Caballero of {colour} from {from} to {to} as a free move, no "
+                     "action ({e} left, {f} there).",
+                     {"player": "d", "colour": (colour_field, "a"), "from": PLACE_B,
+                      "to": PLACE_C, "left": "e", "there": "f"},
+                     words={"by": (colour_told, "d"), "colour": (colour_told, "a")}),
+    SETUP_CABALLEROS: Event("{player} takes {b} more Caballeros into the provinces (provinces "
+                            "{c}).", {"player": "a", "caballeros": "b", "provinces": "c"},
+                            words={"player": (colour_told, "a")}),
+    COPYCAT_ACTION: Event("--- {player}'s Copycat action after {after}'s turn: {named} (not a "
+                          "turn of {player}'s) ---",
+                          {"player": "a", "after": "b", "card": (CARD_KEYS, "c")},
+                          words={"player": (colour_told, "a"), "after": (colour_told, "b"),
+                                 "named": (card_name, "c")}),
+    # d: 0 off the table, 1 onto it
+    TABLE_MOVE: Choose("d", {
+        0: Event("{player} takes a Caballero of {colour} off the limit table in {place}: it "
+                 "stays beside it ({e} of its colour on it; one movement).",
+                 {**TABLE_MOVE_FIELDS, "from": fixed("on the table"),
+                  "to": fixed("beside the table"), "on_table": "e"}, words=TABLE_MOVE_WORDS),
+        1: Event("{player} puts a Caballero of {colour} beside the limit table in {place} onto a "
+                 "free space ({e} of its colour on it; one movement).",
+                 {**TABLE_MOVE_FIELDS, "from": fixed("beside the table"),
+                  "to": fixed("on the table"), "on_table": "e"}, words=TABLE_MOVE_WORDS)}),
+    TRUNCATED: Event("The game is cut short."),
+    GAME_END: Event("Game over. Final scores: {told}.",
+                    {"scores": (first, "a", "b", "c", "d", "e", "f")},
+                    words={"told": (each_player, "scores")}),
+}
 
 
 def tell(log) -> list[dict]:
     """The game's events in order, each a dict with ``kind``, ``text`` and its fields."""
-    return trace.tell(log, _describe, LOG_KINDS)
-
+    return story.tell(log, EVENTS, LOG_KINDS)
