@@ -122,16 +122,3 @@ def entries(log: np.ndarray) -> np.ndarray:
 def is_full(log: np.ndarray) -> bool:
     return log[0, 0] + 1 >= log.shape[0]
 
-
-def tell(log: np.ndarray, describe, kinds) -> list[dict]:
-    """A game's log as events in order, each a dict with ``kind`` (``kinds[code]``), ``text``
-    and its fields, from the game's ``describe(code, a, b, c, d, e, f) -> (text, fields)``;
-    a full log ends with a ``log_full`` event."""
-    events = []
-    for row in entries(log):
-        code, a, b, c, d, e, f = (int(x) for x in row)
-        text, fields = describe(code, a, b, c, d, e, f)
-        events.append({"kind": kinds[code], "text": text, **fields})
-    if is_full(log):
-        events.append({"kind": "log_full", "text": "(the log is full: the rest of the game is not shown)"})
-    return events
