@@ -212,10 +212,8 @@ def check_base_board(s, log):
 @compiled
 def check_tokens(s, r, log, round_over):
     """Gold and Wares: the limited supply's count in the supply, lying and carried; carried one
-    per Caballero outside Spain; the Caballeros come this round to the Ship and the colonies
-    (Free Choice's moves at a general scoring come after the round's end: counted as come in
-    the next round, see README.md, Invariants)."""
-    fresh_round = round_over and not general_scoring_after(r, s.round_no)
+    per Caballero outside Spain; none counted as come this round to the Ship and the colonies
+    once the round is over (its general scoring too)."""
     total_ware = s.supply[WARE] + s.lying[WARE]
     total_gold = s.supply[GOLD] + s.lying[GOLD]
     for token in range(2):
@@ -232,7 +230,7 @@ def check_tokens(s, r, log, round_over):
             if carried != 0 and (g < N_SPAIN or g == CASTILLO):
                 broken(log, CARRIED_IN_SPAIN, c, g)
             came = s.arrived[c, g]
-            if came < 0 or came > s.cab[c, g] or (came > 0 and fresh_round):
+            if came < 0 or came > s.cab[c, g] or (came > 0 and round_over):
                 broken(log, ARRIVED, c, came)
     if total_ware != r.wares:
         broken(log, TOKENS, WARE, total_ware)

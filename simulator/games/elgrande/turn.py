@@ -887,8 +887,6 @@ def end_of_round(s, r, log):
         if s.face[stack] >= 0:
             record(log, L.DISCARDED, s.face[stack])
             s.face[stack] = -1
-    if s.expansion:
-        X.end_of_round(s)
     if s.vetoes.sum() > 0:  # a Veto kept to the round's end: it goes, or stays (veto_lasts)
         came_up(log, L.UP_VETO_LASTS)
     if r.veto_lasts == VETO_ROUND:
@@ -951,6 +949,8 @@ def play_turns(s, r, plans, rng, log, first):
         if s.round_no % r.scoring_every == 0:
             came_up(log, L.UP_SCORING_EVERY)
         general_scoring(s, r, plans, rng, log)
+    if s.expansion:  # after the scoring: a Caballero Free Choice moves then came this round
+        X.end_of_round(s)
     if checking(log):
         invariants.check(s, r, log, kings_region, True)
 
