@@ -82,7 +82,9 @@ def test_two_threads_and_small_chunks_give_the_same_bytes(played, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("configuration", list(configurations()))
 def test_many_games_keep_the_dataset_contract(configuration):
-    game, mode, players, mix = configuration
+    """Fifty times the games, where rare endings come up: GEMMiS's heuristic players reach the
+    turn limit some 15 times in 15,000 games and share a win about once (2026-12-05)."""
+    game, _, players, _ = configuration
     n_games = 50 * GAMES[game]
     config = make_config(game, **options(*configuration))
     seats, games = batch.play_in_memory(config, n_games, with_games=True)
