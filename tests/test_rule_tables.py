@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from simulator.core.errors import UsageError
+from simulator.core.game import GAME_NAMES, get_game
 from simulator.core.ruledata import load_rules
 
 RULES = '''
@@ -161,3 +162,21 @@ def test_a_table_needs_no_game_code_to_be_read(tmp_path):
     rules = rules_from(tmp_path)
     assert rules.tables is None
     assert np.array_equal(rules.as_record()[0].copies, [0, 1, 2])
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_each_number_of_a_games_tables_is_read_where_its_card_lies(game):
+    """Changing one number of a game's card table changes its array in the places that number
+    fills and nowhere else."""
+    rules = get_game(game).rules()
+    base = rules.as_record()[0]
+    for table in rules.card_tables:
+        cells = np.array(table.cells, dtype=object).reshape(table.shape)
+        for name in dict.fromkeys(c for c in table.cells if c is not None):
+            param = rules.params[name]
+            if param.low == param.high:
+                continue  # fixed (El Grande's King and Holy Inquisition: one card each)
+            other = param.low if param.default != param.low else param.high
+            changed = rules.with_overrides({name: other}).as_record()[0][table.name]
+            assert np.array_equal(changed != base[table.name], cells == name), (table.name, name)
+            assert (changed[cells == name] == other).all()

@@ -1,8 +1,8 @@
 """Gnomeland: the table as numbers, and the questions the rules and the players ask of it.
 
 One game's state is a numpy record of dtype ``STATE`` (layout below, field by field); the rule
-numbers are a record of ``rules.toml``'s parameters (``r.shop_cost_coin``...) and of the card
-tables built from them (``card_tables``: ``r.n_cost``...), so the rules read a card by its index.
+numbers are a record of ``rules.toml``'s parameters (``r.hex_penalty``...) and of its card tables
+(``r.n_cost``...: a card's numbers by its index), so the rules read a card by its index.
 Resources are indexed COIN, MANA, WEAPON; mercenaries TRADER, WIZARD, SOLDIER in the same order
 as the resource they give (a Trader gives Coins, a Wizard Mana, a Soldier Weapons).
 
@@ -158,53 +158,9 @@ STATE = np.dtype([
 new_table, copy_of = table_factory(STATE)
 
 
-def card_tables(value) -> dict[str, np.ndarray]:
-    """The card numbers of ``rules.toml`` laid out by card index, for the rules record (the
-    game's ``rule_tables``); ``value(name)`` is a parameter's value in force. A card's
-    parameters are named after it and its upgraded side: ``shop_cost_coin``,
-    ``shop_upgrade_coin``, ``shop_coin``, ``shop_alt_coin``, ``bank_coin``, ``shop_mercenary``..."""
-    n_cost = np.zeros((N_NORMAL_TYPES, 2, 3), np.int64)        # [type, build/upgrade, resource]
-    n_yield = np.zeros((N_NORMAL_TYPES, 2, 2, 3), np.int64)    # [type, side, alternative, resource]
-    n_merc = np.zeros((N_NORMAL_TYPES, 2), np.int64)           # 1: may give a Mercenary instead
-    s_cost = np.zeros((N_SPECIAL_TYPES, 2, 3), np.int64)
-    s_income = np.zeros((2, 3), np.int64)                      # Obelisk, Monument
-    m_cost = np.zeros((N_MISSIONS, 2, 7), np.int64)            # see M_ANY, M_TRADERS
-    m_reward = np.zeros((N_MISSIONS, 2, 4), np.int64)          # vp, coin, mana, weapons
-    for t, sides in enumerate(NORMAL_NAMES):
-        base, upgraded = (card_key(name) for name in sides)
-        for k, resource in enumerate(RESOURCE_KEYS):
-            if t < FIRST_NORMAL_CARD:  # the printed Kiosk and Guard Post: one side, no price
-                n_yield[t, :, 0, k] = value(f"{base}_{resource}")
-                continue
-            n_cost[t, 0, k] = value(f"{base}_cost_{resource}")
-            n_cost[t, 1, k] = value(f"{base}_upgrade_{resource}")
-            for side, name in enumerate((base, upgraded)):
-                n_yield[t, side, 0, k] = value(f"{name}_{resource}")
-                n_yield[t, side, 1, k] = value(f"{name}_alt_{resource}")
-        if t >= FIRST_NORMAL_CARD:
-            n_merc[t] = value(f"{base}_mercenary"), value(f"{upgraded}_mercenary")
-    for t in range(FIRST_SPECIAL_CARD, N_SPECIAL_TYPES):
-        base = card_key(SPECIAL_NAMES[t][0])
-        for k, resource in enumerate(RESOURCE_KEYS):
-            s_cost[t, :, k] = value(f"{base}_cost_{resource}"), value(f"{base}_upgrade_{resource}")
-    for side, name in enumerate(SPECIAL_NAMES[OBELISK]):
-        s_income[side] = [value(f"{card_key(name)}_{resource}") for resource in RESOURCE_KEYS]
-    for card, sides in enumerate(MISSION_NAMES):
-        for side, name in enumerate(map(card_key, sides)):
-            m_cost[card, side] = [value(f"{name}_{part}") for part in MISSION_COST_KEYS]
-            m_reward[card, side] = [value(f"{name}_{part}") for part in MISSION_REWARD_KEYS]
-    return {"n_cost": n_cost, "n_yield": n_yield, "n_merc": n_merc, "s_cost": s_cost,
-            "s_income": s_income, "m_cost": m_cost, "m_reward": m_reward}
-
-
-def card_key(name: str) -> str:
-    """A card's name as its parameters begin: ``Dragons' Lair`` -> ``dragons_lair``."""
-    return name.lower().replace("'", "").replace(" ", "_")
-
-
-RESOURCE_KEYS = ("coin", "mana", "weapon")
-MISSION_COST_KEYS = ("coin", "mana", "weapon", "mercenaries", "traders", "wizards", "soldiers")
-MISSION_REWARD_KEYS = ("vp", "bonus_coin", "bonus_mana", "bonus_weapon")
+# The card tables the rules read (``r.n_cost``...) are rules.toml's [tables], which the rule data
+# builds itself (core/ruledata.py): the game derives no table of its own.
+card_tables = None
 
 
 # --- rule lookups ------------------------------------------------------------------------------
@@ -234,13 +190,12 @@ def contest_points(r, n_players):
 
 @compiled
 def spell_counts(r):
-    return (r.spell_abundance, r.spell_gnome_recall, r.spell_summoning, r.spell_hex, r.spell_curse)
+    return r.spell_copies
 
 
 @compiled
 def action_counts(r):
-    return (r.action_fortune, r.action_favour, r.action_brawl, r.action_magic_challenge,
-            r.action_two_coins)
+    return r.action_copies
 
 
 @compiled
