@@ -1,9 +1,9 @@
 """El Grande: the table as numbers, and the questions the rules and the players ask of it.
 
 One game's state is a numpy record of dtype ``STATE`` (layout below); the rule numbers are a
-record of ``rules.toml``'s parameters, copied once per game into the state's tables
-(``load_tables``: scoreboards, power cards, the action cards' counts and numbers) so the rules
-read them by index. Places are the nine regions of Spain (0-8, alphabetical), the expansion's
+record of ``rules.toml``'s parameters and tables, the tables copied once per game into the
+state's (``load_tables``: scoreboards, power cards, the action cards' counts and numbers) so the
+rules read them by index. Places are the nine regions of Spain (0-8, alphabetical), the expansion's
 four regions outside Spain (9-12: Francia, the Ship, América, África; in play only in the mode
 ``grand_inquisitor_colonies``) and the Castillo (13). Colours are the players' (0-4) and the
 Grand Inquisitor's black Caballeros (``BLACK``).
@@ -200,136 +200,23 @@ new_table, copy_of = table_factory(STATE)
 
 @compiled
 def load_tables(s, r):
-    """Copy the rule numbers into the state's tables: one place maps parameter names to
-    indices."""
-    s.points[ARAGON, 0], s.points[ARAGON, 1], s.points[ARAGON, 2] = \
-        r.aragon_points_1, r.aragon_points_2, r.aragon_points_3
-    s.points[CASTILLA_LA_NUEVA, 0], s.points[CASTILLA_LA_NUEVA, 1], s.points[CASTILLA_LA_NUEVA, 2] = \
-        r.castilla_la_nueva_points_1, r.castilla_la_nueva_points_2, r.castilla_la_nueva_points_3
-    s.points[CASTILLA_LA_VIEJA, 0], s.points[CASTILLA_LA_VIEJA, 1], s.points[CASTILLA_LA_VIEJA, 2] = \
-        r.castilla_la_vieja_points_1, r.castilla_la_vieja_points_2, r.castilla_la_vieja_points_3
-    s.points[CATALUNA, 0], s.points[CATALUNA, 1], s.points[CATALUNA, 2] = \
-        r.cataluna_points_1, r.cataluna_points_2, r.cataluna_points_3
-    s.points[GALICIA, 0], s.points[GALICIA, 1], s.points[GALICIA, 2] = \
-        r.galicia_points_1, r.galicia_points_2, r.galicia_points_3
-    s.points[GRANADA, 0], s.points[GRANADA, 1], s.points[GRANADA, 2] = \
-        r.granada_points_1, r.granada_points_2, r.granada_points_3
-    s.points[PAIS_VASCO, 0], s.points[PAIS_VASCO, 1], s.points[PAIS_VASCO, 2] = \
-        r.pais_vasco_points_1, r.pais_vasco_points_2, r.pais_vasco_points_3
-    s.points[SEVILLA, 0], s.points[SEVILLA, 1], s.points[SEVILLA, 2] = \
-        r.sevilla_points_1, r.sevilla_points_2, r.sevilla_points_3
-    s.points[VALENCIA, 0], s.points[VALENCIA, 1], s.points[VALENCIA, 2] = \
-        r.valencia_points_1, r.valencia_points_2, r.valencia_points_3
-    s.points[CASTILLO, 0], s.points[CASTILLO, 1], s.points[CASTILLO, 2] = \
-        r.castillo_points_1, r.castillo_points_2, r.castillo_points_3
-    s.points[FRANCIA, 0], s.points[FRANCIA, 1], s.points[FRANCIA, 2] = \
-        r.francia_points_1, r.francia_points_2, r.francia_points_3
-    s.points[SHIP, 0], s.points[SHIP, 1], s.points[SHIP, 2] = \
-        r.ship_points_1, r.ship_points_2, r.ship_points_3
-    s.points[AMERICA, 0], s.points[AMERICA, 1], s.points[AMERICA, 2] = \
-        r.america_points_1, r.america_points_2, r.america_points_3
-    s.points[AFRICA, 0], s.points[AFRICA, 1], s.points[AFRICA, 2] = \
-        r.africa_points_1, r.africa_points_2, r.africa_points_3
-    s.mobile_points[0, 0], s.mobile_points[0, 1], s.mobile_points[0, 2] = \
-        r.mobile_1_points_1, r.mobile_1_points_2, r.mobile_1_points_3
-    s.mobile_points[1, 0], s.mobile_points[1, 1], s.mobile_points[1, 2] = \
-        r.mobile_2_points_1, r.mobile_2_points_2, r.mobile_2_points_3
-    c = s.power_caballeros
-    c[1], c[2], c[3], c[4], c[5], c[6], c[7] = (
-        r.power_1_caballeros, r.power_2_caballeros, r.power_3_caballeros, r.power_4_caballeros,
-        r.power_5_caballeros, r.power_6_caballeros, r.power_7_caballeros)
-    c[8], c[9], c[10], c[11], c[12], c[13] = (
-        r.power_8_caballeros, r.power_9_caballeros, r.power_10_caballeros,
-        r.power_11_caballeros, r.power_12_caballeros, r.power_13_caballeros)
-    k = s.card_count
-    k[MOVE_ANY_OUT_OF_ONE_REGION] = r.move_any_out_of_one_region_cards
-    k[MOVE_ANY_4] = r.move_any_4_cards
-    k[MOVE_OWN_4] = r.move_own_4_cards
-    k[MOVE_OWN_2_OPPONENTS_2] = r.move_own_2_opponents_2_cards
-    k[MOVE_OPPONENTS_3] = r.move_opponents_3_cards
-    k[MOVE_ANY_3] = r.move_any_3_cards
-    k[PLACE_2_ANYWHERE] = r.place_2_anywhere_cards
-    k[ALL_OUT_OR_PLACE_2] = r.all_out_or_place_2_cards
-    k[ALL_OUT_OF_ONE_REGION] = r.all_out_of_one_region_cards
-    k[VETO] = r.veto_cards
-    k[OPPONENTS_COURT_HOME] = r.opponents_court_home_cards
-    k[OPPONENTS_COURT_3] = r.opponents_court_3_cards
-    k[OPPONENTS_ANY_3] = r.opponents_any_3_cards
-    k[OPPONENTS_ONE_EACH] = r.opponents_one_each_cards
-    k[SECRET_RETURN_2] = r.secret_return_2_cards
-    k[SECRET_RETURN_ALL] = r.secret_return_all_cards
-    k[SCORE_CHOSEN_REGION] = r.score_chosen_region_cards
-    k[SCORE_5_POINT_REGIONS] = r.score_5_point_regions_cards
-    k[SCORE_4_POINT_REGIONS] = r.score_4_point_regions_cards
-    k[SCORE_CASTILLO] = r.score_castillo_cards
-    k[SCORE_6_7_POINT_REGIONS] = r.score_6_7_point_regions_cards
-    k[SCORE_ANY_REGION] = r.score_any_region_cards
-    k[SCORE_FIRST_PLACES] = r.score_first_places_cards
-    k[SCORE_MOST_CABALLEROS] = r.score_most_caballeros_cards
-    k[SCORE_FEWEST_CABALLEROS] = r.score_fewest_caballeros_cards
-    k[MOBILE_SCOREBOARD] = r.mobile_scoreboard_cards
-    k[MOVE_GRANDE] = r.move_grande_cards
-    k[TAKE_BACK_POWER_CARD] = r.take_back_power_card_cards
-    k[KING_TO_NEIGHBOUR] = r.king_to_neighbour_cards
-    k[OPPONENTS_DISPERSE] = r.opponents_disperse_cards
-    k[PROVINCES_TO_COURT_2] = r.provinces_to_court_2_cards
-    k[SECRET_UNIQUE_REGIONS] = r.secret_unique_regions_cards
-    k[KING] = r.king_cards
-    k[HOLY_INQUISITION] = r.holy_inquisition_cards
-    k[EXECUTE_ACTION_CARD] = r.execute_action_card_cards
-    k[COPYCAT] = r.copycat_cards
-    k[FREE_CHOICE] = r.free_choice_cards
-    k[SCORE_OUTSIDE_SPAIN] = r.score_outside_spain_cards
-    k[SCORE_BLACK_REGIONS] = r.score_black_regions_cards
-    k[TRANSPORT] = r.transport_cards
-    k[LIMIT_TABLE] = r.limit_table_cards
-    n = s.card_number
-    n[MOVE_ANY_OUT_OF_ONE_REGION] = r.move_any_out_of_one_region_number
-    n[MOVE_ANY_4] = r.move_any_4_number
-    n[MOVE_OWN_4] = r.move_own_4_number
-    n[MOVE_OWN_2_OPPONENTS_2] = r.move_own_2_opponents_2_number
-    n[MOVE_OPPONENTS_3] = r.move_opponents_3_number
-    n[MOVE_ANY_3] = r.move_any_3_number
-    n[PLACE_2_ANYWHERE] = r.place_2_anywhere_number
-    n[ALL_OUT_OR_PLACE_2] = r.all_out_or_place_2_number
-    n[OPPONENTS_COURT_3] = r.opponents_court_3_number
-    n[OPPONENTS_ANY_3] = r.opponents_any_3_number
-    n[OPPONENTS_ONE_EACH] = r.opponents_one_each_number
-    n[SECRET_RETURN_2] = r.secret_return_2_number
-    n[PROVINCES_TO_COURT_2] = r.provinces_to_court_2_number
-    n[HOLY_INQUISITION] = r.holy_inquisition_number
-    n[FREE_CHOICE] = r.free_choice_number
-    n[TRANSPORT] = r.transport_number
-    c = s.card_caballeros  # the base game's cards place their stack's number
-    for card in range(HOLY_INQUISITION):
-        c[card] = CARD_STACK[card]
-    c[HOLY_INQUISITION] = r.holy_inquisition_caballeros
-    c[EXECUTE_ACTION_CARD] = r.execute_action_card_caballeros
-    c[COPYCAT] = r.copycat_caballeros
-    c[FREE_CHOICE] = r.free_choice_caballeros
-    c[SCORE_OUTSIDE_SPAIN] = r.score_outside_spain_caballeros
-    c[SCORE_BLACK_REGIONS] = r.score_black_regions_caballeros
-    c[TRANSPORT] = r.transport_caballeros
-    c[LIMIT_TABLE] = r.limit_table_caballeros
-    s.token_points[WARE], s.token_points[GOLD] = r.ware_points, r.gold_points
-    t = s.card_tokens
-    t[EXECUTE_ACTION_CARD, WARE], t[EXECUTE_ACTION_CARD, GOLD] = \
-        r.execute_action_card_wares, r.execute_action_card_gold
-    t[COPYCAT, WARE], t[COPYCAT, GOLD] = r.copycat_wares, r.copycat_gold
-    t[FREE_CHOICE, WARE], t[FREE_CHOICE, GOLD] = r.free_choice_wares, r.free_choice_gold
-    t[SCORE_OUTSIDE_SPAIN, WARE], t[SCORE_OUTSIDE_SPAIN, GOLD] = \
-        r.score_outside_spain_wares, r.score_outside_spain_gold
-    t[SCORE_BLACK_REGIONS, WARE], t[SCORE_BLACK_REGIONS, GOLD] = \
-        r.score_black_regions_wares, r.score_black_regions_gold
-    t[TRANSPORT, WARE], t[TRANSPORT, GOLD] = r.transport_wares, r.transport_gold
-    t[LIMIT_TABLE, WARE], t[LIMIT_TABLE, GOLD] = r.limit_table_wares, r.limit_table_gold
+    """Copy the rule data's tables (rules.toml [tables]) into the state's, once a game."""
+    s.points[:] = r.points
+    s.mobile_points[:] = r.mobile_points
+    s.power_caballeros[:] = r.power_caballeros
+    s.card_count[:] = r.card_count
+    s.card_number[:] = r.card_number
+    s.card_caballeros[:] = r.card_caballeros
+    s.card_caballeros[:HOLY_INQUISITION] = CARD_STACK[:HOLY_INQUISITION]  # a base card: its stack's number
+    s.card_tokens[:] = r.card_tokens
+    s.token_points[:] = r.token_points
 
 
 def stack_sizes(r) -> list[int]:
     """How many cards each of the seven stacks holds with these counts (for spec.check)."""
     sizes = [0] * N_STACKS
-    for kind, key in enumerate(CARD_KEYS):
-        sizes[int(CARD_STACK[kind]) - 1] += int(getattr(r, f"{key}_cards"))
+    for kind in range(N_CARD_KINDS):
+        sizes[int(CARD_STACK[kind]) - 1] += int(r.card_count[kind])
     return sizes
 
 
