@@ -192,10 +192,10 @@ def set_turn_order(s, log):
 
 # The thin steps from a round down to a card's special action (a round, a turn and its start,
 # the card played and announced, a kept Execute Action Card used) are compiled into their
-# callers (inline) rather than each on its own: numba's LLVM stage optimises every compiled
-# function together with all it calls, so each such step cost a cold compile some 13-15 s
-# (docs/performance.md, El Grande). Not those the search's rollouts call (``search.searched``,
-# a numba overload): compiled into it, its cached code called a null address once loaded.
+# callers (inline): LLVM optimises every compiled function together with all it calls, so each
+# step of its own would compile the turn once more. Not those the search's rollouts call
+# (``search.searched``, a numba overload): compiled into it, numba's cached code calls a null
+# address once loaded.
 @compiled(inline="always")
 def play_turn(s, r, plans, rng, log, p):
     """Caballeros to the court by the power card; an action card taken (compulsory); its
@@ -962,8 +962,8 @@ def play_on(s, r, plans, rng, log, last_round):
         play_round(s, r, plans, rng, log)
 
 
-# Compiled into the batch loop, its one caller: a function of its own would be optimised once
-# more with the whole game below it (docs/performance.md, Compile time).
+# Compiled into the batch loop, its one caller: as a function of its own, LLVM would optimise
+# the whole game below it once more.
 @compiled(inline="always")
 def play_game(r, n_players, plans, rng, log, mode, leaders):
     """Set up and play the rounds, a round at a time, noting in ``leaders`` who leads by the

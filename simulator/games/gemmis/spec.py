@@ -55,8 +55,8 @@ def check_setup(rules, setup):
         raise UsageError("alguazil_levels: at least 2 (the lowest and 'available')")
 
 
-# The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
-# --compile, 2026-12-04, this project's 2-core machine, quiet): said while a first run waits.
+# The heuristic and the searching loop's compile from an empty cache, in seconds, as
+# docs/performance.md (Compile time) gives them: said while a first run waits.
 FIRST_COMPILE_S = (45, 54)
 play, replay = kernel_entry_points(
     kernel, ("mode", "seatings", "mix_ids", "mix_weights"),

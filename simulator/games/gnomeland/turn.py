@@ -1268,8 +1268,8 @@ def building_points_came_up(s, log, p):
                     else L.UP_VP_ADVANCED_SPECIAL)
 
 
-# Compiled into the batch loop, its one caller: a function of its own would be optimised once
-# more with the whole game below it (docs/performance.md, Compile time).
+# Compiled into the batch loop, its one caller: as a function of its own, LLVM would optimise
+# the whole game below it once more.
 @compiled(inline="always")
 def play_game(r, n_players, plans, rng, log, leaders):
     """Set up and play one game of five rounds, a turn at a time, noting in ``leaders`` who leads

@@ -54,8 +54,8 @@ def check_setup(rules, setup):
         raise UsageError(f"expedition_slots={int(r.expedition_slots)}: at most {board.MAX_EXPEDITION_SLOTS}")
 
 
-# The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
-# --compile, 2026-12-04, this project's 2-core machine, quiet): said while a first run waits.
+# The heuristic and the searching loop's compile from an empty cache, in seconds, as
+# docs/performance.md (Compile time) gives them: said while a first run waits.
 FIRST_COMPILE_S = (37, 41)
 play, replay = kernel_entry_points(
     kernel, ("n_players", "mode", "fixed_roles", "seatings", "mix_ids", "mix_weights", "slot_roles"),

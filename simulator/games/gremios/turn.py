@@ -1023,8 +1023,8 @@ def play_on(s, r, plans, rng, log, until_turn):
         play_turn(s, r, plans, rng, log)
 
 
-# Compiled into the batch loop, its one caller: a function of its own would be optimised once
-# more with the whole game below it (docs/performance.md, Compile time).
+# Compiled into the batch loop, its one caller: as a function of its own, LLVM would optimise
+# the whole game below it once more.
 @compiled(inline="always")
 def play_game(r, n_players, mode, fixed_roles, plans, rng, log, leaders):
     """Set up and play one game to its end (or to ``max_turns``, marked truncated), a turn at a

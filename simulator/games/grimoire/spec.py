@@ -38,8 +38,8 @@ def check_setup(rules, setup):
                          "are supported")
 
 
-# The heuristic and the searching loop's compile from an empty cache, in seconds (playtest bench
-# --compile, 2026-12-04, this project's 2-core machine, quiet): said while a first run waits.
+# The heuristic and the searching loop's compile from an empty cache, in seconds, as
+# docs/performance.md (Compile time) gives them: said while a first run waits.
 FIRST_COMPILE_S = (40, 52)
 play, replay = kernel_entry_points(
     kernel, ("n_players", "seatings", "mix_ids", "mix_weights"),

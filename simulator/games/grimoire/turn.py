@@ -754,8 +754,8 @@ def play_on(s, r, plans, rng, log, until_round):
         play_round(s, r, plans, rng, log)
 
 
-# Compiled into the batch loop, its one caller: a function of its own would be optimised once
-# more with the whole game below it (docs/performance.md, Compile time).
+# Compiled into the batch loop, its one caller: as a function of its own, LLVM would optimise
+# the whole game below it once more.
 @compiled(inline="always")
 def play_game(r, n_players, plans, rng, log, leaders):
     """Set up and play one game to its end (or to ``max_rounds``, marked truncated), round by
