@@ -561,6 +561,15 @@ def check_command(game, n_games, search_games, rule_draws, modes, players, seed,
     click.echo(str(out / "check.json"))
 
 
+@main.command("new-game")
+@click.argument("name")
+def new_game(name):
+    """Write NAME, a small playable game (rules, players, replay, tests) to make your own."""
+    from simulator.newgame import new_game as write_game, next_steps
+    write_game(name)
+    click.echo(next_steps(name))
+
+
 @main.command()
 @click.argument("games", nargs=-1)
 @click.option("--repeats", "-r", type=int, default=5, show_default=True, help="Runs per figure.")
