@@ -121,3 +121,14 @@ def test_the_command_refuses_a_name_with_one_line_and_exit_2(tmp_path):
     assert done.stderr == "playtest: error: new-game grimoire: already a game (see 'playtest " \
                           "games')\n"
     assert tree(copy) == before
+
+
+def test_a_long_game_names_line_is_wrapped_and_the_rest_kept(tmp_path):
+    game_py = tmp_path / "game.py"
+    names = ("gremios", "grimoire", "gemmis", "gnomeland", "elgrande", "dice_race", "card_duel")
+    game_py.write_text(f"before\nGAME_NAMES = {names!r}\nafter\n".replace("'", '"'))
+    text = newgame.with_game_name(game_py, "worker_placement")
+    assert text.startswith("before\nGAME_NAMES = (\n") and text.endswith(")\nafter\n")
+    assert max(len(line) for line in text.splitlines()) <= newgame.LINE_LENGTH
+    game_py.write_text(text)
+    assert newgame.game_names(game_py) == (*names, "worker_placement")
