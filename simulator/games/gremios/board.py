@@ -151,10 +151,7 @@ new_table, copy_of = table_factory(STATE)
 def event_card_counts(r):
     """How many of each action and temporary event card the deck holds, from Good Harvest
     (card GOOD_HARVEST) to the Plague (card PLAGUE), in card order."""
-    return (r.cards_good_harvest, r.cards_age_of_prosperity, r.cards_expedition,
-            r.cards_bad_harvest, r.cards_bankruptcy, r.cards_mutiny, r.cards_foreign_invasion,
-            r.cards_land_expropriation, r.cards_tax_collection, r.cards_mine_collapse,
-            r.cards_material_shortage, r.cards_trade_blockade, r.cards_famine, r.cards_plague)
+    return r.event_cards
 
 
 @compiled
