@@ -134,27 +134,17 @@ new_table, copy_of = table_factory(STATE)
 @compiled
 def quest_card_counts(r):
     """How many cards of each quest kind the deck holds, in kind order."""
-    return (r.copper_cards, r.silver_cards, r.gold_cards, r.thief_cards, r.spy_cards,
-            r.rogue_cards, r.prince_cards, r.queen_cards, r.king_cards, r.squire_cards,
-            r.knight_cards, r.sage_cards)
+    return r.quest_cards
 
 
 @compiled
 def item_card_counts(r):
-    return (r.blessed_shoes_cards, r.junk_cards, r.trinket_cards, r.jewel_cards, r.relic_cards)
+    return r.item_cards
 
 
 @compiled
 def item_vp(r, kind):
-    if kind == TRINKET:
-        return r.trinket_vp
-    if kind == JEWEL:
-        return r.jewel_vp
-    if kind == RELIC:
-        return r.relic_vp
-    if kind == BLESSED_SHOES:
-        return r.blessed_shoes_vp
-    return r.junk_vp
+    return r.item_vp[kind]
 
 
 @compiled
