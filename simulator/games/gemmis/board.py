@@ -202,16 +202,13 @@ new_table, copy_of = table_factory(STATE)
 @compiled
 def points_for_size(r, size):
     """Puncta Gemmarum: the points of a combination of ``size`` gems (none below three)."""
-    table = (0, 0, 0, r.points_3, r.points_4, r.points_5, r.points_6, r.points_7, r.points_8,
-             r.points_9, r.points_10, r.points_11, r.points_12)
-    return table[size]
+    return r.combination_points[size]
 
 
 @compiled
 def gems_per_colour(r):
     """(plain, value 1, value 2, value 3) gems of every colour."""
-    return (r.plain_gems_per_colour, r.value_1_gems_per_colour, r.value_2_gems_per_colour,
-            r.value_3_gems_per_colour)
+    return r.gems_per_colour
 
 
 @compiled
@@ -223,7 +220,7 @@ def chip_count(r):
 
 @compiled
 def small_gem_cell(r, k):
-    return (r.small_gem_cell_1, r.small_gem_cell_2, r.small_gem_cell_3)[k]
+    return r.small_gem_cells[k]
 
 
 @compiled
