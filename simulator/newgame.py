@@ -100,5 +100,4 @@ def next_steps(name: str) -> str:
           playtest replay {name} --seed 1 -p 3
           python -m pytest tests/{name}            # its own tests
           python -m pytest tests -k {name}         # the game-wide tests, for {name}
-          (tests/test_contract.py plays as many games of each game as its GAMES says: add {name})
         Then make it your game, step by step: docs/new-game.md""")

@@ -21,9 +21,8 @@ from simulator.core.errors import UsageError
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("simulator", "strategies", "reports", "tests")
 NAME = "dice_race"
-# The game-wide tests that play every game of GAME_NAMES. (tests/test_contract.py plays a number
-# of games per game from its GAMES table, which a new game is not in until its designer adds it.)
-GAME_WIDE = ("tests/test_event_tables.py", "tests/test_came_up.py", "tests/test_unfolding.py",
+# The game-wide tests that play every game of GAME_NAMES.
+GAME_WIDE = ("tests/test_contract.py", "tests/test_event_tables.py", "tests/test_came_up.py", "tests/test_unfolding.py",
              "tests/test_determinism.py", "tests/test_parameter_ranges.py",
              "tests/test_rule_tables.py", "tests/test_sensitivity.py")
 
