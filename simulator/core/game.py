@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -76,9 +76,6 @@ class Game:
     game_columns: Callable
     # check(rules, setup): raise UsageError for a combination the kernel cannot play
     check: Callable = lambda rules, setup: None
-    # rule_tables(encoded) -> {field: int64 array}: tables the kernels read from the rules
-    # record, built from the parameters (``encoded(name)`` is a parameter's value in force)
-    rule_tables: Callable | None = None
     max_players: int = 4
     # What the report should read from the game's own columns: "point_sources" (seat columns
     # summing to the score), "coin_sources" (seat columns of gains by source; "resource_unit"
@@ -109,8 +106,7 @@ class Game:
         return tuple(sorted({n for m in self.modes.values() for n in m.player_counts}))
 
     def rules(self) -> RuleSet:
-        ruleset = load_rules(self.rules_path, self.name)
-        return replace(ruleset, tables=self.rule_tables) if self.rule_tables else ruleset
+        return load_rules(self.rules_path, self.name)
 
 
 def search_marker(setup):

@@ -111,9 +111,6 @@ class RuleSet:
     overrides: dict[str, int | str] = field(default_factory=dict)
     # the card tables of rules.toml, carried in the record beside the parameters
     card_tables: tuple[Table, ...] = ()
-    # tables(encoded) -> {field: int64 array}: tables a game derives from the parameters in
-    # code, carried in the record after the card tables
-    tables: Callable | None = field(default=None, compare=False)
 
     def value(self, name: str):
         return self.overrides.get(name, self.params[name].default)
@@ -134,12 +131,11 @@ class RuleSet:
 
     def as_record(self) -> np.ndarray:
         """The values in force as a one-element int64 record array, one field per parameter,
-        then one per card table and one per table of ``tables``.
+        then one per card table.
 
         A recarray, so ``rules[0].inn_cost`` also reads as an attribute when run interpreted.
         """
         tables = {table.name: table.array(self.encoded) for table in self.card_tables}
-        tables.update(self.tables(self.encoded) if self.tables else {})
         fields = [(name, np.int64) for name in self.params]
         fields += [(name, np.int64, table.shape) for name, table in tables.items()]
         record = np.zeros(1, dtype=fields).view(np.recarray)

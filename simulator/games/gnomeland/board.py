@@ -158,11 +158,6 @@ STATE = np.dtype([
 new_table, copy_of = table_factory(STATE)
 
 
-# The card tables the rules read (``r.n_cost``...) are rules.toml's [tables], which the rule data
-# builds itself (core/ruledata.py): the game derives no table of its own.
-card_tables = None
-
-
 # --- rule lookups ------------------------------------------------------------------------------
 
 @compiled

@@ -1,5 +1,5 @@
 """Gnomeland: the came_up column (``codes.RULES_THAT_COME_UP``) of each rule read by card or by
-kind, laid out as ``board.card_tables`` lays out the numbers themselves, so the rules count a
+kind, laid out as rules.toml's [tables] lay out the numbers themselves, so the rules count a
 card's numbers where they read them (``came_up_all``); -1 where a card has no such number."""
 
 import numpy as np

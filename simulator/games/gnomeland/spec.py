@@ -79,7 +79,6 @@ GAME = Game(
     seat_columns=seat_columns,
     game_columns=game_columns,
     check=check_setup,
-    rule_tables=board.card_tables,
     report_columns={
         "point_sources": list(kernel.POINT_SOURCES),
         # every resource (Coins, Mana, Weapons) received, by where it came from
