@@ -17,7 +17,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS
+from simulator.core.search import SEARCH_WEIGHTS, searched
 from simulator.games.grimoire.board import (
     ACCELERATION, BY_CASTER, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION,
     FIREBALL, FIRST_COMPANION, FORTUNE, KING, KNIGHT, LUCK, MAX_PLAYERS, MAX_ZONE,
@@ -28,7 +28,7 @@ from simulator.games.grimoire.board import (
     mean_item_vp, polymorph_amount, public_vp, quest_card_count, quest_card_counts, rogue_vp,
     royals_vp, target_floor, treasure_count, treasure_vp, visible_score, zone_cards_left,
 )
-from simulator.games.grimoire.search import CARD, SPELL, searched, take_options
+from simulator.games.grimoire.search import CARD, SPELL, take_options
 
 RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED, LOOKAHEAD = range(7)
 NAMES = ("random", "greedy", "companion_collector", "treasure_hoarder", "spell_timer", "balanced",

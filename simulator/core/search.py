@@ -23,11 +23,21 @@ The mechanism every game's search player (``lookahead``) shares:
 - **The choice** (``best_option``): the rollout policy's own choice, unless another option wins
   more on the same rollouts (win share, then score margin, own score minus the best rival's, as
   a tie-break) by more than ``search_confidence`` standard errors; then the best such option.
+- **Written once** (``searched``): the decision's budget, seed and tally, and for each option and
+  rollout: copy the table, re-deal what the searcher cannot see, take the option, play on, score.
+  A game declares only its *verbs* (``declares``), the steps that are its own rules: which
+  options it tries and which one its rollout policy would take, what is hidden and how it is
+  re-dealt, how an option is taken, how far a rollout plays and what it scores. Each verb is
+  chosen by the type of the game's state record, so no function is passed as an argument (numba
+  caches no code that takes one).
 """
+
+import inspect
 
 import numpy as np
 from numba import types
 from numba.extending import overload
+from numba.np.numpy_support import as_dtype
 
 from simulator.core.jit import compiled
 from simulator.core.rng import next_u64, seed_stream, shuffle
@@ -167,3 +177,103 @@ def shuffle_unseen(rng, pool, n):
     they are, never on where they really lie."""
     pool[:n] = np.sort(pool[:n])
     shuffle(rng, pool, n)
+
+
+# The verbs a game declares for its state (``declares``); ``s`` is the decision's table, ``x`` a
+# rollout's copy of it, ``policy`` the rollouts' heuristic plans (``policy_plans``).
+
+def searches(decision, s, n):
+    """Whether the search player searches a decision of ``n`` options (else it takes the first,
+    drawing nothing)."""
+    raise NotImplementedError("a game's verb")
+
+
+def tried_options(decision, s, r, p, policy, own, options, n):
+    """(the options tried, as indices into ``options``; how many; which of them the rollout
+    policy takes, playing from the stream ``own``)."""
+    raise NotImplementedError("a game's verb")
+
+
+def redeal(x, r, p, rng):
+    """Re-deal in ``x`` everything ``p`` cannot see."""
+    raise NotImplementedError("a game's verb")
+
+
+def take_option(decision, x, r, p, policy, rng, options, o):
+    """``p`` takes option ``o`` (a row of ``options``), and the rules go on to the next decision."""
+    raise NotImplementedError("a game's verb")
+
+
+def play_on(s, x, r, policy, rng, turns):
+    """Play ``x`` on to the rollout's end: ``turns`` turns (or rounds) on from the decision in
+    ``s``, or the game's end (0)."""
+    raise NotImplementedError("a game's verb")
+
+
+def rollout_scores(table, r):
+    """The players' scores a rollout ends on (in ``table[0]``), one per player at the table."""
+    raise NotImplementedError("a game's verb")
+
+
+def is_record_of(t, dtype) -> bool:
+    """Whether numba type ``t`` is a record of numpy dtype ``dtype``, or an array of them."""
+    if isinstance(t, types.Array):
+        t = t.dtype
+    return isinstance(t, types.Record) and as_dtype(t) == dtype
+
+
+def declares(verb, state):
+    """``@declares(redeal, STATE)`` over a function that returns a game's ``verb`` for a table of
+    dtype ``state``, with the verb's argument names. It runs when numba first meets the verb for
+    that table, so it may import the rules late (they import the players, who import the
+    search); the verb is compiled, and cached, with the game whose file it lies in."""
+    def declare(implementation):
+        def typing(*args):
+            return implementation() if any(is_record_of(a, state) for a in args) else None
+        typing.__signature__ = inspect.signature(verb)  # what numba checks the verb against
+        overload(verb, jit_options={"cache": True})(typing)
+        return implementation
+    return declare
+
+
+def searched(decision, s, r, p, plans, rng, options, n):
+    """Which of the ``n`` options (``options[:n]``) a search player takes at ``decision`` (the
+    game's code for which choice it is)."""
+    raise NotImplementedError("compiled only")
+
+
+# Not cached on its own: its code holds the game's verbs, and the core's cache must never hold
+# a game's code (the core's cache folder does not change when a game does). It is cached in its
+# callers, the game's players, and compiled again when they are.
+@overload(searched)
+def _searched(decision, s, r, p, plans, rng, options, n):
+    if not searching_plans(plans):
+        return never_searched
+    state = as_dtype(s)
+
+    def impl(decision, s, r, p, plans, rng, options, n):
+        if not searches(decision, s, n):
+            return 0
+        rollouts, turns, _, confidence = budget(plans[1][p])
+        policy = policy_plans(plans, p, plans[0].shape[0])
+        seed = decision_seed(rng)
+        # the search starts from the option its rollout policy would take itself
+        tried, k, anchor = tried_options(decision, s, r, p, policy, rollout_stream(seed, rollouts),
+                                         options, n)
+        if k == 1:
+            return tried[0]
+        tally = new_tally(k, rollouts)
+        for c in range(k):
+            for j in range(rollouts):
+                rr = rollout_stream(seed, j)
+                table = np.empty(1, dtype=state)  # not zeroed: every byte is copied next
+                table[0] = s
+                x = table[0]  # (the table is kept in hand to the end: see core/tables.py)
+                redeal(x, r, p, rr)
+                take_option(decision, x, r, p, policy, rr, options, tried[c])
+                play_on(s, x, r, policy, rr, turns)
+                scores = rollout_scores(table, r)
+                share, margin = outcome(scores, scores.shape[0], p)
+                add_outcome(tally, c, j, share, margin)
+        return tried[best_option(tally, k, anchor, confidence)]
+    return impl

@@ -31,17 +31,15 @@ bring, a target among tied rivals, a companion to give up or take) as its rollou
 """
 
 import numpy as np
-from numba.extending import overload
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
-    policy_plans, rollout_stream, searching_plans, shuffle_unseen,
+    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
 from simulator.games.grimoire.board import (
     BLESSED_SHOES, FIRST_COMPANION, MAX_ITEM_CARDS, MAX_PLAYERS, MAX_QUEST_CARDS, N_ITEM_KINDS, N_QUEST_KINDS,
-    N_TREASURE_KINDS, can_see, copy_of, item_card_counts, item_count, quest_card_counts, score,
+    N_TREASURE_KINDS, STATE, can_see, copy_of, item_card_counts, item_count, quest_card_counts, score,
     treasure_count,
 )
 
@@ -151,6 +149,13 @@ def redeal_hidden(s, r, p, rng):
 
 
 @compiled
+def last_round(s, r, rounds):
+    """The round a rollout does not begin: ``rounds`` rounds on, this one counted, or none
+    (0: to the game's end)."""
+    return s.round_no + rounds if rounds > 0 else r.max_rounds + 1
+
+
+@compiled
 def alike(s, p, a, b):
     """Whether taking zone slot ``a`` or ``b`` is the same choice for ``p``: both lie face up or
     down, everyone has looked at the same ones, and ``p`` knows them to be the same card or
@@ -182,48 +187,23 @@ def take_options(s, p, options):
     return n
 
 
-@compiled
-def score_rollout(tally, option, j, table, r, p):
-    s = table[0]
-    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    for q in range(s.n_players):
-        scores[q] = score(s, r, q)
-    share, margin = outcome(scores, s.n_players, p)
-    add_outcome(tally, option, j, share, margin)
-
-
-@compiled
-def last_round(s, r, rounds):
-    """The round a rollout does not begin: ``rounds`` rounds on, this one counted, or none
-    (0: to the game's end)."""
-    return s.round_no + rounds if rounds > 0 else r.max_rounds + 1
-
-
 # The decisions a search player searches (``searched``'s ``decision``) and what its options
 # hold: the spell levels it may choose, the zone slots it may take.
 SPELL, CARD = range(2)
 
 
-def searched(decision, s, r, p, plans, rng, options, n):
-    """Which of the ``n`` options (``options[:n]``) a search player takes."""
-    raise NotImplementedError("compiled only")
+@declares(searches, STATE)
+def every_decision():
+    """Every decision is searched, a lone option too."""
+    return lambda decision, s, n: True
 
 
-@overload(searched, jit_options={"cache": True})
-def _searched(decision, s, r, p, plans, rng, options, n):
-    if not searching_plans(plans):
-        return never_searched
-    # The rules play the options out and the players choose in them: imported late, as the
-    # rules import the players, who import this module.
-    from simulator.games.grimoire import turn
+@declares(tried_options, STATE)
+def every_option():
+    """Every option is tried; the policy's is its spell, or a zone slot alike its card."""
     from strategies import grimoire as players
 
-    def impl(decision, s, r, p, plans, rng, options, n):
-        rollouts, rounds, _, confidence = budget(plans[1][p])
-        policy = policy_plans(plans, p, MAX_PLAYERS)
-        seed = decision_seed(rng)
-        # the search starts from the option its rollout policy would take itself
-        own = rollout_stream(seed, rollouts)
+    def tried(decision, s, r, p, policy, own, options, n):
         anchor = 0
         if decision == SPELL:
             level = players.choose_spell(s, r, p, policy, own, np.full((2, MAX_PLAYERS), -1.0))
@@ -235,22 +215,45 @@ def _searched(decision, s, r, p, plans, rng, options, n):
             for o in range(n):
                 if alike(s, p, options[o], slot):
                     anchor = o
-        until = last_round(s, r, rounds)
-        tally = new_tally(n, rollouts)
-        for o in range(n):
-            for j in range(rollouts):
-                rr = rollout_stream(seed, j)
-                table = copy_of(s)
-                x = table[0]
-                redeal_hidden(x, r, p, rr)
-                if decision == SPELL:  # the rivals choose in secret, then the round
-                    turn.book_phase_given(x, r, policy, rr, no_log(), p, options[o])
-                    turn.quest_phase(x, r, policy, rr, no_log())
-                else:  # the card, then the rest of the Quest Phase
-                    turn.take_card(x, r, no_log(), p, options[o])
-                    turn.quest_turns(x, r, policy, rr, no_log(), x.position[p] + 1)
-                turn.finish_round(x, r, no_log())
-                turn.play_on(x, r, policy, rr, no_log(), until)
-                score_rollout(tally, o, j, table, r, p)
-        return best_option(tally, n, anchor, confidence)
-    return impl
+        return np.arange(n), n, anchor
+    return tried
+
+
+@declares(redeal, STATE)
+def redeal_unseen():
+    return lambda x, r, p, rng: redeal_hidden(x, r, p, rng)
+
+
+@declares(take_option, STATE)
+def spell_or_card():
+    from simulator.games.grimoire import turn
+
+    def take(decision, x, r, p, policy, rng, options, o):
+        if decision == SPELL:  # the rivals choose in secret, then the round
+            turn.book_phase_given(x, r, policy, rng, no_log(), p, options[o])
+            turn.quest_phase(x, r, policy, rng, no_log())
+        else:  # the card, then the rest of the Quest Phase
+            turn.take_card(x, r, no_log(), p, options[o])
+            turn.quest_turns(x, r, policy, rng, no_log(), x.position[p] + 1)
+        turn.finish_round(x, r, no_log())
+    return take
+
+
+@declares(play_on, STATE)
+def rounds_on():
+    """On to the game's end, or until ``turns`` rounds from the decision's, that one counted,
+    are played."""
+    from simulator.games.grimoire import turn
+    return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(),
+                                                             last_round(s, r, turns))
+
+
+@declares(rollout_scores, STATE)
+def final_scores():
+    def scores(table, r):
+        s = table[0]
+        out = np.zeros(s.n_players, dtype=np.int64)
+        for q in range(s.n_players):
+            out[q] = score(s, r, q)
+        return out
+    return scores
