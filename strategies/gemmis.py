@@ -22,7 +22,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS
+from simulator.core.search import SEARCH_WEIGHTS, searched
 from simulator.games.gemmis.board import (
     CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS, NO_MASKS,
     ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST, best_points,
@@ -31,7 +31,7 @@ from simulator.games.gemmis.board import (
     natural_combination, next_declaration, popcount, put_in_masks, street_seen_after_move,
     street_switches, zone_masks, zone_switches,
 )
-from simulator.games.gemmis.search import DIRECTION, SWITCH, searched
+from simulator.games.gemmis.search import DIRECTION, SWITCH
 
 RANDOM, GREEDY, QUICK_SCORER, BIG_BUILDER, MARKET_TRADER, ALGUAZIL_TACTICIAN, LOOKAHEAD = range(7)
 NAMES = ("random", "greedy", "quick_scorer", "big_builder", "market_trader", "alguazil_tactician",

@@ -18,15 +18,13 @@ Alguazil as its rollout policy does (choices inside the turn it searched).
 """
 
 import numpy as np
-from numba.extending import overload
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
-    policy_plans, rollout_stream, searching_plans, shuffle_unseen,
+    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
-from simulator.games.gemmis.board import N_PLAYERS, copy_of, standing
+from simulator.games.gemmis.board import N_PLAYERS, STATE, copy_of, standing
 from simulator.games.gemmis.codes import SWITCH as SWITCH_LOGGED
 
 
@@ -34,16 +32,6 @@ from simulator.games.gemmis.codes import SWITCH as SWITCH_LOGGED
 def redeal_hidden(s, r, p, rng):
     """Re-deal, in the state ``s``, what ``p`` cannot see: the order of the sack."""
     shuffle_unseen(rng, s.sack, s.sack_n)
-
-
-@compiled
-def score_rollout(tally, option, j, table, r, p):
-    s = table[0]
-    scores = np.zeros(N_PLAYERS, dtype=np.int64)
-    for q in range(N_PLAYERS):
-        scores[q] = standing(s, r, q)
-    share, margin = outcome(scores, N_PLAYERS, p)
-    add_outcome(tally, option, j, share, margin)
 
 
 @compiled
@@ -57,31 +45,24 @@ def last_turn(s, r, turns):
 SWITCH, DIRECTION = range(2)
 
 
-def searched(decision, s, r, p, plans, rng, options, n):
-    """Which of the ``n`` options (``options[:n]``) a search player takes."""
-    raise NotImplementedError("compiled only")
+@declares(searches, STATE)
+def every_decision():
+    """Every decision is searched, a lone option too."""
+    return lambda decision, s, n: True
 
 
-@overload(searched, jit_options={"cache": True})
-def _searched(decision, s, r, p, plans, rng, options, n):
-    if not searching_plans(plans):
-        return never_searched
-    # The rules play the options out and the players choose in them: imported late, as the
-    # rules import the players, who import this module.
-    from simulator.games.gemmis import turn
+@declares(tried_options, STATE)
+def valued_switches():
+    """Every direction; the ``search_breadth`` switches its policy values most, its own choice
+    among them."""
     from strategies import gemmis as players
 
-    def impl(decision, s, r, p, plans, rng, options, n):
-        rollouts, turns, _, confidence = budget(plans[1][p])
-        policy = policy_plans(plans, p, N_PLAYERS)
-        seed = decision_seed(rng)
-        own = rollout_stream(seed, rollouts)
-        # the candidates: every direction; the switches its policy values most
+    def tried(decision, s, r, p, policy, own, options, n):
         candidates = np.arange(n)
         k = n
         if decision == SWITCH:
             anchor = players.choose_switch(s, r, p, policy, own, options, n)
-            breadth = max(1, int(plans[1][p][players.W_SEARCH_BREADTH]))
+            breadth = max(1, int(policy[1][p][players.W_SEARCH_BREADTH]))
             if breadth < n:
                 values = np.empty(n, dtype=np.float64)
                 players.switch_values(s, r, p, policy[1][p], options, n, values, own)
@@ -94,24 +75,46 @@ def _searched(decision, s, r, p, plans, rng, options, n):
         for c in range(k):
             if candidates[c] == anchor:
                 start = c
-        tally = new_tally(k, rollouts)
-        for c in range(k):
-            o = candidates[c]
-            for j in range(rollouts):
-                rr = rollout_stream(seed, j)
-                table = copy_of(s)
-                x = table[0]
-                redeal_hidden(x, r, p, rr)
-                if decision == SWITCH:  # then the rest of the turn
-                    turn.switch(x, no_log(), p, options[o, 0], options[o, 1], options[o, 2],
-                                SWITCH_LOGGED)
-                    turn.after_switch(x, r, policy, rr, no_log())
-                else:  # the street moves, then the rest of the turn
-                    turn.street_moves(x, r, policy, rr, no_log(), options[o, 0])
-                    turn.next_combination(x, r, rr, no_log())
-                    turn.combinations_and_cascades(x, r, policy, rr, no_log())
-                    turn.end_turn(x)
-                turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
-                score_rollout(tally, c, j, table, r, p)
-        return candidates[best_option(tally, k, start, confidence)]
-    return impl
+        return candidates, k, start
+    return tried
+
+
+@declares(redeal, STATE)
+def redeal_sack():
+    return lambda x, r, p, rng: redeal_hidden(x, r, p, rng)
+
+
+@declares(take_option, STATE)
+def switch_or_direction():
+    from simulator.games.gemmis import turn
+
+    def take(decision, x, r, p, policy, rng, options, o):
+        if decision == SWITCH:  # then the rest of the turn
+            turn.switch(x, no_log(), p, options[o, 0], options[o, 1], options[o, 2],
+                        SWITCH_LOGGED)
+            turn.after_switch(x, r, policy, rng, no_log())
+        else:  # the street moves, then the rest of the turn
+            turn.street_moves(x, r, policy, rng, no_log(), options[o, 0])
+            turn.next_combination(x, r, rng, no_log())
+            turn.combinations_and_cascades(x, r, policy, rng, no_log())
+            turn.end_turn(x)
+    return take
+
+
+@declares(play_on, STATE)
+def turns_on():
+    """On to the game's end, or ``turns`` turns on from the turn the option left the table in."""
+    from simulator.games.gemmis import turn
+    return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(),
+                                                             last_turn(x, r, turns))
+
+
+@declares(rollout_scores, STATE)
+def standings():
+    def scores(table, r):
+        s = table[0]
+        out = np.zeros(N_PLAYERS, dtype=np.int64)
+        for q in range(N_PLAYERS):
+            out[q] = standing(s, r, q)
+        return out
+    return scores
