@@ -12,7 +12,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS
+from simulator.core.search import SEARCH_WEIGHTS, searched
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
     EXPEDITION, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
@@ -27,7 +27,7 @@ from simulator.games.gremios.codes import (
     BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, EXCHANGE_WEALTH,
     INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
 )
-from simulator.games.gremios.search import ACTION, EVENT, ROLE, searched
+from simulator.games.gremios.search import ACTION, EVENT, ROLE
 
 RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED, LOOKAHEAD = range(7)
 NAMES = ("random", "greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced",

@@ -19,16 +19,14 @@ Expropriation as its rollout policy does (small choices, made inside another pla
 """
 
 import numpy as np
-from numba.extending import overload
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
-    policy_plans, rollout_stream, searching_plans, shuffle_unseen,
+    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
-    MAX_EVENT_CARDS, MAX_PLAYERS, MAX_TREASURES, N_ROLES, STANDARD, copy_of, treasure_count,
+    MAX_EVENT_CARDS, MAX_PLAYERS, MAX_TREASURES, N_ROLES, STANDARD, STATE, copy_of, treasure_count,
     victory_points,
 )
 from simulator.games.gremios.codes import END_TURN
@@ -108,16 +106,6 @@ def redeal_hidden(s, r, p, rng):
 
 
 @compiled
-def score_rollout(tally, option, j, table, r, p):
-    s = table[0]
-    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    for q in range(s.n_players):
-        scores[q] = victory_points(s, r, q)
-    share, margin = outcome(scores, s.n_players, p)
-    add_outcome(tally, option, j, share, margin)
-
-
-@compiled
 def last_turn(s, r, turns):
     """The turn a rollout stops at: ``turns`` turns on, or the game's end (0)."""
     return s.turn + turns if turns > 0 else r.max_turns + 1
@@ -129,27 +117,19 @@ def last_turn(s, r, turns):
 ROLE, ACTION, EVENT = range(3)
 
 
-def searched(decision, s, r, p, plans, rng, options, n):
-    """Which of the ``n`` options (``options[:n]``) a search player takes."""
-    raise NotImplementedError("compiled only")
+@declares(searches, STATE)
+def every_decision():
+    """Every decision is searched, a lone option too."""
+    return lambda decision, s, n: True
 
 
-@overload(searched, jit_options={"cache": True})
-def _searched(decision, s, r, p, plans, rng, options, n):
-    if not searching_plans(plans):
-        return never_searched
-    # The rules play the options out and the players choose in them: imported late, as the
-    # rules import the players, who import this module.
-    from simulator.games.gremios import turn
+@declares(tried_options, STATE)
+def every_option():
+    """Every option is tried; the policy's is its role, its action or the event it applies."""
     from strategies import gremios as players
 
-    def impl(decision, s, r, p, plans, rng, options, n):
-        rollouts, turns, _, confidence = budget(plans[1][p])
-        policy = policy_plans(plans, p, MAX_PLAYERS)
-        seed = decision_seed(rng)
+    def tried(decision, s, r, p, policy, own, options, n):
         dealt = options[:, 0].copy()
-        # the search starts from the option its rollout policy would take itself
-        own = rollout_stream(seed, rollouts)
         if decision == ROLE:
             anchor = players.choose_role(s, r, p, policy, own, dealt, n)
         elif decision == ACTION:
@@ -157,29 +137,52 @@ def _searched(decision, s, r, p, plans, rng, options, n):
         else:
             anchor = 0 if players.choose_event(s, r, p, policy, own, dealt[0], dealt[1]) == dealt[0] \
                 else 1
-        tally = new_tally(n, rollouts)
-        for o in range(n):
-            for j in range(rollouts):
-                rr = rollout_stream(seed, j)
-                table = copy_of(s)
-                x = table[0]
-                redeal_hidden(x, r, p, rr)
-                if decision == ROLE:  # then the others choose in turn order, and the game
-                    turn.keep_role(x, p, dealt, o)
-                    for q in range(p + 1, x.n_players):
-                        turn.deal_role(x, r, STANDARD, policy, rr, no_log(), q)
-                    turn.give_starting_coins(x, r, no_log())
-                elif decision == ACTION:  # then the rest of the investment phase
-                    if options[o, 0] != END_TURN:
-                        turn.take_action(x, r, rr, no_log(), p, options[o, 0], options[o, 1])
-                        turn.check_end(x, r, no_log())
-                        if not x.over:
-                            turn.investment_phase(x, r, policy, rr, no_log())
-                    x.turn += 1
-                else:  # the Governor's event, then the rest of the turn
-                    turn.governor_applies(x, r, policy, rr, no_log(), dealt[o], dealt[1 - o])
-                    turn.finish_turn(x, r, policy, rr, no_log())
-                turn.play_on(x, r, policy, rr, no_log(), last_turn(x, r, turns))
-                score_rollout(tally, o, j, table, r, p)
-        return best_option(tally, n, anchor, confidence)
-    return impl
+        return np.arange(n), n, anchor
+    return tried
+
+
+@declares(redeal, STATE)
+def redeal_unseen():
+    return lambda x, r, p, rng: redeal_hidden(x, r, p, rng)
+
+
+@declares(take_option, STATE)
+def role_action_or_event():
+    from simulator.games.gremios import turn
+
+    def take(decision, x, r, p, policy, rng, options, o):
+        if decision == ROLE:  # then the others choose in turn order
+            turn.keep_role(x, p, options[:, 0].copy(), o)
+            for q in range(p + 1, x.n_players):
+                turn.deal_role(x, r, STANDARD, policy, rng, no_log(), q)
+            turn.give_starting_coins(x, r, no_log())
+        elif decision == ACTION:  # then the rest of the investment phase
+            if options[o, 0] != END_TURN:
+                turn.take_action(x, r, rng, no_log(), p, options[o, 0], options[o, 1])
+                turn.check_end(x, r, no_log())
+                if not x.over:
+                    turn.investment_phase(x, r, policy, rng, no_log())
+            x.turn += 1
+        else:  # the Governor's event, then the rest of the turn
+            turn.governor_applies(x, r, policy, rng, no_log(), options[o, 0], options[1 - o, 0])
+            turn.finish_turn(x, r, policy, rng, no_log())
+    return take
+
+
+@declares(play_on, STATE)
+def turns_on():
+    """On to the game's end, or ``turns`` turns on from the turn the option left the table in."""
+    from simulator.games.gremios import turn
+    return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(),
+                                                             last_turn(x, r, turns))
+
+
+@declares(rollout_scores, STATE)
+def victory_point_totals():
+    def scores(table, r):
+        s = table[0]
+        out = np.zeros(s.n_players, dtype=np.int64)
+        for q in range(s.n_players):
+            out[q] = victory_points(s, r, q)
+        return out
+    return scores
