@@ -1,7 +1,8 @@
 """GEMMiS's search player: its switches and its street directions, played out.
 
-The shared mechanism (budget, searching plans, common random numbers, the choice) is in
-``simulator/core/search.py``. What is GEMMiS's own:
+The search itself (budget, searching plans, common random numbers, the rollouts, the choice) is
+the core's (``simulator/core/search.py``); this module declares the game's verbs.
+What is GEMMiS's own:
 
 - **What a player cannot see** (``redeal_hidden``): only the order of the sack. Zones, street,
   used pile, the gems an Alguazil set aside, scores, small gems and alert levels lie open, so the

@@ -1,7 +1,8 @@
 """Gremios's search player: its role, each investment and each Governor's pick, played out.
 
-The shared mechanism (budget, searching plans, common random numbers, the choice) is in
-``simulator/core/search.py``. What is Gremios's own:
+The search itself (budget, searching plans, common random numbers, the rollouts, the choice) is
+the core's (``simulator/core/search.py``); this module declares the game's verbs.
+What is Gremios's own:
 
 - **What a player cannot see** (``redeal_hidden``): the order of the event deck and which cards
   were set aside into the discard (the card the Governor put back on top is known), the order of

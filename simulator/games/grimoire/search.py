@@ -1,7 +1,8 @@
 """Grimoire's search player: its secret spell and the card it takes, played out.
 
-The shared mechanism (budget, searching plans, common random numbers, the choice) is in
-``simulator/core/search.py``. What is Grimoire's own:
+The search itself (budget, searching plans, common random numbers, the rollouts, the choice) is
+the core's (``simulator/core/search.py``); this module declares the game's verbs.
+What is Grimoire's own:
 
 - **What a player cannot see** (``redeal_hidden``): the order and make-up of the quest deck and
   of the item deck, the kinds of rivals' face-down treasures (bar those the player saw: taken
