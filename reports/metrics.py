@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from scipy.stats import norm
 
 from reports import stats
 from simulator.core.dataset import load
@@ -220,33 +221,73 @@ def adjusted_rates(seats: pl.LazyFrame, by: str, over: str,
     """Win rate of each ``by`` group averaged over the ``over`` groups (each weighing the same).
 
     ``by="strategy", over="seat"`` gives a strategy's seat-adjusted rate, ``by="seat",
-    over="strategy"`` a seat's strategy-adjusted rate: the mean of the per-cell rates, so neither
-    effect leaks into the other however unevenly the cells were played. With the balanced seat
-    design (every strategy in every seat equally often) it equals the plain rate. The interval is
-    a normal interval on the average of per-cell proportions. ``balance`` = fewest / most seats
-    played in one cell (1.0 = perfectly balanced); ``cells`` = how many ``over`` groups.
+    over="strategy"`` a seat's strategy-adjusted rate and ``by="role", over="strategy"`` a role's:
+    the mean of the per-cell rates, so neither effect leaks into the other however unevenly the
+    cells were played. With the balanced seat design (every strategy in every seat equally often)
+    the seat's equals the plain rate; a role is dealt or chosen, so who holds it is not balanced.
+    The interval is a normal interval on the average of per-cell proportions (each cell's variance
+    Agresti-Coull's, so a thin cell at 0% or 100% keeps a width), tested against the fair share
+    by the z test it inverts (``adjusted_p_value``; ``adjusted_p_adjusted`` and
+    ``adjusted_significant``: Holm over the rows). ``balance`` = fewest / most seats played in
+    one cell (1.0 = perfectly balanced); ``cells`` = how many ``over`` groups the row met,
+    ``strata`` = how many were played at its player count; ``n_min`` = seats in its thinnest
+    cell. A row missing a stratum, or with a cell under ``stats.MIN_SAMPLE`` seats, gets no
+    estimate (``enough = False``): an average over some strata only is not the adjusted rate.
     """
-    per_cell = (seats.lazy().filter(pl.col(by).is_not_null() & pl.col(over).is_not_null())
-                .group_by(by, "n_players", over)
+    seats = seats.lazy().filter(pl.col(by).is_not_null() & pl.col(over).is_not_null())
+    strata = (seats.group_by("n_players").agg(pl.col(over).n_unique().alias("strata"))
+              .collect(engine=ENGINE))
+    z = stats.z_value(confidence)
+    # A cell's variance is the Agresti-Coull one (its rate pulled z^2/2 wins and losses towards
+    # one half): a thin cell that won all or none of its games still counts as uncertain.
+    pulled = (pl.col("wins") + z * z / 2) / (pl.col("n") + z * z)
+    per_cell = (seats.group_by(by, "n_players", over)
                 .agg(pl.len().alias("n"), pl.col("win_share").sum().alias("wins"))
-                .with_columns((pl.col("wins") / pl.col("n")).alias("rate"))
-                .with_columns((pl.col("rate") * (1 - pl.col("rate")) / pl.col("n")).alias("var")))
+                .with_columns((pl.col("wins") / pl.col("n")).alias("rate"),
+                              (pulled * (1 - pulled) / (pl.col("n") + z * z)).alias("var")))
     table = (per_cell.group_by(by, "n_players")
              .agg(pl.col("rate").mean().alias("adjusted_rate"),
                   (pl.col("var").sum().sqrt() / pl.len()).alias("se"),
                   pl.len().alias("cells"), pl.col("n").min().alias("n_min"),
                   (pl.col("n").min() / pl.col("n").max()).alias("balance"),
                   pl.col("n").sum().alias("n"))
+             .join(strata.lazy(), on="n_players", how="left")
+             .with_columns((1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair"))
              .sort(by, "n_players").collect(engine=ENGINE))
-    z = stats.z_value(confidence)
-    ok = stats.enough(table["n_min"].to_numpy())
+    ok = stats.enough(table["n_min"].to_numpy()) & (table["cells"] == table["strata"]).to_numpy()
     rate = table["adjusted_rate"].to_numpy()
     se = table["se"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = 2 * norm.sf(np.abs(rate - table["fair"].to_numpy()) / se)
+    p = np.where(ok, p, np.nan)
+    p_adjusted = stats.holm(p)
     return table.with_columns(
         pl.Series("adjusted_rate", np.where(ok, rate, np.nan)).fill_nan(None),
         pl.Series("adjusted_low", np.where(ok, np.clip(rate - z * se, 0, 1), np.nan)).fill_nan(None),
         pl.Series("adjusted_high", np.where(ok, np.clip(rate + z * se, 0, 1), np.nan)).fill_nan(None),
+        pl.Series("adjusted_p_value", p).fill_nan(None),
+        pl.Series("adjusted_p_adjusted", p_adjusted).fill_nan(None),
+        pl.Series("adjusted_significant", (p_adjusted < 1 - confidence) & ok),
         pl.Series("enough", ok)).drop("se")
+
+
+def rates_within(seats: pl.LazyFrame, by: str, within: str, all_seats: pl.LazyFrame,
+                 confidence: float = 0.95) -> pl.DataFrame:
+    """Win rate of each ``by`` group within each ``within`` group, beside that group's own rate.
+
+    ``by="role", within="strategy"`` (``seats``: the split roles): how each role does in the
+    hands of each strategy, against ``baseline``, the strategy's win rate over all its seats in
+    ``all_seats`` (so a strong strategy's roles are judged against what that strategy wins
+    anyway, not against the fair share). Columns: ``by``, ``within``, ``n_players``, ``n``,
+    ``wins``, ``win_rate`` with Wilson ``low``/``high``, ``baseline``, ``enough``. Descriptive:
+    no test, no correction.
+    """
+    rates = win_rates(seats, [by, within], confidence).drop(
+        "p_value", "p_adjusted", "significant", "fair", "mean_score")
+    baseline = (all_seats.lazy().filter(pl.col(within).is_not_null())
+                .group_by(within, "n_players").agg(pl.col("win_share").mean().alias("baseline"))
+                .collect(engine=ENGINE))
+    return rates.join(baseline, on=[within, "n_players"], how="left").sort(by, within, "n_players")
 
 
 def role_matrix(role_seats: pl.LazyFrame | list[pl.LazyFrame], confidence: float = 0.95) -> pl.DataFrame:

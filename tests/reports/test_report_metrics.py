@@ -93,8 +93,10 @@ def test_seat_adjusted_rate_weighs_every_seat_the_same():
     a = row_of(adjusted, strategy="A")
     assert a["adjusted_rate"] == pytest.approx(0.5)
     assert a["balance"] == pytest.approx(0.5) and a["cells"] == 2 and a["n"] == 120
-    se = math.sqrt(0.75 * 0.25 / 40 + 0.25 * 0.75 / 80) / 2
     z = ss.norm.ppf(0.975)
+    # each cell's variance is Agresti-Coull's: its rate pulled z^2/2 wins and losses to a half
+    p0, p1 = (30 + z * z / 2) / (40 + z * z), (20 + z * z / 2) / (80 + z * z)
+    se = math.sqrt(p0 * (1 - p0) / (40 + z * z) + p1 * (1 - p1) / (80 + z * z)) / 2
     assert (a["adjusted_low"], a["adjusted_high"]) == pytest.approx((0.5 - z * se, 0.5 + z * se))
     assert row_of(adjusted, strategy="B")["adjusted_rate"] == pytest.approx(0.5)
 
