@@ -338,12 +338,14 @@ class Builder:
     def rate_headers(self, name: str) -> list[str]:
         return [h.format(name=name, conf=f"{level(self.confidence)}") for h in self.RATE_HEADERS]
 
-    def rank_finding(self, family: str, subject: str, row: dict) -> None:
-        """A ranked finding: a row departing significantly from its fair share."""
+    def rank_finding(self, family: str, subject: str, row: dict, rate_name: str = "") -> None:
+        """A ranked finding: a row departing significantly from its fair share (``rate_name``:
+        which rate it is, when not the plain one, e.g. "strategy-adjusted")."""
         if not row["enough"] or not row.get("significant"):
             return
         diff = row["win_rate"] - row["fair"]
         text = (f"{_cap(subject)} wins {_pm(row['win_rate'], row['low'], row['high'])} of games"
+                f"{f' ({rate_name})' if rate_name else ''}"
                 f"{self.where(row['n_players'])} against a fair {self.fair_text(row['n_players'])} "
                 f"({100 * diff:+.1f} points; {_sure(row['p_adjusted'], self.confidence)}).")
         self.findings.append((f"{family}{'+' if diff > 0 else '-'}", abs(diff), text))
@@ -490,29 +492,85 @@ class Builder:
             self.summary["roles"] = None
             self.blocks.append(Para("This game (or mode) has no roles: nothing to show."))
             return
-        rates = metrics.win_rates(self.roles, "role", self.confidence).sort(
-            "win_rate", descending=True, nulls_last=True)
+        rates = metrics.win_rates(self.roles, "role", self.confidence)
+        mixed = self.n_strategies > 1
+        if mixed:
+            adjusted = metrics.adjusted_rates(self.roles, "role", "strategy", self.confidence)
+            rates = rates.join(adjusted.select(
+                "role", "n_players", "adjusted_rate", "adjusted_low", "adjusted_high",
+                "adjusted_p_adjusted", "adjusted_significant", "n_min", "balance",
+                pl.col("enough").alias("adjusted_enough")), on=["role", "n_players"], how="left")
+        rates = rates.sort("adjusted_rate" if mixed else "win_rate", descending=True,
+                           nulls_last=True)
         multi_role = self.combined_roles
-        self.summary["roles"] = {"win_rates": _records(rates), "roles_per_seat_combined": multi_role}
+        self.summary["roles"] = {"win_rates": _records(rates), "roles_per_seat_combined": multi_role,
+                                 "verdict_rate": "strategy-adjusted" if mixed else "pooled"}
         labels = [self.label(r, n) for r, n in rates.select("role", "n_players").iter_rows()]
         colours = [self.role_colours[r] for r in rates["role"]]
         path = charts.win_rate_chart(
             self.chart_path("role_strength"),
             "Which roles are too strong or too weak? Win rate per role (strongest at the top)",
-            labels, rates, colours, self.confidence)
+            labels, rates, colours, self.confidence,
+            note=("Pooled over strategies; the verdicts use the strategy-adjusted rates of the "
+                  "table." if mixed else ""))
         self.chart("role_strength", path, "Win rate per role against the fair share")
         sig = rates.filter(pl.col("significant"))
-        text = (f"{sig.height} of {rates.height} roles depart from the fair share beyond chance "
-                f"(score test at {level(self.confidence)}, Holm-corrected for {rates.height} roles).")
+        pooled = (f"{sig.height} of {rates.height} roles depart from the fair share beyond chance "
+                  f"(score test at {level(self.confidence)}, Holm-corrected for {rates.height} "
+                  "roles).")
+        if mixed:
+            verdicts = rates.filter(pl.col("adjusted_significant"))
+            text = (f"{verdicts.height} of {rates.height} roles depart from the fair share beyond "
+                    "chance once strategy-adjusted (z test on the normal interval at "
+                    f"{level(self.confidence)}, Holm-corrected for {rates.height} roles). Roles "
+                    "are dealt and often chosen, so a strong strategy may hold one role more "
+                    "often than another, and a role's pooled rate then shows who holds it as much "
+                    "as how good it is. "
+                    "The strategy-adjusted rate is the mean of the role's win rates within each "
+                    "strategy, each strategy weighing the same (the strategies' own rates average "
+                    "to the fair share when the mix seats each strategy equally often). A role "
+                    f"that some strategy held fewer than {stats.MIN_SAMPLE} times, or never, "
+                    "gets no adjusted rate and no verdict. Pooled over strategies: " + pooled)
+        else:
+            text = pooled
         if multi_role:
             text += (" Seats hold several roles at once here; a seat counts towards each role "
                      "it holds.")
         self.blocks.append(Para(text))
-        self.blocks.append(Table(self.rate_headers("Role"), self.rate_rows(rates, "role"),
-                                 [False, True, True, True, True, True, True, False]))
+        if mixed:
+            conf = level(self.confidence)
+            headers = ["Role", "Seats", "Strategy-adjusted", f"{conf} interval", "Fair",
+                       "Diff. (points)", "Holm p", "Significant", "Pooled", f"{conf} interval",
+                       "Pooled Holm p"]
+            rows = []
+            for r in rates.iter_rows(named=True):
+                ok = r["adjusted_enough"]
+                rows.append([
+                    self.label(r["role"], r["n_players"]), f"{r['n']:,}",
+                    _pct(r["adjusted_rate"]) if ok else charts.TOO_FEW,
+                    _interval(r["adjusted_low"], r["adjusted_high"]),
+                    self.fair_text(r["n_players"]),
+                    f"{100 * (r['adjusted_rate'] - r['fair']):+.1f}" if ok else "–",
+                    _pvalue(r["adjusted_p_adjusted"]),
+                    ("yes" if r["adjusted_significant"] else "no") if ok else "–",
+                    _pct(r["win_rate"]) if r["enough"] else charts.TOO_FEW,
+                    _interval(r["low"], r["high"]), _pvalue(r["p_adjusted"])])
+        else:
+            headers, rows = self.rate_headers("Role"), self.rate_rows(rates, "role")
+        self.blocks.append(Table(headers, rows, [False] + [True] * 6 + [False]
+                                 + [True] * (len(headers) - 8)))
         for r in rates.iter_rows(named=True):
-            self.rank_finding("role", pretty(r["role"]), r)
+            if mixed:
+                self.rank_finding("role", pretty(r["role"]), {
+                    **r, "win_rate": r["adjusted_rate"], "low": r["adjusted_low"],
+                    "high": r["adjusted_high"], "p_adjusted": r["adjusted_p_adjusted"],
+                    "significant": r["adjusted_significant"], "enough": r["adjusted_enough"]},
+                    rate_name="strategy-adjusted")
+            else:
+                self.rank_finding("role", pretty(r["role"]), r)
         self.notes.insert(0, text)
+        if mixed:
+            self.roles_by_strategy(rates)
 
         # role against role
         matrix = metrics.role_matrix([metrics.split_roles(part, combined=self.combined_roles)
@@ -604,6 +662,37 @@ class Builder:
                     f"{pretty(lo['role'])} least often "
                     f"({_pm(lo['chosen_rate'], lo['chosen_low'], lo['chosen_high'])}); "
                     f"a choice at random keeps {_pct(hi['random_rate'], 0)}.")
+
+    def roles_by_strategy(self, rates: pl.DataFrame) -> None:
+        """Each role's win rate in the hands of each strategy, against that strategy's own rate;
+        a note names the strategies too thin in a role for its adjusted verdict."""
+        within = metrics.rates_within(self.roles, "role", "strategy", self.seats, self.confidence)
+        strategies = within.group_by("n_players").agg(pl.col("strategy").unique())
+        for r in rates.filter(pl.col("enough") & ~pl.col("adjusted_enough")).iter_rows(named=True):
+            held = within.filter((pl.col("role") == r["role"]) & (pl.col("n_players") == r["n_players"]))
+            counts = dict(zip(held["strategy"], held["n"]))
+            everyone = strategies.filter(pl.col("n_players") == r["n_players"])["strategy"][0]
+            thin = [f"{pretty(st)} held it {counts[st]} times" if st in counts
+                    else f"{pretty(st)} never held it"
+                    for st in sorted(everyone) if counts.get(st, 0) < stats.MIN_SAMPLE]
+            self.notes.append(
+                f"No strategy-adjusted verdict on {pretty(r['role'])}{self.where(r['n_players'])}: "
+                f"{', '.join(thin)} (under {stats.MIN_SAMPLE}); its pooled "
+                f"{_pm(r['win_rate'], r['low'], r['high'])} mostly shows the other strategies.")
+        self.summary["roles"]["by_strategy"] = _records(within)
+        self.blocks.append(Heading(3, "Roles within each strategy"))
+        self.blocks.append(Para(
+            "Each role's win rate on the seats of one strategy, beside that strategy's win rate "
+            "over all its seats: a role helps a strategy when it wins above the strategy's own "
+            "rate. Descriptive (Wilson intervals, no test)."))
+        rows = [[self.label(r["role"], r["n_players"]), pretty(r["strategy"]), f"{r['n']:,}",
+                 _pct(r["win_rate"]) if r["enough"] else charts.TOO_FEW,
+                 _interval(r["low"], r["high"]), _pct(r["baseline"]),
+                 f"{100 * (r['win_rate'] - r['baseline']):+.1f}" if r["enough"] else "–"]
+                for r in within.iter_rows(named=True)]
+        self.blocks.append(Table(
+            ["Role", "Strategy", "Seats", "Win rate", f"{level(self.confidence)} interval",
+             "Strategy's rate", "Diff. (points)"], rows, [False, False] + [True] * 5))
 
     def scores(self) -> None:
         self.section("scores", "Expected score: how many points?")

@@ -136,8 +136,12 @@ def test_how_games_unfold_agrees_with_the_dataset(report_dir, small_run):
 
 def test_findings_name_the_largest_imbalance(report_dir):
     s = summary_of(report_dir)
-    rows = [r for r in s["roles"]["win_rates"] + s["seat_effect"] + s["strategies"]["win_rates"]
-            if r["significant"]]
+    # the default mix holds several strategies: a role's verdict rests on its adjusted rate
+    assert s["roles"]["verdict_rate"] == "strategy-adjusted"
+    roles = [{**r, "win_rate": r["adjusted_rate"], "low": r["adjusted_low"],
+              "high": r["adjusted_high"], "significant": r["adjusted_significant"]}
+             for r in s["roles"]["win_rates"]]
+    rows = [r for r in roles + s["seat_effect"] + s["strategies"]["win_rates"] if r["significant"]]
     assert rows, "a 2,000-game Gremios run has clear imbalances"
     top = max(rows, key=lambda r: abs(r["win_rate"] - r["fair"]))
     rate = f"{100 * top['win_rate']:.1f}% ± {100 * (top['high'] - top['low']) / 2:.1f}%"
