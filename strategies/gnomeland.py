@@ -18,7 +18,7 @@ from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS
+from simulator.core.search import SEARCH_WEIGHTS, searched
 from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
@@ -32,7 +32,7 @@ from simulator.games.gnomeland.codes import (
     OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL, OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL,
     OPT_UPGRADE_SPECIAL,
 )
-from simulator.games.gnomeland.search import ACTION, searched
+from simulator.games.gnomeland.search import ACTION
 
 RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED, LOOKAHEAD = range(8)
 NAMES = ("random", "greedy", "mission_hunter", "engine_builder", "copier", "brawler", "balanced",

@@ -1,7 +1,8 @@
 """Gnomeland's search player: each action of its turn, played out.
 
-The shared mechanism (budget, searching plans, common random numbers, the choice) is in
-``simulator/core/search.py``. What is Gnomeland's own:
+The search itself (budget, searching plans, common random numbers, the rollouts, the choice) is
+the core's (``simulator/core/search.py``); this module declares the game's verbs.
+What is Gnomeland's own:
 
 - **What a player cannot see** (``redeal_hidden``): only the order of the three decks (missions,
   actions, spells). Every board, hand, Warehouse, Mercenary, gnome and this round's dice are in
@@ -17,15 +18,13 @@ a contest) is made as its rollout policy makes it.
 """
 
 import numpy as np
-from numba.extending import overload
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
-    policy_plans, rollout_stream, searching_plans, shuffle_unseen,
+    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
-from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, copy_of, final_score
+from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, STATE, copy_of, final_score
 from simulator.games.gnomeland.codes import OPT_END
 
 
@@ -47,60 +46,62 @@ def redeal_hidden(s, rng):
     s.spell_deck[:n] = pool[:n]
 
 
-@compiled
-def score_rollout(tally, option, j, table, r, p):
-    s = table[0]
-    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    for q in range(s.n_players):
-        scores[q] = final_score(s, r, q)
-    share, margin = outcome(scores, s.n_players, p)
-    add_outcome(tally, option, j, share, margin)
-
-
 # The decision a search player searches (``searched``'s ``decision``): its next action (the
 # rows of ``options`` are the turn's legal actions).
 ACTION = 0
 
 
-def searched(decision, s, r, p, plans, rng, options, n):
-    """Which of the ``n`` actions (``options[:n]``) a search player takes."""
-    raise NotImplementedError("compiled only")
+@declares(searches, STATE)
+def choices():
+    """A lone action is taken without a search (nor a draw)."""
+    return lambda decision, s, n: n > 1
 
 
-@overload(searched, jit_options={"cache": True})
-def _searched(decision, s, r, p, plans, rng, options, n):
-    if not searching_plans(plans):
-        return never_searched
-    # The rules play the options out and the players choose in them: imported late, as the
-    # rules import the players, who import this module.
-    from simulator.games.gnomeland import turn
+@declares(tried_options, STATE)
+def every_action():
+    """Every action is tried; the policy's is the one it values most."""
     from strategies import gnomeland as players
 
-    def impl(decision, s, r, p, plans, rng, options, n):
-        if n == 1:
-            return 0
-        rollouts, rounds, _, confidence = budget(plans[1][p])
-        policy = policy_plans(plans, p, MAX_PLAYERS)
-        seed = decision_seed(rng)
+    def tried(decision, s, r, p, policy, own, options, n):
         values = np.zeros(options.shape[0], dtype=np.float64)
-        anchor = players.choose_option(s, r, p, policy, rollout_stream(seed, rollouts), options,
-                                       n, values)
-        tally = new_tally(n, rollouts)
-        for o in range(n):
-            for j in range(rollouts):
-                rr = rollout_stream(seed, j)
-                table = copy_of(s)
-                x = table[0]
-                redeal_hidden(x, rr)
-                if options[o, 0] == OPT_END:
-                    turn.end_of_turn(x, r, policy, rr, no_log(), p)
-                else:
-                    turn.apply_option(x, r, policy, rr, no_log(), p, options[o, 0],
-                                      options[o, 1], options[o, 2])
-                turn.play_on(x, r, policy, rr, no_log(), rounds)
-                score_rollout(tally, o, j, table, r, p)
-        return best_option(tally, n, anchor, confidence)
-    return impl
+        return np.arange(n), n, players.choose_option(s, r, p, policy, own, options, n, values)
+    return tried
+
+
+@declares(redeal, STATE)
+def redeal_decks():
+    return lambda x, r, p, rng: redeal_hidden(x, rng)
+
+
+@declares(take_option, STATE)
+def action():
+    from simulator.games.gnomeland import turn
+
+    def take(decision, x, r, p, policy, rng, options, o):
+        if options[o, 0] == OPT_END:
+            turn.end_of_turn(x, r, policy, rng, no_log(), p)
+        else:
+            turn.apply_option(x, r, policy, rng, no_log(), p, options[o, 0], options[o, 1],
+                              options[o, 2])
+    return take
+
+
+@declares(play_on, STATE)
+def rounds_on():
+    """On to the game's end, or to the end of the ``turns``-th round, the current one counted."""
+    from simulator.games.gnomeland import turn
+    return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(), turns)
+
+
+@declares(rollout_scores, STATE)
+def scores_with_buildings():
+    def scores(table, r):
+        s = table[0]
+        out = np.zeros(s.n_players, dtype=np.int64)
+        for q in range(s.n_players):
+            out[q] = final_score(s, r, q)
+        return out
+    return scores
 
 
 def load_rollout_functions(rules, n_players):
