@@ -23,7 +23,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import below, flagged, jitter
-from simulator.core.search import SEARCH_WEIGHTS
+from simulator.core.search import SEARCH_WEIGHTS, searched
 from simulator.core.trace import no_log
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
@@ -36,7 +36,6 @@ from simulator.games.elgrande.board import (
     AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE, in_play, may_enter, may_move_through,
     holds_space, placement_target, standings,
 )
-from simulator.games.elgrande.search import CARD, POWER, searched
 
 RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER, COLONIAL_MERCHANT, \
     INQUISITOR, LOOKAHEAD = range(9)
@@ -341,7 +340,7 @@ def choose_power(s, r, p, plans, rng, allowed):
             if allowed[v]:
                 options[i, 0] = v
                 i += 1
-        i = searched(POWER, s, r, p, plans, rng, options, k)
+        i = searched(L.DECIDE_POWER, s, r, p, plans, rng, options, k)
         return options[i, 0], i
     sid = acting(plans, p)
     if sid == RANDOM:
@@ -411,7 +410,7 @@ def choose_card(s, r, p, plans, rng):
             if s.face[stack] >= 0:
                 cards[n, 0] = stack
                 n += 1
-        o = searched(CARD, s, r, p, plans, rng, cards, n)
+        o = searched(L.DECIDE_CARD, s, r, p, plans, rng, cards, n)
         return cards[o, 0], cards[o, 1], 3 * n, 3 * o + cards[o, 1]
     return card_choice(s, r, p, plans, rng, -1)
 

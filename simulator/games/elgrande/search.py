@@ -1,7 +1,9 @@
 """El Grande's search player: the action card it takes and the power card it plays, played out.
 
-The shared mechanism (budget, searching plans, common random numbers, the choice) is in
-``simulator/core/search.py``. What is El Grande's own:
+The search itself (budget, searching plans, common random numbers, the rollouts, the choice) is
+the core's (``simulator/core/search.py``); this module declares the game's verbs, and is
+registered by the spec importing it (the rules and the players never import it).
+What is El Grande's own:
 
 - **What a player cannot see** (``redeal_hidden``): only the order of the face-down action
   stacks (1-4, and 7 with the expansion). The board, the courts and provinces, the Castillo,
@@ -22,24 +24,26 @@ The shared mechanism (budget, searching plans, common random numbers, the choice
   round and of ``rollout_turns`` rounds counting the current one (0: the game), every seat
   played by the searcher's rollout policy with the searcher's weights. A rollout that stops
   before the game's end is judged on the scores plus the points every place would pay if the
-  board were scored now (``board.standings``); at the end, on the final scores.
+  board were scored now (``board.standings``); at the end, on the final scores
+  (``rollout_scores``).
 
 Every other decision of a search player (placements, moves, regions, Vetoes, Execute Action
 Card, Copycat) is made as its rollout policy makes it.
 """
 
 import numpy as np
-from numba.extending import overload
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    add_outcome, best_option, budget, decision_seed, never_searched, new_tally, outcome,
-    policy_plans, rollout_stream, searching_plans, shuffle_unseen,
+    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
+from simulator.games.elgrande import turn  # (the rules import the players, never this module)
 from simulator.games.elgrande.board import (
-    MAX_PLAYERS, MAX_STACK, N_PLACES, N_POWER, N_STACKS, copy_of, in_play, standings,
+    MAX_PLAYERS, MAX_STACK, N_PLACES, N_POWER, N_STACKS, STATE, in_play, standings,
 )
+from simulator.games.elgrande.codes import DECIDE_CARD
+from strategies import elgrande as players
 
 
 @compiled
@@ -51,23 +55,6 @@ def redeal_hidden(s, rng):
         pool[:n] = s.deck[stack, :n]
         shuffle_unseen(rng, pool, n)
         s.deck[stack, :n] = pool[:n]
-
-
-@compiled
-def score_rollout(tally, option, j, table, r, p):
-    """The rollout's result for ``p``: by the final scores, or mid-game by the scores with what
-    the board would pay now."""
-    s = table[0]
-    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
-    scores[:s.n_players] = s.score[:s.n_players]
-    if s.round_no < r.rounds:
-        for g in range(N_PLACES):
-            if in_play(s, g):
-                standings(s, r, g, False, pts)
-                scores[:s.n_players] += pts[:s.n_players]
-    share, margin = outcome(scores, s.n_players, p)
-    add_outcome(tally, option, j, share, margin)
 
 
 @compiled
@@ -86,62 +73,80 @@ def turn_position(s, p):
     return -1
 
 
-# The decisions a search player searches (``searched``'s ``decision``): the action card (rows of
-# ``options``: (stack, order), the search filling in its rollout policy's order for each card)
-# and the power card (rows: (value,)).
-CARD, POWER = range(2)
+@compiled
+def standing_scores(table, r):
+    """The scores a rollout ends on: the final scores, or mid-game the scores with what every
+    place in play would pay if the board were scored now."""
+    s = table[0]
+    scores = np.zeros(s.n_players, dtype=np.int64)
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    scores[:] = s.score[:s.n_players]
+    if s.round_no < r.rounds:
+        for g in range(N_PLACES):
+            if in_play(s, g):
+                standings(s, r, g, False, pts)
+                scores[:] += pts[:s.n_players]
+    return scores
 
 
-def searched(decision, s, r, p, plans, rng, options, n):
-    """Which of the ``n`` options (``options[:n]``) a search player takes."""
-    raise NotImplementedError("compiled only")
+# The decisions searched (``searched``'s ``decision``): the action card (``codes.DECIDE_CARD``;
+# rows of ``options``: (stack, order), the search filling in its rollout policy's order for each
+# card) and the power card (``codes.DECIDE_POWER``; rows: (value,)).
+
+@declares(searches, STATE)
+def every_decision():
+    """Every decision is searched, a lone option too (its seed drawn all the same)."""
+    return lambda decision, s, n: True
 
 
-@overload(searched, jit_options={"cache": True})
-def _searched(decision, s, r, p, plans, rng, options, n):
-    if not searching_plans(plans):
-        return never_searched
-    # The rules play the options out and the players choose in them: imported late, as the
-    # rules import the players, who import this module.
-    from simulator.games.elgrande import turn
-    from strategies import elgrande as players
-
-    def impl(decision, s, r, p, plans, rng, options, n):
-        rollouts, rounds, _, confidence = budget(plans[1][p])
-        policy = policy_plans(plans, p, MAX_PLAYERS)
-        seed = decision_seed(rng)
-        own = rollout_stream(seed, rollouts)  # the policy's own choice: a stream of its own
-        allowed = np.zeros(N_POWER + 1, dtype=np.int64)
-        if decision == CARD:
+@declares(tried_options, STATE)
+def every_option():
+    """Every option is tried; the policy's is its card (each card's order the policy's own) or
+    its power card."""
+    def tried(decision, s, r, p, policy, own, options, n):
+        if decision == DECIDE_CARD:
             anchor = players.card_orders(s, r, p, policy, own, options, n)
         else:
+            allowed = np.zeros(N_POWER + 1, dtype=np.int64)
             for o in range(n):
                 allowed[options[o, 0]] = 1
             anchor = players.choose_power(s, r, p, policy, own, allowed)[1]
-        if n == 1:
-            return 0
-        last = last_round(s, r, rounds)
-        tally = new_tally(n, rollouts)
+        return np.arange(n), n, anchor
+    return tried
+
+
+@declares(redeal, STATE)
+def stacks_redealt():
+    return lambda x, r, p, rng: redeal_hidden(x, rng)
+
+
+@declares(take_option, STATE)
+def card_or_power_card():
+    def take(decision, x, r, p, policy, rng, options, o):
         nl = no_log()
-        for o in range(n):
-            for j in range(rollouts):
-                rr = rollout_stream(seed, j)
-                table = copy_of(s)
-                x = table[0]
-                redeal_hidden(x, rr)
-                if decision == CARD:  # the rest of the turn, then of the round
-                    turn.take_card(x, r, policy, rr, nl, p, options[o, 0], options[o, 1])
-                    if x.expansion:
-                        turn.copycat(x, r, policy, rr, nl, p)
-                    turn.play_turns(x, r, policy, rr, nl, turn_position(x, p) + 1)
-                else:  # the rest of the power cards, then the round's turns
-                    i = (p - x.starter + x.n_players) % x.n_players
-                    clash = turn.power_cards_allowed(x, p, allowed)[1]
-                    turn.play_power_card(x, nl, p, i, options[o, 0], clash)
-                    turn.play_power_cards(x, r, policy, rr, nl, i + 1)
-                    turn.set_turn_order(x, nl)
-                    turn.play_turns(x, r, policy, rr, nl, 0)
-                turn.play_on(x, r, policy, rr, nl, last)
-                score_rollout(tally, o, j, table, r, p)
-        return best_option(tally, n, anchor, confidence)
-    return impl
+        if decision == DECIDE_CARD:  # the rest of the turn, then of the round
+            turn.take_card(x, r, policy, rng, nl, p, options[o, 0], options[o, 1])
+            if x.expansion:
+                turn.copycat(x, r, policy, rng, nl, p)
+            turn.play_turns(x, r, policy, rng, nl, turn_position(x, p) + 1)
+        else:  # the rest of the power cards, then the round's turns
+            i = (p - x.starter + x.n_players) % x.n_players
+            allowed = np.zeros(N_POWER + 1, dtype=np.int64)  # (filled anew: only the clash is read)
+            clash = turn.power_cards_allowed(x, p, allowed)[1]
+            turn.play_power_card(x, nl, p, i, options[o, 0], clash)
+            turn.play_power_cards(x, r, policy, rng, nl, i + 1)
+            turn.set_turn_order(x, nl)
+            turn.play_turns(x, r, policy, rng, nl, 0)
+    return take
+
+
+@declares(play_on, STATE)
+def rounds_on():
+    """On to the end of the ``turns``-th round counting the decision's (0: the game's end)."""
+    return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(),
+                                                             last_round(s, r, turns))
+
+
+@declares(rollout_scores, STATE)
+def scores_with_standings():
+    return lambda table, r: standing_scores(table, r)

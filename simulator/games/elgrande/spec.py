@@ -14,6 +14,7 @@ from simulator.core.dataset import roleless_seat_columns
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
 from simulator.games.elgrande import board, kernel, story
+from simulator.games.elgrande import search  # noqa: F401  (registers the search player's verbs)
 from strategies import elgrande as players
 
 MODES = {
