@@ -5,18 +5,21 @@ per seat). The heuristic players value a table in points: their score, and the p
 place (the nine regions and the Castillo) would give them if it were scored now, by the tie rule
 with the King's and Grande bonuses; less, by ``rival`` and ``leader``, the same for the others;
 plus what they keep in the Castillo and the court. A decision takes the option that leaves the
-table worth most: placements and moves are valued by the two places they change, every other
-choice on a copy of the table (``effects.py`` changes it as the rules would). To take an action
-card, a player plays each face-up card out on a copy, with the special action before, after or
-without the placement, and every player in that trial played as itself (it knows no other
-seat's plan). Power cards are chosen by the order they buy and the Caballeros they bring.
+table worth most: placements and moves are valued by the two places they change (where a
+Caballero would stand is ``board.py``'s), every other choice on a copy of the table. The copies
+are the rules': they try each option out (``trials.py``; an action card, with the special action
+before, after or without the placement, an alternative, a Veto's or a kept card's action in
+``turn.py``, every player in that trial played as the chooser, ``mirror``: it knows no other
+seat's plan) and ask the player what each is worth (``copy_value``, ``card_value``...). So this
+module imports no rule, only the table (``board.py``) and the codes. Power cards are chosen by
+the order they buy and the Caballeros they bring.
 
 What a player reads: the open board (see rules.toml, hidden_information): never the order of
 the stacks, and every secret choice is made before any is revealed (``turn.secret_picks``).
 
 The search player (``lookahead``) plays its action cards (and its power cards) out to see which
-wins most (``simulator/games/elgrande/search.py``); every other decision it makes as its
-rollout policy would, with its own weights.
+wins most (the core's ``searched``, on the verbs of ``simulator/games/elgrande/search.py``);
+every other decision it makes as its rollout policy would, with its own weights.
 """
 
 import numpy as np
@@ -24,17 +27,13 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import below, flagged, jitter
 from simulator.core.search import SEARCH_WEIGHTS, searched
-from simulator.core.trace import no_log
-from simulator.games.elgrande import effects as E
-from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import codes as L
-from simulator.games.elgrande import turn as rules
 from simulator.games.elgrande.board import (
-    ALL_OUT_OR_PLACE_2, CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS,
-    MOBILE_SCOREBOARD, MOVE_GRANDE, N_PLACES, N_POWER, N_REGIONS, N_STACKS, SCORE_ANY_REGION,
-    SCORE_CHOSEN_REGION, SECRET_RETURN_2, SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, SPECIAL,
-    AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE, in_play, may_enter, may_move_through,
-    holds_space, placement_target, standings,
+    CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS, MOBILE_SCOREBOARD, MOVE_GRANDE,
+    N_PLACES, N_POWER, N_STACKS, SCORE_ANY_REGION, SCORE_CHOSEN_REGION, SECRET_RETURN_2,
+    SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE,
+    copy_of, depart, in_play, may_enter, may_move_through, holds_space, placement_target, stand,
+    standings, table_filler, table_load,
 )
 
 RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER, COLONIAL_MERCHANT, \
@@ -109,15 +108,6 @@ _SEARCH[LOOKAHEAD] = (1, 4, 1, SPOILER, 1.0)
 DEFAULT_WEIGHTS = np.hstack([_STYLE, _SEARCH])
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
-# What a chosen place is for (``choose_place``'s ``purpose``; ``extra`` as noted).
-(P_PLACE, P_ALL_OUT, P_DESTINATION, P_RETURN_OWN, P_VICTIM, P_SECRET_RETURN,
- P_SECRET_RETURN_ALL, P_SCORE, P_DISC, P_KING, P_GRANDE, P_DISPERSE_FROM, P_DISPERSE_TO,
- P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE, P_FREE_MOVE_BLACK, P_DESTINATION_BLACK) = range(19)
-# P_DESTINATION(_BLACK), P_DISPERSE_TO, P_FREE_MOVE(_BLACK): extra = the place the Caballeros
-# leave (a black one's for the Grand Inquisitor's holder); P_VICTIM:
-# extra = the opponent losing one; P_SECRET_RETURN, P_SETUP: extra = how many.
-
-
 @compiled
 def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
@@ -139,7 +129,7 @@ def mirror(plans, p):
 
 
 @compiled(inline="always")  # called in every valuation: no call overhead
-def _better(value, best, ties, rng):
+def better(value, best, ties, rng):
     """Whether ``value`` replaces ``best`` (equal values: each of the tied with equal chance)."""
     if value > best + 1e-9:
         return True, 1
@@ -325,6 +315,83 @@ def forget(memo, a, b):
     known[:, :, b] = False
 
 
+# --- what the rules' trials show, valued -----------------------------------------------------
+# Where an option is tried out on a copy of the table (a place, a scoreboard's move: the rules'
+# ``trials.py``; an action card, an alternative, a Veto, a kept card: ``turn.py``), the rules play
+# the option and ask the player what the copy is worth; these are the player's side of it.
+
+@compiled
+def at_random(plans, p):
+    """Whether ``p`` chooses at random (the rules then try nothing out)."""
+    return acting(plans, p) == RANDOM
+
+
+@compiled
+def random_flag(rng, flags, n, none):
+    """The random player's pick of an option flagged in ``flags[:n]`` (``none`` 1: or none)."""
+    return flagged(rng, flags, n, none)
+
+
+@compiled
+def random_below(rng, n):
+    """The random player's pick of one of ``n`` options."""
+    return below(rng, n)
+
+
+@compiled
+def judge(s, p, plans):
+    """(weights, coefficients) ``p`` values a table with."""
+    w = plans[1][p]
+    return w, coefficients(s, p, w)
+
+
+@compiled
+def judge_places(s, r, p, plans):
+    """(weights, coefficients, the place terms of ``s``) ``p`` values copies of ``s`` with
+    (``copy_value``)."""
+    w = plans[1][p]
+    coef = coefficients(s, p, w)
+    return w, coef, place_terms(s, r, coef)
+
+
+@compiled
+def copy_value(table, s, r, p, w, coef, terms, rng):
+    """What a trial's copy of ``s`` (in ``table``) is worth to ``p``, with its noise."""
+    return value_of_copy(table, s, r, p, w, coef, terms) + jitter(w[W_NOISE], rng)
+
+
+@compiled
+def card_value(table, s, r, p, w, coef, terms, stack, rng):
+    """``copy_value`` of a card of ``stack`` tried out, with ``p``'s liking for the stack."""
+    return value_of_copy(table, s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
+        jitter(w[W_NOISE], rng)
+
+
+@compiled
+def table_value(table, r, p, w, coef, rng):
+    """What a trial's table is worth to ``p`` (valued whole), with its noise."""
+    return value_of_table(table, r, p, w, coef) + jitter(w[W_NOISE], rng)
+
+
+@compiled
+def costs_a_veto(s, table, r, q, w, coef):
+    """Whether the special action tried in ``table`` costs ``q`` at least veto_at points (it
+    then spends a Veto on it)."""
+    return value(s, r, q, w, coef) - value_of_table(table, r, q, w, coef) >= w[W_VETO_AT]
+
+
+@compiled
+def gains(s, table, r, q, w, coef):
+    """Whether ``table`` (a special action tried) is worth more to ``q`` than ``s``."""
+    return value_of_table(table, r, q, w, coef) > value(s, r, q, w, coef) + 1e-9
+
+
+@compiled
+def first_of_two(values):
+    """0 if the first of two trials' values is the better, else 1."""
+    return 0 if values[0] > values[1] else 1
+
+
 # --- power cards --------------------------------------------------------------------------------
 
 @compiled
@@ -371,7 +438,7 @@ def choose_power(s, r, p, plans, rng, allowed):
         gain = min(s.power_caballeros[v], s.provinces[p])
         x = w[W_POWER_ORDER] * v / N_POWER + w[W_POWER_COURT] * gain \
             - w[W_POWER_SAVE] * (v - mean) / N_POWER + jitter(w[W_NOISE], rng)
-        replace, ties = _better(x, best, ties, rng)
+        replace, ties = better(x, best, ties, rng)
         if replace:
             best, pick_v, pick_i = x, v, i
     return pick_v, pick_i
@@ -386,9 +453,9 @@ def worth_trying(card, order):
     scorings, returns of one's own, more Caballeros to the court); declining only an action that
     can cost its own player (the scorings and secret picks everyone joins, the King's moves)."""
     stack = CARD_STACK[card]
-    if order == rules.ACTION_FIRST:
+    if order == L.ACTION_FIRST:
         return True
-    if order == rules.PLACEMENT_FIRST:
+    if order == L.PLACEMENT_FIRST:
         return stack == 1 or stack == 3 or card == KING or card == KING_TO_NEIGHBOUR or \
             card == SCORE_CHOSEN_REGION or card == SECRET_UNIQUE_REGIONS or \
             card == SECRET_RETURN_2 or card == SECRET_RETURN_ALL or card == MOVE_GRANDE or \
@@ -398,86 +465,40 @@ def worth_trying(card, order):
         card == KING_TO_NEIGHBOUR
 
 
-@compiled(inline="always")  # compiled into its caller, as turn.play_turn
-def choose_card(s, r, p, plans, rng):
-    """(stack, order, options, chosen) of the action card to take and how to carry it out
-    (``turn.ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options
-    three to a face-up card)."""
-    if plans[0][p] == LOOKAHEAD:
-        cards = np.zeros((N_STACKS, 2), dtype=np.int64)  # (stack, order): the search orders
-        n = 0
-        for stack in range(N_STACKS):
-            if s.face[stack] >= 0:
-                cards[n, 0] = stack
-                n += 1
-        o = searched(L.DECIDE_CARD, s, r, p, plans, rng, cards, n)
-        return cards[o, 0], cards[o, 1], 3 * n, 3 * o + cards[o, 1]
-    return card_choice(s, r, p, plans, rng, -1)
-
-
 @compiled
-def card_orders(s, r, p, plans, rng, cards, n):
-    """The order ``p`` would carry out each face-up card of ``cards[:n]`` in (into
-    ``cards[:n, 1]``); returns the row of the card it would take."""
-    stack, order, _, _ = card_choice(s, r, p, plans, rng, -1)
-    taken = 0
-    for o in range(n):
-        if cards[o, 0] == stack:
-            cards[o, 1] = order
-            taken = o
-        else:
-            cards[o, 1] = card_choice(s, r, p, plans, rng, cards[o, 0])[1]
-    return taken
+def searches_cards(plans, p):
+    """Whether ``p`` is the search player, who searches its action card (``searched_card``)."""
+    return plans[0][p] == LOOKAHEAD
 
 
-@compiled
-def card_choice(s, r, p, plans, rng, only):
-    """``choose_card`` for a heuristic: each face-up card (only the card of stack ``only``, if
-    not -1) played out on a copy of the table in each order."""
-    k = 0
+@compiled(inline="always")  # compiled into its caller, turn.choose_card
+def searched_card(s, r, p, plans, rng):
+    """``turn.choose_card`` for the search player: (stack, order, options, chosen) of the card
+    its rollouts find best, each card carried out in its rollout policy's order."""
+    cards = np.zeros((N_STACKS, 2), dtype=np.int64)  # (stack, order): the search orders
+    n = 0
     for stack in range(N_STACKS):
         if s.face[stack] >= 0:
-            k += 1
-    options = 3 * k
-    sid = acting(plans, p)
-    if sid == RANDOM and only >= 0:
+            cards[n, 0] = stack
+            n += 1
+    o = searched(L.DECIDE_CARD, s, r, p, plans, rng, cards, n)
+    return cards[o, 0], cards[o, 1], 3 * n, 3 * o + cards[o, 1]
+
+
+@compiled
+def random_card(s, rng, only, options):
+    """The random player's action card: (stack, order, options, chosen), uniform over the
+    ``options`` (each face-up card in each order; only stack ``only``'s, if not -1)."""
+    if only >= 0:
         return only, below(rng, 3), options, 0
-    if sid == RANDOM:
-        pick = below(rng, options)
-        i = 0
-        for stack in range(N_STACKS):
-            if s.face[stack] >= 0:
-                if i == pick // 3:
-                    return stack, pick % 3, options, pick
-                i += 1
-    w = plans[1][p]
-    model = mirror(plans, p)
-    coef = coefficients(s, p, w)
-    terms = place_terms(s, r, coef)
-    table = E.copy_of(s)
-    nl = no_log()
-    best = -1e18
-    best_stack, best_order, chosen = -1, 0, 0
-    ties = 0
-    i = -1
+    pick = below(rng, options)
+    i = 0
     for stack in range(N_STACKS):
-        card = s.face[stack]
-        if card < 0:
-            continue
-        for order in range(3):
+        if s.face[stack] >= 0:
+            if i == pick // 3:
+                return stack, pick % 3, options, pick
             i += 1
-            if (only >= 0 and stack != only) or not worth_trying(card, order):
-                continue
-            table[0] = s
-            x = table[0]
-            x.trial = 1  # nobody is asked for a Veto (``turn.announce``)
-            rules.play_card(x, r, model, rng, nl, p, card, order)
-            v = value_of_copy(table, s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
-                jitter(w[W_NOISE], rng)
-            replace, ties = _better(v, best, ties, rng)
-            if replace:
-                best, best_stack, best_order, chosen = v, stack, order, i
-    return best_stack, best_order, options, chosen
+    return -1, 0, options, pick  # (never: pick < options)
 
 
 # --- placements and moves -----------------------------------------------------------------
@@ -505,7 +526,7 @@ def choose_placement(s, r, p, plans, rng, memo):
         gain = w[W_STANDING] * (remembered(memo, s, r, p, g, 1, coef, pts) -
                                 remembered(memo, s, r, p, g, 0, coef, pts))
         gain += (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT] + jitter(w[W_NOISE], rng)
-        replace, ties = _better(gain, best, ties, rng)
+        replace, ties = better(gain, best, ties, rng)
         if replace:
             best, pick = gain, g
     return pick
@@ -606,131 +627,10 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, mem
                 if b == a or into[b] < -1e17:
                     continue
                 gain = out[a] + into[b] + jitter(w[W_NOISE], rng)
-                replace, ties = _better(gain, best, ties, rng)
+                replace, ties = better(gain, best, ties, rng)
                 if replace:
                     best, pick_q, pick_a, pick_b = gain, q, a, b
     return pick_q, pick_a, pick_b
-
-
-# --- a place chosen for a purpose ------------------------------------------------------------
-
-@compiled
-def apply_option(x, r, p, purpose, g, extra):
-    """What choosing place ``g`` for ``purpose`` does to the table ``x`` (a copy), as far as
-    the chooser can tell: the Caballeros an 'all out' or a dispersal sends elsewhere are
-    counted as back in the court, their destinations not yet chosen."""
-    nl = no_log()
-    if purpose == P_PLACE:
-        E.place(x, p, g, nl)
-    elif purpose == P_ALL_OUT:
-        while x.cab[p, g] > 0:
-            E.move(x, p, g, L.COURT, p, nl)
-        if X.black_all_out(x, r, p, g) > 0:  # the holder's black ones go too
-            black_out_on_copy(x, r, p, g)
-    elif purpose == P_DESTINATION:
-        E.move(x, p, extra, g, p, nl)
-    elif purpose == P_RETURN_OWN:
-        E.send_home(x, p, g, nl)
-    elif purpose == P_VICTIM:
-        E.send_home(x, extra, g, nl)
-    elif purpose == P_SECRET_RETURN:
-        for _ in range(extra):
-            E.send_home(x, p, g, nl)
-    elif purpose == P_SECRET_RETURN_ALL:
-        while x.cab[p, g] > 0:
-            E.send_home(x, p, g, nl)
-    elif purpose == P_SCORE or purpose == P_UNIQUE:
-        E.score_place(x, r, g, SPECIAL, False, nl)
-    elif purpose == P_DISC:
-        if x.cab[p, CASTILLO] > 0:
-            E.empty_castillo(x, p, g, nl)
-    elif purpose == P_KING:
-        E.move_king(x, g, nl)
-    elif purpose == P_GRANDE:
-        E.move_grande(x, p, g, nl)
-    elif purpose == P_DISPERSE_FROM:
-        for q in range(x.n_players):
-            if q != p:
-                while x.cab[q, g] > 0:
-                    E.move(x, q, g, L.COURT, p, nl)
-    elif purpose == P_DISPERSE_TO:
-        while x.cab[p, extra] > 0:
-            E.move(x, p, extra, g, p, nl)
-    else:
-        apply_expansion_option(x, r, p, purpose, g, extra)
-
-
-@compiled
-def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
-    """Which allowed place (``allowed[:N_PLACES + 1]``, the last one the court) ``p`` chooses
-    for ``purpose``, or -1 (only when it ``may_decline``): the option leaving the table worth
-    most, tried on a copy."""
-    if acting(plans, p) == RANDOM:
-        return flagged(rng, allowed, N_PLACES + 1, 1 if may_decline else 0)
-    w = plans[1][p]
-    coef = coefficients(s, p, w)
-    terms = place_terms(s, r, coef)
-    best = worth(s, p, w, coef, terms) + 1e-9 if may_decline else -1e18
-    pick = -1
-    ties = 0
-    table = E.copy_of(s)
-    for g in range(N_PLACES + 1):
-        if not allowed[g]:
-            continue
-        table[0] = s
-        x = table[0]
-        apply_option(x, r, p, purpose, g, extra)
-        v = value_of_copy(table, s, r, p, w, coef, terms) + jitter(w[W_NOISE], rng)
-        replace, ties = _better(v, best, ties, rng)
-        if replace:
-            best, pick = v, g
-    return pick
-
-
-@compiled
-def choose_scoreboard(s, r, p, plans, rng, options):
-    """Which mobile scoreboard goes to which region: ``m * N_REGIONS + region``."""
-    if acting(plans, p) == RANDOM:
-        return flagged(rng, options, options.shape[0], 0)
-    w = plans[1][p]
-    coef = coefficients(s, p, w)
-    terms = place_terms(s, r, coef)
-    table = E.copy_of(s)
-    nl = no_log()
-    best = -1e18
-    pick = -1
-    ties = 0
-    for o in range(options.shape[0]):
-        if not options[o]:
-            continue
-        table[0] = s
-        x = table[0]
-        E.move_scoreboard(x, o // N_REGIONS, o % N_REGIONS, nl)
-        v = value_of_copy(table, s, r, p, w, coef, terms) + jitter(w[W_NOISE], rng)
-        replace, ties = _better(v, best, ties, rng)
-        if replace:
-            best, pick = v, o
-    return pick
-
-
-@compiled
-def choose_alternative(s, r, p, plans, rng):
-    """'All out of one region' (0) or 'place 2 anywhere' (1): both tried on copies."""
-    if acting(plans, p) == RANDOM:
-        return below(rng, 2)
-    w = plans[1][p]
-    coef = coefficients(s, p, w)
-    model = mirror(plans, p)
-    values = np.zeros(2, dtype=np.float64)
-    for alt in range(2):
-        table = E.copy_of(s)
-        x = table[0]
-        if alt == 0:
-            rules.all_out_of_one_region(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
-        else:
-            rules.place_anywhere(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
-        values[alt] = value_of_table(table, r, p, w, coef)
-    return 0 if values[0] > values[1] else 1
 
 
 @compiled
@@ -742,21 +642,6 @@ def choose_take_back(s, r, p, plans, rng, usable):
         if usable[v]:
             return v
     return -1
-
-
-@compiled
-def vetoes(s, r, q, plans, rng, p, card):
-    """Whether ``q`` spends a Veto on ``p``'s announced special action: when carrying it out
-    (as ``q`` would, on a copy) costs ``q`` at least veto_at points."""
-    if acting(plans, q) == RANDOM:
-        return below(rng, 2) == 0
-    w = plans[1][q]
-    coef = coefficients(s, q, w)
-    table = E.copy_of(s)
-    x = table[0]
-    rules.special_action(x, r, mirror(plans, q), rng, no_log(), p, card)
-    return value(s, r, q, w, coef) - value_of_table(table, r, q, w, coef) >= w[W_VETO_AT]
-
 
 
 # --- the expansion "Grossinquisitor und Kolonien" -----------------------------------------------
@@ -791,54 +676,13 @@ def expansion_value(s, p, w):
 def expansion_term_with(s, r, q, g, change, coef, pts):
     """``term_with`` where Caballeros take spaces and the limit table: one more (or fewer) of
     colour ``q`` in ``g`` as the rules would place (or take) it, on a copy."""
-    table = E.copy_of(s)
+    table = copy_of(s)
     x = table[0]
     if change > 0:
-        E.arrive(x, q, g, -1, no_log())
+        stand(x, q, g, -1)
     else:
-        E.depart(x, q, g, L.COURT)
+        depart(x, q, g, L.COURT)
     return term_of_table(table, r, g, coef, pts)
-
-
-@compiled
-def apply_expansion_option(x, r, p, purpose, g, extra):
-    """``apply_option`` for the expansion's purposes."""
-    nl = no_log()
-    if purpose == P_SETUP:
-        E.place_from_provinces(x, p, g, extra, nl)
-    elif purpose == P_FREE_MOVE or purpose == P_FREE_MOVE_BLACK:
-        E.move(x, p if purpose == P_FREE_MOVE else BLACK, extra, g, p, nl)
-        E.take_tokens(x, p, nl)
-    elif purpose == P_DESTINATION_BLACK:
-        E.move(x, BLACK, extra, g, p, nl)
-    else:  # P_LIMIT_TABLE: the chooser's own go onto it first
-        X.put_table(x, g, nl)
-        for c in range(N_COLOURS):
-            q = (p + c) % N_COLOURS
-            while x.on_table[q] < x.cab[q, g] - holds_space(x, q, g) and \
-                    E.table_load(x) < x.table_size:
-                x.on_table[q] += 1
-
-
-@compiled
-def black_out_on_copy(x, r, p, a):
-    """'All out of one region' tried on the copy ``x`` (``apply_option``): the holder ``p``'s
-    black Caballeros in ``a`` go, each to the place where it adds most to his own points (his
-    pick of each, ``P_DESTINATION_BLACK``, comes after the region's)."""
-    coef = np.zeros(MAX_PLAYERS, dtype=np.float64)
-    coef[p] = 1.0
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
-    for _ in range(X.black_all_out(x, r, p, a)):
-        best = -1e18
-        to = -1
-        for b in range(N_PLACES):
-            if b != a and may_enter(x, r, b):
-                v = term_with(x, r, BLACK, b, 1, coef, pts) - place_term(x, r, b, coef, pts)
-                if v > best:
-                    best, to = v, b
-        if to < 0:
-            return
-        E.move(x, BLACK, a, to, p, no_log())
 
 
 @compiled
@@ -846,9 +690,9 @@ def move_gain(s, r, p, w, coef, pts, q, a, b):
     """What moving one of colour ``q``'s Caballeros from ``a`` to ``b`` is worth to ``p``: the
     two places it changes, valued on a copy; an own one's Castillo worth."""
     before = place_term(s, r, a, coef, pts) + place_term(s, r, b, coef, pts)
-    table = E.copy_of(s)
+    table = copy_of(s)
     x = table[0]
-    E.move(x, q, a, b, p, no_log())
+    stand(x, q, b, depart(x, q, a, b))  # as the rules' move seats it (all the standings read)
     gain = w[W_STANDING] * (term_of_table(table, r, a, coef, pts) +
                             term_of_table(table, r, b, coef, pts) - before)
     if q == p and (a == CASTILLO or b == CASTILLO):
@@ -865,7 +709,7 @@ def table_move_open(s, r, p, q, onto, own_left, opp_left):
     if not movable(s, r, p, q, g, own_left, opp_left, -1):
         return False
     if onto == 1:
-        return E.table_load(s) < s.table_size and \
+        return table_load(s) < s.table_size and \
             s.cab[q, g] - s.on_table[q] - holds_space(s, q, g) > 0
     return s.on_table[q] > 0
 
@@ -946,10 +790,10 @@ def table_term_filled(s, r, p, w, coef, pts):
     player's model of another: itself); of colours equally good to the filler, its own, else
     the worst for ``p``. ``s`` is left as it was."""
     g = s.table_region
-    filler = X.table_filler(s, p)
+    filler = table_filler(s, p)
     fcoef = coefficients(s, filler, w)
     added = np.zeros(N_COLOURS, dtype=np.int64)
-    while E.table_load(s) < s.table_size:
+    while table_load(s) < s.table_size:
         best = -1e18
         worst_for_p = 1e18
         pick = -1
@@ -1000,7 +844,7 @@ def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
         for g in range(N_PLACES):
             if allowed[g]:
                 v = placement_gain(s, r, p, w, coef, pts, g) + jitter(w[W_NOISE], rng)
-                replace, ties = _better(v, best, ties, rng)
+                replace, ties = better(v, best, ties, rng)
                 if replace:
                     best, pick = v, g
     if allowed[L.COURT]:
@@ -1010,7 +854,7 @@ def choose_inquisitor_extra(s, r, p, plans, rng, n, allowed):
                 if placement_target(s, g):
                     v = max(v, placement_gain(s, r, p, w, coef, pts, g) + w[W_COURT])
         v += jitter(w[W_NOISE], rng)
-        replace, ties = _better(v, best, ties, rng)
+        replace, ties = better(v, best, ties, rng)
         if replace:
             best, pick = v, L.COURT
     return pick
@@ -1034,56 +878,7 @@ def choose_table_colour(s, r, p, plans, rng, beside):
         s.on_table[c] += 1
         v = place_term(s, r, s.table_region, coef, pts) + jitter(w[W_NOISE], rng)
         s.on_table[c] -= 1
-        replace, ties = _better(v, best, ties, rng)
+        replace, ties = better(v, best, ties, rng)
         if replace:
             best, pick_c = v, c
     return pick_c
-
-
-@compiled
-def choose_execute(s, r, p, plans, rng):
-    """Execute Action Card: the stack of the face-up card whose special action ``p`` carries out
-    now, or -1 to keep the card: each tried on a copy against keeping it."""
-    sid = acting(plans, p)
-    k = 0
-    for stack in range(N_STACKS):
-        k += 1 if s.face[stack] >= 0 else 0
-    if k == 0:
-        return -1
-    if sid == RANDOM:
-        return flagged(rng, s.face >= 0, N_STACKS, 1)
-    w = plans[1][p]
-    coef = coefficients(s, p, w)
-    model = mirror(plans, p)
-    nl = no_log()
-    best = value(s, r, p, w, coef) + 1e-9
-    pick = -1
-    ties = 0
-    for stack in range(N_STACKS):
-        card = s.face[stack]
-        if card < 0:
-            continue
-        table = E.copy_of(s)
-        x = table[0]
-        x.face[stack] = -1
-        rules.carry_out_kept(x, r, model, rng, nl, p, card)
-        v = value_of_table(table, r, p, w, coef) + jitter(w[W_NOISE], rng)
-        replace, ties = _better(v, best, ties, rng)
-        if replace:
-            best, pick = v, stack
-    return pick
-
-
-@compiled
-def copies(s, r, q, plans, rng, card):
-    """Whether ``q`` spends Copycat on ``card``'s special action: when carrying it out (on a
-    copy) leaves the table worth more to it."""
-    if acting(plans, q) == RANDOM:
-        return below(rng, 2) == 0
-    w = plans[1][q]
-    coef = coefficients(s, q, w)
-    table = E.copy_of(s)
-    x = table[0]
-    nl = no_log()
-    rules.carry_out_kept(x, r, mirror(plans, q), rng, nl, q, card)
-    return value_of_table(table, r, q, w, coef) > value(s, r, q, w, coef) + 1e-9

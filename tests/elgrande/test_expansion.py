@@ -21,7 +21,7 @@ from simulator.games.elgrande.board import (
     GRAND_INQUISITOR_COLONIES, HELD_COPYCAT, HELD_EXECUTE, HOLY_INQUISITION, KING, LIMIT_TABLE,
     MOVE_OPPONENTS_3, MOVE_OWN_4, N_SPAIN, PAIS_VASCO, SCORE_4_POINT_REGIONS, SCORE_BLACK_REGIONS,
     SCORE_OUTSIDE_SPAIN, SEVILLA, SHIP, SPECIAL, TRANSPORT, VALENCIA, WARE, caballeros_of, counted,
-    placement_target,
+    placement_target, table_filler,
 )
 from strategies import elgrande as players
 
@@ -115,7 +115,7 @@ def test_the_disc_never_names_a_region_outside_spain(xtable, r, plans, log):
         s.cab[p, CASTILLO] = 3
         s.cab[p, FRANCIA] = 1
     s.francia[:] = [0, 1, 2]
-    turn.secret_picks(s, r, plans, rng(), log, players.P_DISC, 0, 0, picks)
+    turn.secret_picks(s, r, plans, rng(), log, L.P_DISC, 0, 0, picks)
     assert all(0 <= picks[p] < N_SPAIN for p in range(3))
 
 
@@ -630,8 +630,8 @@ def test_limit_table_free_space_filled_by_the_grand_inquisitor(xtable, r, plans,
     E.move(s, 0, GALICIA, SEVILLA, 1, log)  # off the table: a space is free
     assert s.on_table.sum() == 5
     s.inquisitor = 2
-    assert X.table_filler(s, 1) == 2
-    X.fill_table(s, r, plans, rng(), log, X.table_filler(s, 1))
+    assert table_filler(s, 1) == 2
+    X.fill_table(s, r, plans, rng(), log, table_filler(s, 1))
     assert list(s.on_table[:3]) == [3, 2, 1]  # the holder chose its own colour
     assert logged(log, L.TABLE_FILLED)[-1][:2] == (2, 2)
 
@@ -647,7 +647,7 @@ def test_limit_table_castillo_overflow(xtable, r, plans, log):
     E.empty_castillo(s, 0, GALICIA, log)
     assert s.on_table[0] == 0 and s.cab[0, GALICIA] == 3
     s.inquisitor = 0
-    X.fill_table(s, r, plans, rng(), log, X.table_filler(s, 2))
+    X.fill_table(s, r, plans, rng(), log, table_filler(s, 2))
     assert list(s.on_table[:2]) == [1, 5] and s.on_table.sum() == 6
 
 
@@ -663,7 +663,7 @@ def test_limit_table_card_moves_the_table(xtable, r, plans, log):
     X.table_destinations(s, allowed)
     assert not allowed[ARAGON] and not allowed[FRANCIA] and not allowed[GALICIA]
     assert allowed[SEVILLA] and allowed[SHIP] and allowed[AMERICA]
-    X.put_table(s, SEVILLA, log)
+    E.put_table(s, SEVILLA, log)
     X.fill_table(s, r, plans, rng(), log, 0)  # the card's player chooses (nobody holds him)
     assert s.table_region == SEVILLA and s.on_table[1] == 0 and s.cab[1, GALICIA] == 3
     assert list(s.on_table[:3]) == [2, 0, 4]  # P0 put its own 2 on; the rest were P2's

@@ -17,7 +17,7 @@ from simulator.games.elgrande import turn
 from simulator.games.elgrande.board import (
     ALL_OUT_OF_ONE_REGION, ARAGON, BLACK, CASTILLO, FRANCIA, GALICIA, GRAND_INQUISITOR_COLONIES,
     HOLY_INQUISITION, MOVE_ANY_3, MOVE_ANY_OUT_OF_ONE_REGION, MOVE_OWN_2_OPPONENTS_2, SHIP,
-    counted,
+    counted, table_filler,
 )
 from strategies import elgrande as players
 from tests.elgrande.conftest import make_plans
@@ -158,7 +158,7 @@ def test_off_the_table_stays_in_the_region_and_the_space_is_filled(xtable, r, pl
     assert s.cab[1, GALICIA] == 4 and s.on_table[1] == 3 and counted(s, 1, GALICIA) == 3
     assert E.table_load(s) == 5 and s.moved[1] == 1
     assert logged(log, L.TABLE_MOVE) == [(0, 1, GALICIA, 0, 3, 0)]
-    X.fill_table(s, r, plans, rng(), log, X.table_filler(s, 0))
+    X.fill_table(s, r, plans, rng(), log, table_filler(s, 0))
     assert list(s.on_table[:3]) == [2, 3, 1] and E.table_load(s) == 6
     event = L.tell(log)[0]
     assert event["kind"] == "table_move"
@@ -244,7 +244,7 @@ def test_a_heuristic_swaps_a_rival_off_for_its_own(xtable, r, log, number):
     turn.intrigue(s, r, intriguer, rng(), log, 0, MOVE_ANY_3)
     shifts = logged(log, L.TABLE_MOVE)
     assert len(shifts) + len(logged(log, L.MOVED)) <= number
-    X.fill_table(s, r, intriguer, rng(), log, X.table_filler(s, 0))  # after the turn, by P1
+    X.fill_table(s, r, intriguer, rng(), log, table_filler(s, 0))  # after the turn, by P1
     if number == 1:
         assert shifts == []  # it moves P1 out of Galicia instead: that one does not come back
     else:

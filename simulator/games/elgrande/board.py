@@ -273,6 +273,102 @@ def holds_space(s, c, g):
     return 1 if (g == SHIP and s.captain == c) or (g == AMERICA and s.viceroy == c) else 0
 
 
+# --- where a Caballero stands: the expansion's places, the limit table, the Grand Inquisitor ------
+# The rules' moves keep these (``effects.arrive``, ``effects.move``) and the players ask them when
+# they value one Caballero more or fewer in a place, or a move, as the rules would make it.
+
+@compiled
+def depart(s, c, a, b):
+    """One Caballero of colour ``c`` leaves ``a`` for ``b``: returns the token it takes along
+    (-1: none). Which one leaves (rules.toml, leaving): one holding a token when the move goes
+    to the Ship or the mainland (towards home), else one holding none; a space (Captain,
+    Viceroy, Francia's least) only when no other is there; beside the limit table before on it;
+    those that came this round last."""
+    s.cab[c, a] -= 1
+    if s.expansion == 0:
+        return -1
+    token = -1
+    seat = (a == SHIP and s.captain == c) or (a == AMERICA and s.viceroy == c)
+    carriers = s.carry[c, a, WARE] + s.carry[c, a, GOLD]
+    plain = s.cab[c, a] + 1 - carriers - (1 if seat else 0)
+    homeward = b < N_SPAIN or b == SHIP
+    if carriers > 0 and (homeward or plain == 0):
+        token = GOLD if s.carry[c, a, GOLD] > 0 else WARE
+        s.carry[c, a, token] -= 1
+    elif plain == 0 and seat:
+        if a == SHIP:
+            s.captain = -1
+        else:
+            s.viceroy = -1
+    if a == FRANCIA:
+        for i in range(FRANCIA_SPACES - 1, -1, -1):
+            if s.francia[i] == c:
+                s.francia[i] = -1
+                break
+    if a == s.table_region and s.on_table[c] > s.cab[c, a] - holds_space(s, c, a):
+        s.on_table[c] -= 1
+    if s.arrived[c, a] > s.cab[c, a]:
+        s.arrived[c, a] = s.cab[c, a]
+    return token
+
+
+@compiled
+def stand(s, c, b, token):
+    """One Caballero of colour ``c`` (holding ``token``, -1: none) comes into place ``b`` and
+    takes its place there: Francia's best free space, the Captain's or Viceroy's space when free
+    (never with a token), else the limit table while it has room. Returns whether the table was
+    full (its size kept this one beside it). What the token then does is ``effects.arrive``'s."""
+    s.cab[c, b] += 1
+    if s.expansion == 0:
+        return False
+    if b == SHIP or b == AMERICA or b == AFRICA:
+        s.arrived[c, b] += 1
+    space = False
+    if b == FRANCIA:
+        for i in range(FRANCIA_SPACES):
+            if s.francia[i] < 0:
+                s.francia[i] = c
+                break
+    elif b == SHIP and s.captain < 0 and token < 0:
+        s.captain = c
+        space = True
+    elif b == AMERICA and s.viceroy < 0 and token < 0:
+        s.viceroy = c
+        space = True
+    if b == s.table_region and not space:
+        if table_load(s) < s.table_size:
+            s.on_table[c] += 1
+        else:
+            return True
+    return False
+
+
+@compiled
+def table_load(s):
+    """Caballeros on the limit table's spaces."""
+    t = 0
+    for c in range(s.on_table.shape[0]):
+        t += s.on_table[c]
+    return t
+
+
+@compiled
+def table_filler(s, by):
+    """Who fills the table's free spaces after a turn or a general scoring: the Grand
+    Inquisitor's holder; with nobody holding him, ``by`` (the player whose turn it was)."""
+    return s.inquisitor if s.inquisitor >= 0 else by
+
+
+@compiled
+def black_all_out(s, r, p, g):
+    """How many black Caballeros in ``g`` may go along when ``p`` moves 'all of [its]
+    Caballeros out of one region': all there, for the Grand Inquisitor's holder, as his own
+    (``all_out_takes_black``: 'may_leave' lets him stop early; 'none', never any)."""
+    if s.inquisitor != p or r.all_out_takes_black == ALL_OUT_BLACK_NONE:
+        return 0
+    return s.cab[BLACK, g]
+
+
 @compiled
 def colour_counted(s, c, g):
     """Colour ``c``'s Caballeros that count in ``g``: only those on the limit table where it
@@ -461,7 +557,7 @@ def placement_target(s, g):
 def place_options(allowed, may_decline):
     """How many options a choice of a place among ``allowed[:N_PLACES + 1]`` (the last one the
     court) offers, declining one more when the player ``may_decline`` (the options
-    ``strategies.choose_place`` chooses among)."""
+    ``trials.choose_place`` chooses among)."""
     k = 1 if may_decline else 0
     for g in range(N_PLACES + 1):
         k += 1 if allowed[g] > 0 else 0

@@ -1,6 +1,7 @@
 """El Grande: the log codes the kernels write into a replay log, and the other integer codes the
-compiled code uses (places, decisions, purposes, reasons). The words for them are in
-``story.py``, which no compiled module imports, so editing a replay sentence recompiles nothing."""
+compiled code uses (places, decisions, a card's order, purposes, reasons), the rules' and the
+players' alike. The words for them are in ``story.py``, which no compiled module imports, so
+editing a replay sentence recompiles nothing."""
 
 from simulator.games.elgrande.board import N_PLACES
 
@@ -33,6 +34,18 @@ PROVINCES = N_PLACES + 1
 (DECIDE_POWER, DECIDE_CARD, DECIDE_PLACEMENT, DECIDE_MOVE, DECIDE_PLACE, DECIDE_VETO,
  DECIDE_TAKE_BACK, DECIDE_ALTERNATIVE, DECIDE_FREE_MOVE, DECIDE_TABLE_SPACE,
  DECIDE_HELD_CARD, DECIDE_INQUISITOR_EXTRA) = range(12)
+
+# How a player carries out the card taken (``turn.choose_card``): the order of its two parts.
+ACTION_FIRST, PLACEMENT_FIRST, NO_ACTION = range(3)
+
+# What a chosen place is for (``trials.choose_place``'s ``purpose``; ``extra`` as noted): the
+# rules try the option out by it (``trials.apply_option``).
+(P_PLACE, P_ALL_OUT, P_DESTINATION, P_RETURN_OWN, P_VICTIM, P_SECRET_RETURN,
+ P_SECRET_RETURN_ALL, P_SCORE, P_DISC, P_KING, P_GRANDE, P_DISPERSE_FROM, P_DISPERSE_TO,
+ P_UNIQUE, P_SETUP, P_FREE_MOVE, P_LIMIT_TABLE, P_FREE_MOVE_BLACK, P_DESTINATION_BLACK) = range(19)
+# P_DESTINATION(_BLACK), P_DISPERSE_TO, P_FREE_MOVE(_BLACK): extra = the place the Caballeros
+# leave (a black one's for the Grand Inquisitor's holder); P_VICTIM:
+# extra = the opponent losing one; P_SECRET_RETURN, P_SETUP: extra = how many.
 
 # What a secret choice or a chosen place is for (SECRET_CHOICE / scoring causes).
 (SECRET_DISC, SECRET_RETURN_TWO, SECRET_RETURN_ALL_, SECRET_DESTINATION, SECRET_UNIQUE,

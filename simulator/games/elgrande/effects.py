@@ -1,9 +1,10 @@
 """El Grande: what the rules do to the table, with no decision in it.
 
 Every change of the board goes through these functions, so each is logged once and counted for
-the dataset the same way whoever calls it: the rules (``turn.py``) with the game's log, and the
-players (``strategies/elgrande.py``) on copies of the table with no log, to see what an option
-would leave.
+the dataset the same way whoever calls it: the rules (``turn.py``, ``expansion.py``) with the
+game's log, and the rules' trials of an option on a copy of the table (``trials.py``, ``turn.py``)
+with no log, to show a player what the option would leave. Where a Caballero stands as it comes
+and goes (``depart``, ``stand``), the players ask too: that is ``board.py``'s.
 """
 
 import numpy as np
@@ -13,7 +14,7 @@ from simulator.core.trace import came_up, record
 from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
     AFRICA, ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, AMERICA, BLACK, CASTILLO, COPYCAT,
-    EXECUTE_ACTION_CARD, FRANCIA, FRANCIA_SPACES, FREE_CHOICE, FROM_CASTILLO, FROM_GRANDE,
+    EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE, FROM_CASTILLO, FROM_GRANDE,
     FROM_KING, FROM_REGIONS, FROM_SPECIAL, FROM_TOKENS, GENERAL, GOLD, HOLY_INQUISITION,
     KING_TO_NEIGHBOUR, LIMIT_TABLE, MAX_PLAYERS, MOBILE_SCOREBOARD, MOVE_ANY_3, MOVE_ANY_4,
     MOVE_ANY_OUT_OF_ONE_REGION, MOVE_GRANDE, MOVE_OPPONENTS_3, MOVE_OWN_2_OPPONENTS_2, MOVE_OWN_4,
@@ -23,9 +24,10 @@ from simulator.games.elgrande.board import (
     SCORE_BLACK_REGIONS, SCORE_CASTILLO, SCORE_CHOSEN_REGION, SCORE_FEWEST_CABALLEROS,
     SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SCORE_OUTSIDE_SPAIN, SECRET_RETURN_2,
     SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, SHIP, TAKE_BACK_POWER_CARD, TRANSPORT, VETO, WARE,
-    bonus_parts, copy_of, counted, owner, placings, scoreboard, scoring_index, holds_space,
-    seat_bonus, sole_most, standings,
+    bonus_parts, counted, depart, owner, placings, scoreboard, scoring_index, seat_bonus,
+    sole_most, stand, standings,
 )
+from simulator.games.elgrande.board import copy_of, table_load  # noqa: F401  (E.copy_of, ...)
 
 
 # --- the rules that came up --------------------------------------------------------------------
@@ -251,71 +253,16 @@ def send_home(s, q, g, log):
         lose_token(s, q, token, L.PROVINCES, log)
 
 
-# --- the expansion's places: who stands where in a region ---------------------------------------
-
-@compiled
-def depart(s, c, a, b):
-    """One Caballero of colour ``c`` leaves ``a`` for ``b``: returns the token it takes along
-    (-1: none). Which one leaves (rules.toml, leaving): one holding a token when the move goes
-    to the Ship or the mainland (towards home), else one holding none; a space (Captain,
-    Viceroy, Francia's least) only when no other is there; beside the limit table before on it;
-    those that came this round last."""
-    s.cab[c, a] -= 1
-    if s.expansion == 0:
-        return -1
-    token = -1
-    seat = (a == SHIP and s.captain == c) or (a == AMERICA and s.viceroy == c)
-    carriers = s.carry[c, a, WARE] + s.carry[c, a, GOLD]
-    plain = s.cab[c, a] + 1 - carriers - (1 if seat else 0)
-    homeward = b < N_SPAIN or b == SHIP
-    if carriers > 0 and (homeward or plain == 0):
-        token = GOLD if s.carry[c, a, GOLD] > 0 else WARE
-        s.carry[c, a, token] -= 1
-    elif plain == 0 and seat:
-        if a == SHIP:
-            s.captain = -1
-        else:
-            s.viceroy = -1
-    if a == FRANCIA:
-        for i in range(FRANCIA_SPACES - 1, -1, -1):
-            if s.francia[i] == c:
-                s.francia[i] = -1
-                break
-    if a == s.table_region and s.on_table[c] > s.cab[c, a] - holds_space(s, c, a):
-        s.on_table[c] -= 1
-    if s.arrived[c, a] > s.cab[c, a]:
-        s.arrived[c, a] = s.cab[c, a]
-    return token
-
+# --- the expansion's places: a Caballero coming in (who stands where: board.stand, depart) -----
 
 @compiled
 def arrive(s, c, b, token, log):
-    """One Caballero of colour ``c`` (holding ``token``, -1: none) comes into place ``b``:
-    onto Francia's best free space, the Captain's or Viceroy's space when free (never with a
-    token), else the limit table while it has room; a token brought to the mainland scores."""
-    s.cab[c, b] += 1
-    if s.expansion == 0:
-        return
-    if b == SHIP or b == AMERICA or b == AFRICA:
-        s.arrived[c, b] += 1
-    space = False
-    if b == FRANCIA:
-        for i in range(FRANCIA_SPACES):
-            if s.francia[i] < 0:
-                s.francia[i] = c
-                break
-    elif b == SHIP and s.captain < 0 and token < 0:
-        s.captain = c
-        space = True
-    elif b == AMERICA and s.viceroy < 0 and token < 0:
-        s.viceroy = c
-        space = True
-    if b == s.table_region and not space:
-        if table_load(s) < s.table_size:
-            s.on_table[c] += 1
-        else:  # the table full: its size keeps this one beside it
-            came_up(log, L.UP_LIMIT_TABLE_SMALL if s.n_players <= 3 else L.UP_LIMIT_TABLE_LARGE)
-    if token < 0:
+    """One Caballero of colour ``c`` (holding ``token``, -1: none) comes into place ``b``, where
+    ``board.stand`` seats it; a token brought to the mainland scores, one brought elsewhere is
+    carried on. (Which one leaves a place is ``board.depart``.)"""
+    if stand(s, c, b, token):  # the table full: its size kept this one beside it
+        came_up(log, L.UP_LIMIT_TABLE_SMALL if s.n_players <= 3 else L.UP_LIMIT_TABLE_LARGE)
+    if s.expansion == 0 or token < 0:
         return
     if b < N_SPAIN:
         bring_home(s, c, b, token, log)
@@ -324,12 +271,11 @@ def arrive(s, c, b, token, log):
 
 
 @compiled
-def table_load(s):
-    """Caballeros on the limit table's spaces."""
-    t = 0
-    for c in range(s.on_table.shape[0]):
-        t += s.on_table[c]
-    return t
+def put_table(s, g, log):
+    """The limit table emptied into its region and set, empty, in ``g``."""
+    record(log, L.TABLE_PLACED, s.table_region, g, s.table_size, 0)
+    s.on_table[:] = 0
+    s.table_region = g
 
 
 @compiled

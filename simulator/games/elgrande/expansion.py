@@ -2,11 +2,13 @@
 
 Called from ``turn.py`` where the expansion hooks into the base game (mode
 ``grand_inquisitor_colonies``; ``s.expansion`` is 1): the additional setup; the new regions
-(their places and spaces are kept by ``effects.arrive``/``depart``, their counting and scoring
-by ``board.counted``/``seat_bonus``); the Ship's and the colonies' free moves; Gold and Wares;
+(their places and spaces are kept by ``board.stand``/``depart``, their counting and scoring by
+``board.counted``/``seat_bonus``); the Ship's and the colonies' free moves; Gold and Wares;
 the Grand Inquisitor and his black Caballeros; the limit table; the stack-7 cards. Every gap is
 an assumption of ``rules.toml`` ("expansion_*" notes). "King and Intrigue" is not modelled: the
-rulebook itself advises against combining the two.
+rulebook itself advises against combining the two. The places a player chooses are tried
+out for it by ``trials.py``; the table's questions (``black_all_out``, ``table_filler``,
+``table_load``) are ``board.py``'s, the players ask them too.
 """
 
 import numpy as np
@@ -17,8 +19,9 @@ from simulator.core.trace import came_up, record
 from simulator.core.unfolding import decided
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import codes as L
+from simulator.games.elgrande import trials
 from simulator.games.elgrande.board import (
-    AFRICA, ALL_OUT_BLACK_NONE, AMERICA, BLACK, BORDERS, CASTILLO, COASTAL, COLONY_STACK,
+    AFRICA, AMERICA, BLACK, BORDERS, CASTILLO, COASTAL, COLONY_STACK,
     FRANCIA, GOLD,
     HOLY_INQUISITION, MAX_PLAYERS, N_CARD_KINDS, N_COLOURS, N_PLACES,
     N_REGIONS, N_SPAIN, SHIP, SPECIAL, WARE, YES, francia_free, holds_space, place_options,
@@ -75,7 +78,7 @@ def setup_picks(s, r, plans, rng, log, picks):
         allowed[g] = 1 if g != s.king else 0
     for q in range(s.n_players):
         decided(s, place_options(allowed, False))
-        picks[q] = players.choose_place(s, r, q, plans, rng, players.P_SETUP, allowed,
+        picks[q] = trials.choose_place(s, r, q, plans, rng, L.P_SETUP, allowed,
                                         r.setup_caballeros, False)
     for q in range(s.n_players):
         record(log, L.SECRET_CHOICE, q, picks[q], L.SECRET_SETUP)
@@ -92,9 +95,9 @@ def free_moves(s, r, plans, rng, log, p):
     own' (after its own). First ``p`` takes the tokens it can: one that came outside its turn
     (Free Choice, Copycat, another's card) takes its token before it may move away."""
     E.take_tokens(s, p, log)
-    free_moves_of(s, r, plans, rng, log, p, p, players.P_FREE_MOVE)
+    free_moves_of(s, r, plans, rng, log, p, p, L.P_FREE_MOVE)
     if s.inquisitor == p:
-        free_moves_of(s, r, plans, rng, log, p, BLACK, players.P_FREE_MOVE_BLACK)
+        free_moves_of(s, r, plans, rng, log, p, BLACK, L.P_FREE_MOVE_BLACK)
 
 
 @compiled
@@ -104,7 +107,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
     for _ in range(free_movers(s, c, SHIP)):
         free_destinations(s, SHIP, allowed)  # anew: Francia may have filled
         decided(s, place_options(allowed, True))
-        g = players.choose_place(s, r, p, plans, rng, purpose, allowed, SHIP, True)
+        g = trials.choose_place(s, r, p, plans, rng, purpose, allowed, SHIP, True)
         # the option's index (0: stay; then the destinations in place order), and the place
         record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, allowed.sum() + 1,
                allowed[:g].sum() + 1 if g >= 0 else 0, g)
@@ -116,7 +119,7 @@ def free_moves_of(s, r, plans, rng, log, p, c, purpose):
         free_destinations(s, a, allowed)
         for _ in range(free_movers(s, c, a)):
             decided(s, place_options(allowed, True))
-            g = players.choose_place(s, r, p, plans, rng, purpose, allowed, a, True)
+            g = trials.choose_place(s, r, p, plans, rng, purpose, allowed, a, True)
             record(log, L.DECISION, p, L.DECIDE_FREE_MOVE, 2, 1 if g >= 0 else 0, g)
             if g < 0:
                 break
@@ -184,16 +187,6 @@ def take_inquisitor(s, p, log):
 
 
 @compiled
-def black_all_out(s, r, p, g):
-    """How many black Caballeros in ``g`` may go along when ``p`` moves 'all of [its]
-    Caballeros out of one region': all there, for the Grand Inquisitor's holder, as his own
-    (``all_out_takes_black``: 'may_leave' lets him stop early; 'none', never any)."""
-    if s.inquisitor != p or r.all_out_takes_black == ALL_OUT_BLACK_NONE:
-        return 0
-    return s.cab[BLACK, g]
-
-
-@compiled
 def table_moves_open(s, r):
     """Whether a card's moves may also move Caballeros on and off the limit table within its
     region now (``table_moves_in_region``): a table stands outside the King's region."""
@@ -252,7 +245,7 @@ def inquisitor_extra(s, r, plans, rng, log, p, n):
         if s.court[p] == 0 or extra_targets(s, r, allowed) == 0:
             return
         decided(s, place_options(allowed, True))
-        g = players.choose_place(s, r, p, plans, rng, players.P_PLACE, allowed, 0, True)
+        g = trials.choose_place(s, r, p, plans, rng, L.P_PLACE, allowed, 0, True)
         if g < 0:
             return
         E.place(s, p, g, log)
@@ -280,7 +273,7 @@ def extra_targets(s, r, allowed):
 @compiled
 def fill_table(s, r, plans, rng, log, chooser):
     """Free spaces of the limit table are filled from the Caballeros beside it, one at a time,
-    ``chooser`` picking whose (``table_filler``)."""
+    ``chooser`` picking whose (``board.table_filler``)."""
     g = s.table_region
     if g < 0:
         return
@@ -303,13 +296,6 @@ def fill_table(s, r, plans, rng, log, chooser):
 
 
 @compiled
-def table_filler(s, by):
-    """Who fills the table's free spaces after a turn or a general scoring: the Grand
-    Inquisitor's holder; with nobody holding him, ``by`` (the player whose turn it was)."""
-    return s.inquisitor if s.inquisitor >= 0 else by
-
-
-@compiled
 def move_table(s, r, plans, rng, log, p, card):
     """The Limit Table card: the Caballeros on the table go into its region; the empty table
     goes to another region (never the King's or Francia; it never leaves the King's region),
@@ -320,10 +306,10 @@ def move_table(s, r, plans, rng, log, p, card):
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     table_destinations(s, allowed)
     decided(s, place_options(allowed, True))
-    g = players.choose_place(s, r, p, plans, rng, players.P_LIMIT_TABLE, allowed, 0, True)
+    g = trials.choose_place(s, r, p, plans, rng, L.P_LIMIT_TABLE, allowed, 0, True)
     if g < 0:
         return
-    put_table(s, g, log)
+    E.put_table(s, g, log)
     fill_table(s, r, plans, rng, log, p)
 
 
@@ -334,14 +320,6 @@ def table_destinations(s, allowed):
     allowed[:] = 0
     for g in range(s.n_regions):
         allowed[g] = 1 if g != s.king and g != FRANCIA and g != s.table_region else 0
-
-
-@compiled
-def put_table(s, g, log):
-    """The limit table emptied into its region and set, empty, in ``g``."""
-    record(log, L.TABLE_PLACED, s.table_region, g, s.table_size, 0)
-    s.on_table[:] = 0
-    s.table_region = g
 
 
 # --- Action cards: stack 7 ---------------------------------------------------------------------

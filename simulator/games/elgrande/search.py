@@ -105,7 +105,7 @@ def every_option():
     its power card."""
     def tried(decision, s, r, p, policy, own, options, n):
         if decision == DECIDE_CARD:
-            anchor = players.card_orders(s, r, p, policy, own, options, n)
+            anchor = turn.card_orders(s, r, p, policy, own, options, n)
         else:
             allowed = np.zeros(N_POWER + 1, dtype=np.int64)
             for o in range(n):

@@ -8,18 +8,24 @@ action cards, stack by stack; the end of the round; the general scoring; the end
 the game's random stream, ``log`` the replay log (empty in batch runs), and ``plans`` the
 seats' strategies that every decision is asked of. Every board change goes through
 ``effects.py``. Where no rule text speaks, ``rules.toml`` says what is played and why.
+
+Where a player chooses by trying options out on a copy of the table, the rules try them (an
+action card, an alternative, a Veto's and a kept card's special action here; a place or a
+scoreboard's move in ``trials.py``) and the player values each copy (``strategies/elgrande.py``,
+which imports no rule).
 """
 
 import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.rng import shuffle
-from simulator.core.trace import came_up, checking, found_broken, record
+from simulator.core.trace import came_up, checking, found_broken, no_log, record
 from simulator.core.unfolding import decided, note_leader
 from simulator.games.elgrande import effects as E
 from simulator.games.elgrande import expansion as X
 from simulator.games.elgrande import codes as L
 from simulator.games.elgrande import invariants
+from simulator.games.elgrande import trials
 from simulator.games.elgrande.board import (
     ALL_OUT_BLACK_MAY_LEAVE, ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, BLACK, BORDERS,
     CARD_STACK, CASTILLO, COLONY_STACK, COPYCAT, EXECUTE_ACTION_CARD, FRANCIA, FREE_CHOICE,
@@ -34,14 +40,13 @@ from simulator.games.elgrande.board import (
     SCORE_6_7_POINT_REGIONS, SCORE_ANY_REGION, SCORE_CASTILLO,
     SCORE_FIRST_PLACES, SCORE_MOST_CABALLEROS, SECRET_RETURN_2,
     SECRET_RETURN_ALL, SPECIAL, TAKE_BACK_POWER_CARD,
-    TAKE_BACK_THIS_ROUND, VETO, VETO_ROUND, cards_face_up, first_value, general_scoring_after,
-    intrigue_limits, king_may_enter, load_tables, may_enter, may_move_through,
-    may_place_anywhere, new_table, place_options, placement_target, total_caballeros,
+    TAKE_BACK_THIS_ROUND, VETO, VETO_ROUND, black_all_out, cards_face_up, copy_of, first_value,
+    general_scoring_after, intrigue_limits, king_may_enter, load_tables, may_enter,
+    may_move_through, may_place_anywhere, new_table, place_options, placement_target,
+    table_filler, total_caballeros,
 )
+from simulator.games.elgrande.codes import ACTION_FIRST, NO_ACTION, PLACEMENT_FIRST
 from strategies import elgrande as players
-
-# How a player carries out the card taken (players.choose_card): the order of its two parts.
-ACTION_FIRST, PLACEMENT_FIRST, NO_ACTION = range(3)
 
 
 # --- Setting up ----------------------------------------------------------------------------------
@@ -194,15 +199,15 @@ def set_turn_order(s, log):
 # the card played and announced, a kept Execute Action Card used) are compiled into their
 # callers (inline): LLVM optimises every compiled function together with all it calls, so each
 # step of its own would compile the turn once more. Not those the search's rollouts call
-# (``search.searched``, a numba overload): compiled into it, numba's cached code calls a null
-# address once loaded.
+# (the verbs of ``search.py``, numba overloads): compiled into them, numba's cached code calls a
+# null address once loaded.
 @compiled(inline="always")
 def play_turn(s, r, plans, rng, log, p):
     """Caballeros to the court by the power card; an action card taken (compulsory); its
     special action (optional) before or after the placement."""
     begin_turn(s, r, plans, rng, log, p)
     decided(s, 3 * cards_face_up(s))  # each face-up card, in each of the three orders
-    stack, order, options, chosen = players.choose_card(s, r, p, plans, rng)
+    stack, order, options, chosen = choose_card(s, r, p, plans, rng)
     record(log, L.DECISION, p, L.DECIDE_CARD, options, chosen)
     take_card(s, r, plans, rng, log, p, stack, order)
 
@@ -237,14 +242,15 @@ def take_card(s, r, plans, rng, log, p, stack, order):
         if card == EXECUTE_ACTION_CARD:  # 'in this round or any later round'
             use_execute(s, r, plans, rng, log, p)
         E.take_tokens(s, p, log)
-        X.fill_table(s, r, plans, rng, log, X.table_filler(s, p))
+        X.fill_table(s, r, plans, rng, log, table_filler(s, p))
     s.acting = -1
 
 
 @compiled(inline="always")  # compiled into its caller: see play_turn
 def play_card(s, r, plans, rng, log, p, card, order):
-    """The card's two parts in the order chosen (the players also try them on copies: see
-    ``announce``), a stack-7 card's Gold and Wares laid first (``lay_card_tokens``)."""
+    """The card's two parts in the order chosen (also tried on copies for a player choosing:
+    ``card_choice``, ``announce``), a stack-7 card's Gold and Wares laid first
+    (``lay_card_tokens``)."""
     lay_card_tokens(s, p, card, log)
     if order == ACTION_FIRST:
         announce(s, r, plans, rng, log, p, card)
@@ -253,6 +259,74 @@ def play_card(s, r, plans, rng, log, p, card, order):
         announce(s, r, plans, rng, log, p, card)
     elif order == NO_ACTION:
         record(log, L.SPECIAL_DECLINED, p, card)
+
+
+@compiled(inline="always")  # compiled into its caller: see play_turn
+def choose_card(s, r, p, plans, rng):
+    """(stack, order, options, chosen) of the action card ``p`` takes and how it carries it out
+    (``ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options three
+    to a face-up card): the search player's search (``strategies.searched_card``), else each
+    card tried (``card_choice``)."""
+    if players.searches_cards(plans, p):
+        return players.searched_card(s, r, p, plans, rng)
+    return card_choice(s, r, p, plans, rng, -1)
+
+
+@compiled
+def card_choice(s, r, p, plans, rng, only):
+    """A player's choice of card: each face-up card (only the card of stack ``only``, if not
+    -1) played out on a copy of the table in each order the player finds worth trying, every
+    seat played as the player itself (``strategies.mirror``: it knows no other seat's plan),
+    nobody asked for a Veto (``announce``); the player values each copy (``card_value``). A
+    random player tries nothing."""
+    k = 0
+    for stack in range(N_STACKS):
+        if s.face[stack] >= 0:
+            k += 1
+    options = 3 * k
+    if players.at_random(plans, p):
+        return players.random_card(s, rng, only, options)
+    model = players.mirror(plans, p)
+    w, coef, terms = players.judge_places(s, r, p, plans)
+    table = copy_of(s)
+    nl = no_log()
+    best = -1e18
+    best_stack, best_order, chosen = -1, 0, 0
+    ties = 0
+    i = -1
+    for stack in range(N_STACKS):
+        card = s.face[stack]
+        if card < 0:
+            continue
+        for order in range(3):
+            i += 1
+            if (only >= 0 and stack != only) or not players.worth_trying(card, order):
+                continue
+            table[0] = s
+            x = table[0]
+            x.trial = 1  # nobody is asked for a Veto (``announce``)
+            play_card(x, r, model, rng, nl, p, card, order)
+            v = players.card_value(table, s, r, p, w, coef, terms, stack, rng)
+            replace, ties = players.better(v, best, ties, rng)
+            if replace:
+                best, best_stack, best_order, chosen = v, stack, order, i
+    return best_stack, best_order, options, chosen
+
+
+@compiled
+def card_orders(s, r, p, plans, rng, cards, n):
+    """The order ``p`` would carry out each face-up card of ``cards[:n]`` in (into
+    ``cards[:n, 1]``); returns the row of the card it would take (the search player's rollout
+    policy's, ``search.py``)."""
+    stack, order, _, _ = card_choice(s, r, p, plans, rng, -1)
+    taken = 0
+    for o in range(n):
+        if cards[o, 0] == stack:
+            cards[o, 1] = order
+            taken = o
+        else:
+            cards[o, 1] = card_choice(s, r, p, plans, rng, cards[o, 0])[1]
+    return taken
 
 
 @compiled
@@ -314,7 +388,7 @@ def announce(s, r, plans, rng, log, p, card):
             q = (p + i) % n
             if s.vetoes[q] > 0:
                 decided(s, 2)
-                cancel = players.vetoes(s, r, q, plans, rng, p, card)
+                cancel = vetoes(s, r, q, plans, rng, p, card)
                 record(log, L.DECISION, q, L.DECIDE_VETO, 2, 1 if cancel else 0)
                 if cancel:
                     s.vetoes[q] -= 1
@@ -323,6 +397,20 @@ def announce(s, r, plans, rng, log, p, card):
                     record(log, L.VETOED, q, p, card)
                     return
     special_action(s, r, plans, rng, log, p, card)
+
+
+@compiled
+def vetoes(s, r, q, plans, rng, p, card):
+    """Whether ``q`` spends a Veto on ``p``'s announced special action: carried out on a copy
+    (as ``q`` would carry it out, every seat played as ``q``), the player judges what it costs
+    (``strategies.costs_a_veto``)."""
+    if players.at_random(plans, q):
+        return players.random_below(rng, 2) == 0
+    w, coef = players.judge(s, q, plans)
+    table = copy_of(s)
+    x = table[0]
+    special_action(x, r, players.mirror(plans, q), rng, no_log(), p, card)
+    return players.costs_a_veto(s, table, r, q, w, coef)
 
 
 # --- The special actions ----------------------------------------------------------------------
@@ -344,7 +432,7 @@ def special_action(s, r, plans, rng, log, p, card):
         all_out_of_one_region(s, r, plans, rng, log, p, card)
     elif card == ALL_OUT_OR_PLACE_2:
         decided(s, 2)
-        if players.choose_alternative(s, r, p, plans, rng) == 0:
+        if choose_alternative(s, r, p, plans, rng) == 0:
             all_out_of_one_region(s, r, plans, rng, log, p, card)
         else:
             place_anywhere(s, r, plans, rng, log, p, card)
@@ -356,6 +444,26 @@ def special_action(s, r, plans, rng, log, p, card):
         stack_3(s, r, plans, rng, log, p, card)
     else:
         stack_4_and_king(s, r, plans, rng, log, p, card)
+
+
+@compiled
+def choose_alternative(s, r, p, plans, rng):
+    """'All out of one region' (0) or 'place 2 anywhere' (1): both tried on copies, the player
+    valuing each."""
+    if players.at_random(plans, p):
+        return players.random_below(rng, 2)
+    w, coef = players.judge(s, p, plans)
+    model = players.mirror(plans, p)
+    values = np.zeros(2, dtype=np.float64)
+    for alt in range(2):
+        table = copy_of(s)
+        x = table[0]
+        if alt == 0:
+            all_out_of_one_region(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
+        else:
+            place_anywhere(x, r, model, rng, no_log(), p, ALL_OUT_OR_PLACE_2)
+        values[alt] = players.value_of_table(table, r, p, w, coef)
+    return players.first_of_two(values)
 
 
 @compiled
@@ -449,7 +557,7 @@ def place_anywhere(s, r, plans, rng, log, p, card):
         if s.court[p] == 0:
             break
         decided(s, place_options(allowed, True))
-        g = players.choose_place(s, r, p, plans, rng, players.P_PLACE, allowed, 0, True)
+        g = trials.choose_place(s, r, p, plans, rng, L.P_PLACE, allowed, 0, True)
         if g < 0:
             break
         E.place(s, p, g, log)
@@ -468,7 +576,7 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     k = 0
     for g in range(N_PLACES):
-        mine = s.cab[p, g] > 0 or X.black_all_out(s, r, p, g) > 0
+        mine = s.cab[p, g] > 0 or black_all_out(s, r, p, g) > 0
         allowed[g] = 1 if mine and may_move_through(s, r, g) else 0
         k += allowed[g]
     if k == 0:
@@ -476,7 +584,7 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
         return
     decided(s, place_options(allowed, True))
     came_up(log, L.UP_INTRIGUE_CASTILLO)  # the Castillo among the places, or not
-    a = players.choose_place(s, r, p, plans, rng, players.P_ALL_OUT, allowed, 0, True)
+    a = trials.choose_place(s, r, p, plans, rng, L.P_ALL_OUT, allowed, 0, True)
     if a < 0:
         return
     if s.inquisitor == p and s.cab[BLACK, a] > 0:
@@ -487,13 +595,13 @@ def all_out_of_one_region(s, r, plans, rng, log, p, card):
     while s.cab[p, a] > 0:
         to[FRANCIA] = 1 if a != FRANCIA and may_enter(s, r, FRANCIA) else 0
         decided(s, place_options(to, False))
-        b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION, to, a, False)
+        b = trials.choose_place(s, r, p, plans, rng, L.P_DESTINATION, to, a, False)
         E.move(s, p, a, b, p, log)
     may_leave = r.all_out_takes_black == ALL_OUT_BLACK_MAY_LEAVE
-    for _ in range(X.black_all_out(s, r, p, a)):
+    for _ in range(black_all_out(s, r, p, a)):
         to[FRANCIA] = 1 if a != FRANCIA and may_enter(s, r, FRANCIA) else 0
         decided(s, place_options(to, may_leave))
-        b = players.choose_place(s, r, p, plans, rng, players.P_DESTINATION_BLACK, to, a,
+        b = trials.choose_place(s, r, p, plans, rng, L.P_DESTINATION_BLACK, to, a,
                                  may_leave)
         if b < 0:
             break
@@ -512,7 +620,7 @@ def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
             continue
         k = 0
         for g in range(s.n_regions):
-            if purpose == players.P_UNIQUE or purpose == players.P_DISC:
+            if purpose == L.P_UNIQUE or purpose == L.P_DISC:
                 # the disc shows Spain's regions and may name the King's: to the court
                 allowed[g] = 1 if g < N_SPAIN else 0
             else:
@@ -520,7 +628,7 @@ def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
             k += allowed[g]
         if k > 0:
             decided(s, k)
-            picks[q] = players.choose_place(s, r, q, plans, rng, purpose, allowed, need, False)
+            picks[q] = trials.choose_place(s, r, q, plans, rng, purpose, allowed, need, False)
     for q in range(n):
         if picks[q] >= 0:
             record(log, L.SECRET_CHOICE, q, picks[q], secret_kind(purpose))
@@ -528,13 +636,13 @@ def secret_picks(s, r, plans, rng, log, purpose, players_from, need, picks):
 
 @compiled
 def secret_kind(purpose):
-    if purpose == players.P_DISC:
+    if purpose == L.P_DISC:
         return L.SECRET_DISC
-    if purpose == players.P_SECRET_RETURN:
+    if purpose == L.P_SECRET_RETURN:
         return L.SECRET_RETURN_TWO
-    if purpose == players.P_SECRET_RETURN_ALL:
+    if purpose == L.P_SECRET_RETURN_ALL:
         return L.SECRET_RETURN_ALL_
-    if purpose == players.P_UNIQUE:
+    if purpose == L.P_UNIQUE:
         return L.SECRET_UNIQUE
     return L.SECRET_DESTINATION
 
@@ -578,10 +686,10 @@ def stack_2(s, r, plans, rng, log, p, card):
                     break
                 decided(s, k)
                 if by_owner:
-                    g = players.choose_place(s, r, q, plans, rng, players.P_RETURN_OWN, allowed,
+                    g = trials.choose_place(s, r, q, plans, rng, L.P_RETURN_OWN, allowed,
                                              0, False)
                 else:
-                    g = players.choose_place(s, r, p, plans, rng, players.P_VICTIM, allowed, q,
+                    g = trials.choose_place(s, r, p, plans, rng, L.P_VICTIM, allowed, q,
                                              False)
                 E.send_home(s, q, g, log)
                 returned += 1
@@ -590,7 +698,7 @@ def stack_2(s, r, plans, rng, log, p, card):
     elif card == SECRET_RETURN_2 or card == SECRET_RETURN_ALL:
         picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
         two = card == SECRET_RETURN_2
-        purpose = players.P_SECRET_RETURN if two else players.P_SECRET_RETURN_ALL
+        purpose = L.P_SECRET_RETURN if two else L.P_SECRET_RETURN_ALL
         secret_picks(s, r, plans, rng, log, purpose, 0, s.card_number[card] if two else 1, picks)
         returned = 0
         for q in range(n):
@@ -612,7 +720,7 @@ def score_chosen(s, r, plans, rng, log, p):
     allowed = np.zeros(N_PLACES + 1, dtype=np.int64)
     allowed[:s.n_regions] = 1
     decided(s, s.n_regions)
-    g = players.choose_place(s, r, p, plans, rng, players.P_SCORE, allowed, 0, False)
+    g = trials.choose_place(s, r, p, plans, rng, L.P_SCORE, allowed, 0, False)
     E.score_place(s, r, g, SPECIAL, False, log)
     s.special_scorings += 1
 
@@ -676,7 +784,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
             record(log, L.NO_EFFECT, p, card, L.NO_SCOREBOARD_MOVE)
             return
         decided(s, k)
-        o = players.choose_scoreboard(s, r, p, plans, rng, options)
+        o = trials.choose_scoreboard(s, r, p, plans, rng, options)
         E.move_scoreboard(s, o // N_REGIONS, o % N_REGIONS, log)
     elif card == MOVE_GRANDE:
         if s.grande[p] == s.king:
@@ -685,7 +793,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
         for g in range(s.n_regions):
             allowed[g] = 1 if g != s.king and g != s.grande[p] else 0
         decided(s, place_options(allowed, False))
-        E.move_grande(s, p, players.choose_place(s, r, p, plans, rng, players.P_GRANDE, allowed,
+        E.move_grande(s, p, trials.choose_place(s, r, p, plans, rng, L.P_GRANDE, allowed,
                                                  0, False), log)
     elif card == TAKE_BACK_POWER_CARD:
         came_up(log, L.UP_TAKE_BACK)
@@ -709,7 +817,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
             allowed[g] = 1 if g != s.king and king_may_enter(s, g) and (
                 card == KING or BORDERS[s.king, g] == 1) else 0
         decided(s, place_options(allowed, False))
-        E.move_king(s, players.choose_place(s, r, p, plans, rng, players.P_KING, allowed, 0,
+        E.move_king(s, trials.choose_place(s, r, p, plans, rng, L.P_KING, allowed, 0,
                                             False), log)
     elif card == OPPONENTS_DISPERSE:
         disperse(s, r, plans, rng, log, p, card)
@@ -720,7 +828,7 @@ def stack_4_and_king(s, r, plans, rng, log, p, card):
             record(log, L.NO_EFFECT, p, card, L.PROVINCES_EMPTY)
     else:  # SECRET_UNIQUE_REGIONS
         picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        secret_picks(s, r, plans, rng, log, players.P_UNIQUE, 0, 0, picks)
+        secret_picks(s, r, plans, rng, log, L.P_UNIQUE, 0, 0, picks)
         scored = 0
         for g in range(N_SPAIN):
             k = 0
@@ -750,7 +858,7 @@ def disperse(s, r, plans, rng, log, p, card):
         record(log, L.NO_EFFECT, p, card, L.NO_REGION)
         return
     decided(s, k)
-    a = players.choose_place(s, r, p, plans, rng, players.P_DISPERSE_FROM, allowed, 0, False)
+    a = trials.choose_place(s, r, p, plans, rng, L.P_DISPERSE_FROM, allowed, 0, False)
     picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for g in range(s.n_regions):  # all go together: never onto Francia's three spaces
         allowed[g] = 1 if g != a and g != s.king and g != FRANCIA else 0
@@ -758,7 +866,7 @@ def disperse(s, r, plans, rng, log, p, card):
         picks[q] = -1
         if q != p and s.cab[q, a] > 0:
             decided(s, place_options(allowed, False))
-            picks[q] = players.choose_place(s, r, q, plans, rng, players.P_DISPERSE_TO, allowed,
+            picks[q] = trials.choose_place(s, r, q, plans, rng, L.P_DISPERSE_TO, allowed,
                                             a, False)
     for q in range(n):
         if picks[q] >= 0:
@@ -811,7 +919,7 @@ def use_execute(s, r, plans, rng, log, p):
         return
     options = cards_face_up(s) + 1  # a face-up card's special action, or keeping the card
     decided(s, options)
-    stack = players.choose_execute(s, r, p, plans, rng)
+    stack = choose_execute(s, r, p, plans, rng)
     # the option's index (0: keep; then the face-up cards in stack order), and the card
     chosen = 0
     if stack >= 0:
@@ -829,6 +937,39 @@ def use_execute(s, r, plans, rng, log, p):
     carry_out_kept(s, r, plans, rng, log, p, card)
 
 
+@compiled
+def choose_execute(s, r, p, plans, rng):
+    """Execute Action Card: the stack of the face-up card whose special action ``p`` carries out
+    now, or -1 to keep the card: each tried on a copy against keeping it, the player valuing
+    each."""
+    k = 0
+    for stack in range(N_STACKS):
+        k += 1 if s.face[stack] >= 0 else 0
+    if k == 0:
+        return -1
+    if players.at_random(plans, p):
+        return players.random_flag(rng, s.face >= 0, N_STACKS, 1)
+    w, coef = players.judge(s, p, plans)
+    model = players.mirror(plans, p)
+    nl = no_log()
+    best = players.value(s, r, p, w, coef) + 1e-9
+    pick = -1
+    ties = 0
+    for stack in range(N_STACKS):
+        card = s.face[stack]
+        if card < 0:
+            continue
+        table = copy_of(s)
+        x = table[0]
+        x.face[stack] = -1
+        carry_out_kept(x, r, model, rng, nl, p, card)
+        v = players.table_value(table, r, p, w, coef, rng)
+        replace, ties = players.better(v, best, ties, rng)
+        if replace:
+            best, pick = v, stack
+    return pick
+
+
 @compiled  # not inlined: the search's rollouts call it (see play_turn)
 def copycat(s, r, plans, rng, log, p):
     """Directly after ``p``'s turn, a holder of Copycat may carry out the special action ``p``
@@ -842,15 +983,29 @@ def copycat(s, r, plans, rng, log, p):
         if s.held[q, HELD_COPYCAT] <= 0:
             continue
         decided(s, 2)
-        copies = players.copies(s, r, q, plans, rng, card)
+        copies = copies_card(s, r, q, plans, rng, card)
         record(log, L.DECISION, q, L.DECIDE_HELD_CARD, 2, 1 if copies else 0, HELD_COPYCAT, card)
         if copies:
             s.held[q, HELD_COPYCAT] -= 1
             record(log, L.COPYCAT_ACTION, q, p, card)
             record(log, L.HELD_CARD_USED, q, HELD_COPYCAT, card)
             carry_out_kept(s, r, plans, rng, log, q, card)  # not q's turn: s.acting stays -1
-            X.fill_table(s, r, plans, rng, log, X.table_filler(s, q))  # after every turn's change
+            X.fill_table(s, r, plans, rng, log, table_filler(s, q))  # after every turn's change
             return
+
+
+@compiled
+def copies_card(s, r, q, plans, rng, card):
+    """Whether ``q`` spends Copycat on ``card``'s special action: carried out on a copy, the
+    player judges whether it leaves the table worth more to it (``strategies.gains``)."""
+    if players.at_random(plans, q):
+        return players.random_below(rng, 2) == 0
+    w, coef = players.judge(s, q, plans)
+    table = copy_of(s)
+    x = table[0]
+    nl = no_log()
+    carry_out_kept(x, r, players.mirror(plans, q), rng, nl, q, card)
+    return players.gains(s, table, r, q, w, coef)
 
 
 @compiled(inline="always")  # compiled into its callers: not one more compiled level
@@ -900,7 +1055,7 @@ def general_scoring(s, r, plans, rng, log):
     """Every player's secret region choice on the disc; the Castillo scored; its Caballeros
     moved to the chosen regions (to the court if it is the King's); every region scored."""
     picks = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    secret_picks(s, r, plans, rng, log, players.P_DISC, 0, 0, picks)
+    secret_picks(s, r, plans, rng, log, L.P_DISC, 0, 0, picks)
     E.score_place(s, r, CASTILLO, GENERAL, False, log)
     for q in range(s.n_players):
         if s.cab[q, CASTILLO] > 0:
@@ -908,11 +1063,11 @@ def general_scoring(s, r, plans, rng, log):
     if s.expansion:
         if s.inquisitor >= 0:
             X.black_from_castillo(s, picks[s.inquisitor], log)
-        X.fill_table(s, r, plans, rng, log, X.table_filler(s, s.starter))
+        X.fill_table(s, r, plans, rng, log, table_filler(s, s.starter))
         s.castillo_closed = 1  # Free Choice moves between regions: the Castillo is scored
         free_choice(s, r, plans, rng, log)
         s.castillo_closed = 0
-        X.fill_table(s, r, plans, rng, log, X.table_filler(s, s.starter))  # after Free Choice
+        X.fill_table(s, r, plans, rng, log, table_filler(s, s.starter))  # after Free Choice
     for g in range(s.n_regions):
         E.score_place(s, r, g, GENERAL, False, log)
 
