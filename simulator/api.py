@@ -165,6 +165,16 @@ def balance(game: str, out: str | Path, resume: bool = False, threads: int | Non
     return search(_options(BalanceOptions, game, options), out, resume, threads, progress)
 
 
+def ladder(game: str, out: str | Path, resume: bool = False, threads: int | None = None,
+           backend: str = "local", progress: bool | None = None, **options) -> Path:
+    """Play ``game`` under rungs of stronger players (``playtest ladder``); ``options`` are the
+    fields of ``simulator.ladder.LadderOptions`` (players, games, search_games, match_games,
+    rollouts, tuned, real, settings, seed...). Returns ``out`` (report/ladder.html)."""
+    from simulator.ladder import LadderOptions, ladder as climb
+    return climb(_options(LadderOptions, game, options), out, resume, threads, backend,
+                 progress=progress)
+
+
 def _options(kind, game: str, options: dict):
     """``kind(game, **options)``, an unknown option refused in one line."""
     from dataclasses import fields

@@ -372,6 +372,72 @@ def tournament(game, strategies, players, mode, n_games, settings, seed, out, co
 
 @main.command()
 @click.argument("game")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the mode's largest).")
+@click.option("--mode", "-m", default=None, help="Game mode (default: the game's first).")
+@click.option("--games", "-n", "n_games", type=int, default=10_000, show_default=True,
+              help="Games of each rung of heuristic players (random, the mix, tuned).")
+@click.option("--search-games", type=int, default=200, show_default=True,
+              help="Games of each search rung (every seat searching: thousands of times dearer).")
+@click.option("--match-games", type=int, default=1000, show_default=True,
+              help="Games of the match that rates the rungs against each other.")
+@click.option("--rollouts", default=None,
+              help="The search rungs' two budgets, rollouts per option (default: a quarter of "
+                   "the game's and the game's).")
+@click.option("--rollout-turns", type=int, default=None,
+              help="The search rungs' rollout depth in turns (default: the game's).")
+@click.option("--tuned", multiple=True, callback=joined,
+              help="Tuned-weights files whose players make the expert rung; may be given more "
+                   "than once.")
+@click.option("--real", default=None, type=click.Path(),
+              help="Real games (CSV or Parquet: game, seat, role, score, winner) to put beside "
+                   "the rungs.")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override a rule parameter (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--confidence", type=float, default=0.95, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="Output folder (new or empty; default: a fresh folder under runs/).")
+@click.option("--resume", is_flag=True, help="Go on with the interrupted ladder in --out.")
+@click.option("--threads", "-t", type=int, default=None)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@backend_options
+def ladder(game, players, mode, n_games, search_games, match_games, rollouts, rollout_turns,
+           tuned, real, settings, seed, confidence, out, resume, threads, quiet, backend,
+           scheduler):
+    """GAME's verdicts under players of increasing strength: random, the heuristic mix, tuned
+    experts, the search player at two budgets; which verdicts are settled, drift or flip."""
+    import datetime
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from reports.ladder import terminal_summary
+    from simulator.ladder import LadderOptions, ladder as climb, rungs
+
+    if resume and out is None:
+        raise UsageError("--resume: give the --out folder of the ladder to go on with")
+    budgets = []
+    for word in _split(rollouts) or []:
+        if not word.isdigit():
+            raise UsageError(f"--rollouts {rollouts}: give two whole numbers, e.g. 8,32")
+        budgets.append(int(word))
+    o = LadderOptions(game, players, mode, n_games, search_games, match_games, budgets,
+                      rollout_turns, _split(tuned) or [], real, parse_settings(settings), seed,
+                      confidence)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(out) if out else Path("runs") / f"ladder-{game}-{stamp}"
+    with _kept_when_interrupted(_resume_command("ladder", o, out)), \
+            tqdm(total=len(rungs(o)) + 1, unit="rung", desc=f"ladder {game}", file=sys.stderr,
+                 disable=quiet or not sys.stderr.isatty()) as bar:
+        folder = climb(o, out, resume, threads, backend, scheduler, progress=False,
+                       on_rung=lambda name: (bar.set_postfix_str(name), bar.update(1)))
+    click.echo(terminal_summary(folder / "report"))
+    click.echo(str(folder / "report" / "ladder.html"))
+
+
+@main.command()
+@click.argument("game")
 @click.option("--against", "-a", required=True, help="The heuristic the search player meets.")
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the game's largest).")

@@ -16,6 +16,7 @@ SENSITIVITY_PLAN = "sensitivity-plan.json"
 BALANCE_STATE = "balance-plan.json"
 TOURNAMENT_STARTED = "tournament-started.json"
 CHECK_STATE = "check.json"
+LADDER_STARTED = "ladder-started.json"
 
 # The folders of the commands that go on with --resume (simulator/resumable.py): the file each
 # writes first, the command, what it is, the page it writes last (so only a finished one has
@@ -25,6 +26,7 @@ RESUMABLE = (
     (BALANCE_STATE, "balance", "balance search", "balance.html", "verify"),
     (TOURNAMENT_STARTED, "tournament", "tournament", "tournament.md", "run"),
     (CHECK_STATE, "check", "check", None, None),
+    (LADDER_STARTED, "ladder", "ladder", "report/ladder.html", "runs"),
 )
 
 

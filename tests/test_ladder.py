@@ -1,0 +1,220 @@
+"""playtest ladder: verdicts along rungs of stronger players, resumable, beside real games."""
+
+import json
+import shlex
+
+import polars as pl
+import pytest
+
+from reports.ladder import DRIFTS, FLIPS, SETTLED, UNTOLD, classify
+from reports.verdicts import FAIR, STRONG, TOO_FEW, WEAK
+from simulator import api
+from simulator.core import batch
+from simulator.core.config import TUNED_FORMAT
+from simulator.core.game import get_game
+
+NAMES = ["random", "heuristics", "tuned", "lookahead-8", "lookahead-32"]
+
+
+def cell(value, half, verdict):
+    return {"value": value, "low": value - half, "high": value + half, "verdict": verdict}
+
+
+@pytest.mark.parametrize("cells, kind", [
+    # the same side within chance from the expert rung (2) up; below it does not count
+    ([cell(0.3, 0.02, WEAK), cell(0.5, 0.02, FAIR), cell(0.60, 0.02, STRONG),
+      cell(0.61, 0.03, STRONG), cell(0.59, 0.03, STRONG)], SETTLED),
+    ([None, cell(0.5, 0.02, FAIR), cell(0.51, 0.02, FAIR), cell(0.49, 0.04, FAIR), None], SETTLED),
+    # too strong under one rung, too weak under another
+    ([None, None, cell(0.60, 0.02, STRONG), cell(0.50, 0.05, FAIR), cell(0.40, 0.02, WEAK)], FLIPS),
+    # the verdict is lost on a later rung
+    ([None, None, cell(0.60, 0.02, STRONG), cell(0.53, 0.05, FAIR), None], DRIFTS),
+    # the same side, but the estimate moves beyond chance
+    ([None, None, cell(0.60, 0.01, STRONG), cell(0.70, 0.01, STRONG), cell(0.72, 0.01, STRONG)],
+     DRIFTS),
+    # a number without a side (the balance index) drifts or holds, never flips
+    ([None, None, cell(0.20, 0.02, ""), cell(0.30, 0.02, ""), None], DRIFTS),
+    ([None, None, cell(0.20, 0.02, ""), cell(0.21, 0.02, ""), None], SETTLED),
+    # fewer than two rungs from the expert rung up to judge by
+    ([cell(0.3, 0.02, WEAK), cell(0.5, 0.02, FAIR), cell(0.6, 0.02, STRONG), None, None], UNTOLD),
+    ([None, None, cell(0.6, 0.02, STRONG), cell(0.6, 0.5, TOO_FEW), None], UNTOLD),
+])
+def test_settled_drift_and_flip(cells, kind):
+    assert classify(cells, 2, NAMES)["class"] == kind
+
+
+def test_a_flip_and_a_drift_say_where():
+    flip = classify([None, None, cell(0.6, 0.02, STRONG), None, cell(0.4, 0.02, WEAK)], 2, NAMES)
+    assert flip["why"] == "too strong under tuned, too weak under lookahead-32"
+    drift = classify([None, None, cell(0.6, 0.01, STRONG), cell(0.7, 0.01, STRONG), None], 2, NAMES)
+    assert drift["why"] == "moves beyond chance from tuned to lookahead-8"
+
+
+# A small two-player Gremios ladder: few games, a search of 1 and 2 rollouts 2 turns deep.
+SMALL = ["-p", "2", "-n", "400", "--search-games", "40", "--match-games", "150", "--rollouts",
+         "1,2", "--rollout-turns", "2", "-q"]
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory):
+    spec = get_game("gremios")
+    weights = dict(zip(spec.strategies.weight_names,
+                       spec.strategies.default_weights[spec.strategies.index("balanced")].tolist()))
+    weights["income"] = 8.0
+    path = tmp_path_factory.mktemp("tuned") / "balanced-8.json"
+    path.write_text(json.dumps({"format": TUNED_FORMAT, "game": "gremios", "strategy": "balanced",
+                                "weights": weights}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory, tuned):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+    out = tmp_path_factory.mktemp("ladder") / "whole"
+    result = CliRunner().invoke(main, ["ladder", "gremios", *SMALL, "--tuned", str(tuned),
+                                       "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def test_the_ladder_plays_each_rung_as_a_run_and_reports_each_verdict_along_it(whole):
+    out, printed = whole
+    result = json.loads((out / "report" / "ladder.json").read_text())
+    names = [r["name"] for r in result["rungs"]]
+    assert names == ["random", "heuristics", "tuned", "lookahead-1", "lookahead-2"]
+    assert result["expert_rung"] == "tuned"
+    for rung, games in zip(result["rungs"], [400, 400, 400, 40, 40]):
+        assert api.load(out / rung["folder"]).manifest["n_games"] == rung["games"] == games
+    assert api.load(out / "runs" / "lookahead-2").manifest["strategies"] == ["lookahead"]
+    bases = {r["name"]: r["role_basis"] for r in result["rungs"]}
+    assert bases["heuristics"] == "strategy-adjusted"
+    assert bases["random"] == bases["lookahead-2"] == "one strategy: its own table"
+    # the match seats every player of every rung; random is the weakest rung by far
+    match = api.load(out / "runs" / "match").manifest["strategies"]
+    assert "random/random" in match and "heuristics/greedy" in match and len(match) == 9
+    strength = {r["rung"]: r for r in result["strength"]["rungs"]}
+    assert strength["heuristics"]["strength"] == 0.0
+    assert strength["random"]["high"] < 0
+    families = result["families"]
+    assert set(families) == {"role", "strategy", "first_seat", "balance"}
+    assert len(families["role"]) == 12
+    for rows in families.values():
+        for row in rows:
+            assert len(row["cells"]) == 5
+            assert row["class"]["class"] in (SETTLED, DRIFTS, FLIPS, UNTOLD)
+    # the heuristic mix's strategies are played by one rung only: no line to judge
+    assert {r["class"]["class"] for r in families["strategy"]} == {UNTOLD}
+    page = (out / "report" / "ladder.html").read_text()
+    assert page.count("data:image/png;base64,") == 4 and "strategy-adjusted" in page
+    assert "Settled from the tuned rung up:" in printed
+    assert printed.strip().endswith("ladder.html")
+
+
+def _files(folder, pattern):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob(pattern))}
+
+
+def test_an_interrupted_ladder_resumes_to_the_same_bytes(whole, tuned, tmp_path, playtest,
+                                                          monkeypatch):
+    real, calls = batch._play, []
+
+    def play(*args, **kwargs):  # Ctrl-C as the fourth run (the first search rung) starts
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(batch, "_play", play)
+    code, _, err = playtest("ladder", "gremios", *SMALL, "--tuned", tuned, "--out", tmp_path / "x")
+    assert code == 130 and "go on with playtest ladder gremios" in err
+    assert not (tmp_path / "x" / "report").exists()
+    assert (tmp_path / "x" / "runs" / "lookahead-1" / "run.json").is_file()
+    monkeypatch.setattr(batch, "_play", real)
+    words = shlex.split(err.split("go on with ", 1)[1])
+    code, _, told = playtest("report", tmp_path / "x")  # the folder says what it holds
+    assert code == 2 and "it is an unfinished ladder: go on with playtest ladder gremios" in told
+    code, _, err = playtest(*words[1:])
+    assert code == 0, err
+    code, _, told = playtest("report", tmp_path / "x")
+    assert code == 2 and f"its page is {tmp_path / 'x' / 'report' / 'ladder.html'}" in told
+    done = whole[0]
+    assert _files(tmp_path / "x" / "runs", "*.parquet") == _files(done / "runs", "*.parquet")
+    assert _files(tmp_path / "x" / "report", "*.*") == _files(done / "report", "*.*")
+
+
+@pytest.fixture(scope="module")
+def real_games(tmp_path_factory):
+    """Games the tool played with the heuristic mix (another seed), written as real games."""
+    folder = tmp_path_factory.mktemp("real")
+    run = api.run("gremios", players=2, games=600, seed=99, out=folder / "run", progress=False)
+    seats = api.load(run).seats.select(pl.col("game_id").alias("game"), "seat", "role", "score",
+                                       "winner")
+    seats.write_csv(folder / "real.csv")
+    seats.write_parquet(folder / "real.parquet")
+    return folder
+
+
+def test_real_games_are_put_beside_the_rungs(whole, tuned, real_games, playtest, tmp_path):
+    import shutil
+    out = tmp_path / "l"
+    shutil.copytree(whole[0], out)
+    code, printed, err = playtest("ladder", "gremios", *SMALL, "--tuned", tuned, "--out", out,
+                                  "--resume", "--real", real_games / "real.csv")
+    assert code == 0, err
+    # the runs are kept: only the report is drawn again, now with the real games
+    assert _files(out / "runs", "*.parquet") == _files(whole[0] / "runs", "*.parquet")
+    result = json.loads((out / "report" / "ladder.json").read_text())
+    real = result["real"]
+    assert real["games"] == 600 and real["file"] == "real.csv"
+    agreement = real["agreement"]
+    assert agreement["heuristics"]["consistent"] and agreement["heuristics"]["rows"] >= 1
+    a = agreement["heuristics"]
+    assert a["low"] <= a["distance"] <= a["high"]
+    assert not agreement["random"]["consistent"]
+    assert "Few real games give wide intervals" in printed
+    for row in result["families"]["role"]:
+        assert "real" in row
+    assert "Real games" in (out / "report" / "ladder.html").read_text()
+    code, _, err = playtest("ladder", "gremios", *SMALL, "--tuned", tuned, "--out", out,
+                            "--resume", "--real", real_games / "real.parquet")
+    assert code == 0, err
+    again = json.loads((out / "report" / "ladder.json").read_text())["real"]
+    assert again["agreement"] == agreement
+
+
+def _one_line_error(playtest, *args, says: str):
+    code, out, err = playtest(*args)
+    assert code == 2 and out == "", err
+    assert err.startswith("playtest: error: ") and err.count("\n") == 1 and says in err, err
+
+
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, playtest, real_games):
+    out = tmp_path / "new"
+    small = ["-p", "2", "-n", "40", "--out", out, "-q"]
+    _one_line_error(playtest, "ladder", "nogame", *small, says="nogame")
+    _one_line_error(playtest, "ladder", "gremios", *small, "--rollouts", "8", says="two budgets")
+    _one_line_error(playtest, "ladder", "gremios", *small, "--rollouts", "8,x", says="--rollouts")
+    _one_line_error(playtest, "ladder", "gremios", "-p", "2", "--resume",
+                    says="give the --out folder")
+    _one_line_error(playtest, "ladder", "gremios", *small, "--real", tmp_path / "none.csv",
+                    says="no such file")
+    seats = pl.read_csv(real_games / "real.csv")
+    cases = {
+        "garbage.parquet": (b"not parquet at all", "cannot be read as parquet"),
+        "columns.csv": (seats.rename({"seat": "player"}), "no column seat"),
+        "winner.csv": (seats.with_columns(pl.lit("maybe").alias("winner")), "winner true/false"),
+        "seats.csv": (seats.filter(pl.col("seat") == 0), "does not have seats 0 to 1"),
+        "role.csv": (seats.with_columns(pl.lit("wizard").alias("role")), "role 'wizard'"),
+        "nowinner.csv": (seats.with_columns(pl.lit(False).alias("winner")), "has no winner"),
+        "empty.csv": (seats.head(0), "holds no games"),
+        "notes.txt": (b"game,seat\n", "give a .csv or .parquet file"),
+    }
+    for name, (content, says) in cases.items():
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            content.write_csv(path)
+        _one_line_error(playtest, "ladder", "gremios", *small, "--real", path, says=says)
+    assert not out.exists()
