@@ -39,7 +39,7 @@ from scipy.stats import bootstrap, norm
 from reports import charts, metrics, ratings, stats
 from reports.build import Bullets, Heading, Image, Para, Table, _html, _md, _replace
 from reports.charts import level, pretty
-from reports.compare import balance_index
+from reports.compare import BALANCE_RESAMPLES, MAX_RESAMPLED_UNITS, bias_corrected_interval
 from reports.verdicts import FAIR, STRONG, TOO_FEW, WEAK
 from simulator.core.errors import UsageError
 
@@ -125,10 +125,55 @@ def rung_verdicts(path: Path, confidence: float) -> dict:
     if n_strategies > 1:  # a rung of one strategy wins its fair share by definition
         out["strategy"] = _rate_cells(metrics.win_rates(seats, "strategy", confidence), "strategy")
     out["first_seat"] = {FIRST_SEAT: _first_seat(seats, run.games, confidence)}
-    index = balance_index(Path(path), confidence)
-    out["balance"] = {BALANCE: _cell(index["index"], index["low"], index["high"], run.n_games,
+    value, low, high = balance_index(seats, run.n_games, run.manifest["n_players"], confidence)
+    out["balance"] = {BALANCE: _cell(value, low, high, run.n_games,
                                      SIDELESS if stats.enough(run.n_games) else TOO_FEW, 0.0)}
     return out
+
+
+def balance_index(seats: pl.LazyFrame, n_games: int, n_players: int, confidence: float):
+    """The balance index of experiments (the spread between the strongest and weakest role, or
+    strategy in a game without roles, plus seat 0's distance from the fair share) with each
+    role's rate strategy-adjusted, as the rung's role verdicts are (in a rung of one strategy
+    the two are the same), and Efron's bias-corrected bootstrap interval over games (in blocks
+    of consecutive games beyond ``MAX_RESAMPLED_UNITS``, as ``compare.balance_index``)."""
+    frame = seats.select("game_id", "seat", "strategy", "role", "win_share")
+    has_roles = metrics.has_values(frame, "role")
+    cells = (metrics.split_roles(frame) if has_roles else frame).with_columns(
+        pl.col("role" if has_roles else "strategy").alias("row")).collect(engine=metrics.ENGINE)
+    first = frame.filter(pl.col("seat") == 0).select("game_id", "win_share").collect(
+        engine=metrics.ENGINE)
+    block = -(-n_games // MAX_RESAMPLED_UNITS)
+    units = -(-n_games // block)
+    rows, row_of = np.unique(cells["row"].to_numpy(), return_inverse=True)
+    # a role's cells are its strategies (each weighing the same); a strategy is one cell
+    kinds, kind_of = np.unique(cells["strategy"].to_numpy() if has_roles else
+                               np.zeros(cells.height, dtype=np.int64), return_inverse=True)
+    column = row_of * len(kinds) + kind_of
+    unit = cells["game_id"].to_numpy() // block
+    wins = np.zeros((units, len(rows) * len(kinds)))
+    held = np.zeros_like(wins)
+    np.add.at(wins, (unit, column), cells["win_share"].to_numpy())
+    np.add.at(held, (unit, column), 1.0)
+    first_wins = np.bincount(first["game_id"].to_numpy() // block, first["win_share"].to_numpy(),
+                             units)
+    first_games = np.bincount(first["game_id"].to_numpy() // block, None, units)
+
+    def index(counts: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # a role some strategy never held has no adjusted rate, as in metrics.adjusted_rates
+            rate = ((counts @ wins) / (counts @ held)).reshape(len(counts), len(rows), len(kinds))
+            rate = rate.mean(axis=2)
+            spread = np.nanmax(rate, axis=1) - np.nanmin(rate, axis=1) if len(rows) > 1 else 0.0
+            edge = np.abs(counts @ first_wins / (counts @ first_games) - 1.0 / n_players)
+        return spread + edge
+
+    point = float(index(np.ones((1, units)))[0])
+    rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
+    resampled = np.concatenate([  # 100 resamples at a time: memory stays small
+        index(rng.multinomial(units, np.full(units, 1.0 / units), size=100).astype(float))
+        for _ in range(BALANCE_RESAMPLES // 100)])
+    return (point, *bias_corrected_interval(resampled, point, confidence))
 
 
 # --- settled, drifts, flips ---------------------------------------------------------------
@@ -525,9 +570,9 @@ def _write(tmp: Path, result: dict, names: list[str], confidence: float) -> None
     blocks.append(Para("A mixed rung's role rates are strategy-adjusted (the mean of the role's "
                        "win rates within each strategy), so a strong strategy that takes a role "
                        "more often does not make the role look strong; a rung of one strategy is "
-                       "its own table. The balance index is the one experiments rank by: the "
-                       "spread between the strongest and weakest role's pooled rates plus the "
-                       "first seat's distance from its fair share.", note=True))
+                       "its own table. The balance index is experiments' (the spread between the "
+                       "strongest and weakest role plus the first seat's distance from its fair "
+                       "share), its role rates strategy-adjusted in the same way.", note=True))
     images = {}
     for family, rows in result["families"].items():
         file = f"{family}.png"

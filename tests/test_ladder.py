@@ -218,3 +218,16 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, playtest, real_games
             content.write_csv(path)
         _one_line_error(playtest, "ladder", "gremios", *small, "--real", path, says=says)
     assert not out.exists()
+
+
+def test_a_rung_of_one_strategy_has_the_balance_index_of_experiments(whole):
+    from reports import metrics
+    from reports.compare import balance_index as experiments_index
+    from reports.ladder import balance_index
+    for rung in ("random", "lookahead-2"):
+        path = whole[0] / "runs" / rung
+        run = metrics.open_run(path)
+        seats = metrics.with_player_count(run.seats, run.games, run.player_counts)
+        theirs = experiments_index(path)
+        ours = balance_index(seats, run.n_games, 2, 0.95)
+        assert ours == pytest.approx((theirs["index"], theirs["low"], theirs["high"]))
