@@ -422,14 +422,13 @@ def _panels(path: Path, family: str, rows: list, names: list[str], expert: int, 
     xs = list(range(len(names) + (1 if real else 0)))
     for ax, row in zip(axes, rows):
         colour = CLASS_COLOURS[row["class"]["class"]]
-        pts = [(i, c) for i, c in enumerate(row["cells"]) if c and c["verdict"] != TOO_FEW]
-        if pts:
-            x = [i for i, _ in pts]
-            y = np.array([c["value"] for _, c in pts])
-            err = np.array([[c["value"] - c["low"] for _, c in pts],
-                            [c["high"] - c["value"] for _, c in pts]])
-            ax.errorbar(x, y, yerr=np.clip(err, 0, None), color=colour, marker="o", markersize=4,
-                        capsize=2, linewidth=1.4)
+        shown = [c if c and c["verdict"] != TOO_FEW else None for c in row["cells"]]
+        # a rung without the row leaves a gap in the line rather than a bridge over it
+        y = np.array([c["value"] if c else np.nan for c in shown])
+        err = np.array([[c["value"] - c["low"] if c else 0.0 for c in shown],
+                        [c["high"] - c["value"] if c else 0.0 for c in shown]])
+        ax.errorbar(range(len(names)), y, yerr=np.clip(err, 0, None), color=colour, marker="o",
+                    markersize=4, capsize=2, linewidth=1.4)
         ref = row.get("real")
         if real and ref and ref["verdict"] != TOO_FEW:
             ax.errorbar([len(names)], [ref["value"]], yerr=[[ref["value"] - ref["low"]],
@@ -455,7 +454,8 @@ def _panels(path: Path, family: str, rows: list, names: list[str], expert: int, 
     charts._footnote(fig, f"Bars: {level(confidence)} intervals. Green: settled from the expert "
                           "rung up; orange: drifts; red: flips; grey: too few rungs to tell. "
                           "Shaded: the rungs below the expert rung, not judged."
-                          + (" Black square: the real games." if real else ""))
+                          + (" Black square: the real games (pooled over their players)."
+                             if real else ""))
     charts.save(fig, path)
 
 
