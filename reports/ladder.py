@@ -206,7 +206,10 @@ def classify(cells: list, start: int, names: list[str], confidence: float = 0.95
              if q < 1 - confidence]
     changed = [(name, c["verdict"]) for name, c in rest if c["verdict"] != ref["verdict"]]
     if not moved and not changed:
-        return {"class": SETTLED, "why": f"the same from {first} up, within chance"}
+        # settled says no rung contradicts the expert rung: how wide "within chance" was
+        widest = max((c["high"] - c["low"]) / 2 for _, c in upper)
+        return {"class": SETTLED, "why": f"the same from {first} up, within chance (widest "
+                                         f"interval ±{100 * widest:.1f} points)"}
     why = []
     if changed:
         why.append(f"{ref['verdict']} under {first}, " +
@@ -550,7 +553,9 @@ def _write(tmp: Path, result: dict, names: list[str], confidence: float) -> None
                   f"({result['expert_rung']}) up gives the same verdict and no rung's estimate "
                   f"differs from the expert rung's beyond chance (z tests of the differences, "
                   f"Holm over the rungs, {level(confidence)}); it flips when one of those rungs "
-                  "finds it too strong and another too weak; otherwise it drifts.", note=True)]
+                  "finds it too strong and another too weak; otherwise it drifts. Settled means "
+                  "no stronger rung contradicts it: where the search rungs' intervals are wide "
+                  "(few games), more games may still move it.", note=True)]
     s = result["strength"]
     blocks = [Heading(2, "The rungs", "rungs"),
               Para("Each rung is one set of players, weakest first. Strength: Plackett-Luce "
@@ -618,6 +623,7 @@ def terminal_summary(report_dir: Path) -> str:
     result = json.loads((Path(report_dir) / "ladder.json").read_text())
     lines = ["rung            games   strength (vs heuristics)"]
     for r, x in zip(result["rungs"], result["strength"]["rungs"]):
-        lines.append(f"  {r['name']:<14}{r['games']:>6,}   {x['strength']:+.2f} "
-                     f"({x['low']:+.2f} to {x['high']:+.2f})")
+        span = ("reference" if r["name"] == result["strength"]["reference"] else
+                f"{x['low']:+.2f} to {x['high']:+.2f}")
+        lines.append(f"  {r['name']:<14}{r['games']:>7,}   {x['strength']:+.2f} ({span})")
     return "\n".join(lines + [f"- {line}" for line in _summary_lines(result)])

@@ -48,6 +48,9 @@ def test_a_flip_and_a_drift_say_where():
     assert flip["why"] == "too strong under tuned, too weak under lookahead-32"
     drift = classify([None, None, cell(0.6, 0.01, STRONG), cell(0.7, 0.01, STRONG), None], 2, NAMES)
     assert drift["why"] == "moves beyond chance from tuned to lookahead-8"
+    settled = classify([None, None, cell(0.6, 0.01, STRONG), cell(0.62, 0.05, STRONG), None], 2,
+                       NAMES)
+    assert settled["why"] == "the same from tuned up, within chance (widest interval ±5.0 points)"
 
 
 # A small two-player Gremios ladder: few games, a search of 1 and 2 rollouts 2 turns deep.
