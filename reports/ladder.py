@@ -43,7 +43,7 @@ from reports.compare import BALANCE_RESAMPLES, MAX_RESAMPLED_UNITS, bias_correct
 from reports.verdicts import FAIR, STRONG, TOO_FEW, WEAK
 from simulator.core.errors import UsageError
 
-SETTLED, DRIFTS, FLIPS, UNTOLD = "settled", "drifts", "flips", "too few rungs to tell"
+SETTLED, DRIFTS, FLIPS, UNTOLD = "settled", "drifts", "flips", "too few games to tell"
 CLASS_COLOURS = {SETTLED: "#2ca02c", DRIFTS: "#ff7f0e", FLIPS: "#d62728", UNTOLD: "#7f7f7f"}
 FAMILIES = ("role", "strategy", "first_seat", "balance")
 TITLES = {"role": "Roles", "strategy": "Strategies", "first_seat": "First seat",
@@ -204,18 +204,26 @@ def classify(cells: list, start: int, names: list[str], confidence: float = 0.95
                                   math.hypot(_se(ref, z), _se(c, z))) for _, c in rest])
     moved = [name for (name, _), q in zip(rest, stats.holm(np.nan_to_num(p, nan=1.0)))
              if q < 1 - confidence]
-    changed = [(name, c["verdict"]) for name, c in rest if c["verdict"] != ref["verdict"]]
+    changed = [(name, c) for name, c in rest if c["verdict"] != ref["verdict"]]
+    widest = max((c["high"] - c["low"]) / 2 for _, c in upper)
     if not moved and not changed:
         # settled says no rung contradicts the expert rung: how wide "within chance" was
-        widest = max((c["high"] - c["low"]) / 2 for _, c in upper)
         return {"class": SETTLED, "why": f"the same from {first} up, within chance (widest "
                                          f"interval ±{100 * widest:.1f} points)"}
+    # a verdict lost (or gained) where one interval still holds the other rung's estimate is
+    # too few games to tell apart from a settled one, not a drift
+    unclear = [name for name, c in changed
+               if c["low"] <= ref["value"] <= c["high"] or ref["low"] <= c["value"] <= ref["high"]]
     why = []
     if changed:
         why.append(f"{ref['verdict']} under {first}, " +
-                   ", ".join(f"{v} under {name}" for name, v in changed))
+                   ", ".join(f"{c['verdict']} under {name}" for name, c in changed))
     if moved:
         why.append(f"moves beyond chance from {first} to {', '.join(moved)}")
+    if changed and not moved and len(unclear) == len(changed):
+        why.append(f"{', '.join(unclear)}'s interval and {first}'s still hold each other's "
+                   f"estimate (widest ±{100 * widest:.1f} points): more games would tell")
+        return {"class": UNTOLD, "why": "; ".join(why)}
     return {"class": DRIFTS, "why": "; ".join(why)}
 
 
@@ -455,7 +463,7 @@ def _panels(path: Path, family: str, rows: list, names: list[str], expert: int, 
                  f"({'points' if family == 'balance' else '%'}{dashed})",
                  x=0.01, ha="left", fontsize=11, fontweight="bold")
     charts._footnote(fig, f"Bars: {level(confidence)} intervals. Green: settled from the expert "
-                          "rung up; orange: drifts; red: flips; grey: too few rungs to tell. "
+                          "rung up; orange: drifts; red: flips; grey: too few games to tell. "
                           "Shaded: the rungs below the expert rung, not judged."
                           + (" Black square: the real games (pooled over their players)."
                              if real else ""))
@@ -522,7 +530,7 @@ def _summary_lines(result: dict) -> list[str]:
         for what, why in by_class[kind]:
             lines.append(f"{what} {kind}: {why}.")
     if by_class[UNTOLD]:
-        lines.append("Too few rungs to tell: " + ", ".join(w for w, _ in by_class[UNTOLD]) + ".")
+        lines.append("Too few games to tell: " + ", ".join(w for w, _ in by_class[UNTOLD]) + ".")
     real = result.get("real")
     if real:
         lines += _real_lines(real, result["confidence"])

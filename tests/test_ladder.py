@@ -27,8 +27,10 @@ def cell(value, half, verdict):
     ([None, cell(0.5, 0.02, FAIR), cell(0.51, 0.02, FAIR), cell(0.49, 0.04, FAIR), None], SETTLED),
     # too strong under one rung, too weak under another
     ([None, None, cell(0.60, 0.02, STRONG), cell(0.50, 0.05, FAIR), cell(0.40, 0.02, WEAK)], FLIPS),
-    # the verdict is lost on a later rung
+    # the verdict is lost on a later rung whose interval excludes the expert rung's estimate
     ([None, None, cell(0.60, 0.02, STRONG), cell(0.53, 0.05, FAIR), None], DRIFTS),
+    # ... or still holds it: too few games on that rung to tell
+    ([None, None, cell(0.60, 0.02, STRONG), cell(0.56, 0.08, FAIR), None], UNTOLD),
     # the same side, but the estimate moves beyond chance
     ([None, None, cell(0.60, 0.01, STRONG), cell(0.70, 0.01, STRONG), cell(0.72, 0.01, STRONG)],
      DRIFTS),
