@@ -356,7 +356,7 @@ def real_verdicts(real: pl.DataFrame, confidence: float) -> dict:
 def agreement(real: pl.DataFrame, real_cells: dict, rung_cells: dict, confidence: float) -> dict:
     """How the real games compare with one rung on the rows both have (roles, first seat):
     each difference's z test (Holm over the rows), the verdicts shared, and the mean absolute
-    difference in points with a percentile bootstrap interval over the real games (the rung's
+    difference in points with a BCa bootstrap interval over the real games (the rung's
     estimates held fixed). The real players cannot be told apart by strategy, so their role
     rates are pooled, and so are the rung's they are set beside."""
     rung_cells = {**rung_cells, "role": rung_cells["role_pooled"]}
@@ -394,9 +394,9 @@ def agreement(real: pl.DataFrame, real_cells: dict, rung_cells: dict, confidence
         return float(np.nanmean(np.abs(rate - target)))
 
     point = distance(np.arange(games))
-    if games >= 2:
+    if games >= 2:  # BCa: noise inflates a mean of absolute differences; percentiles sit high
         boot = bootstrap((np.arange(games),), distance, vectorized=False,
-                         n_resamples=REAL_RESAMPLES, method="percentile",
+                         n_resamples=REAL_RESAMPLES, method="BCa",
                          confidence_level=confidence, rng=np.random.default_rng(REAL_SEED))
         low, high = float(boot.confidence_interval.low), float(boot.confidence_interval.high)
     else:
