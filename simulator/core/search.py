@@ -216,10 +216,14 @@ def rollout_scores(table, r):
 
 
 def is_record_of(t, dtype) -> bool:
-    """Whether numba type ``t`` is a record of numpy dtype ``dtype``, or an array of them."""
-    if isinstance(t, types.Array):
+    """Whether numba type ``t`` is a record of numpy dtype ``dtype``, an array of them or the
+    dtype itself (a verb called before there is a table names its game by its state's dtype)."""
+    if isinstance(t, (types.Array, types.DType)):
         t = t.dtype
     return isinstance(t, types.Record) and as_dtype(t) == dtype
+
+
+DECLARED = {}  # (verb, state dtype) -> its implementation, for the interpreted engine
 
 
 def declares(verb, state):
@@ -232,8 +236,15 @@ def declares(verb, state):
             return implementation() if any(is_record_of(a, state) for a in args) else None
         typing.__signature__ = inspect.signature(verb)  # what numba checks the verb against
         overload(verb, jit_options={"cache": True})(typing)
+        DECLARED[verb, state] = implementation
         return implementation
     return declare
+
+
+def declared(verb, state):
+    """A game's ``verb`` for tables of dtype ``state`` as plain Python: how a verb's own body
+    runs interpreted (``NUMBA_DISABLE_JIT=1``), where no overload is looked up."""
+    return DECLARED[verb, state]()
 
 
 def searched(decision, s, r, p, plans, rng, options, n):
