@@ -27,7 +27,8 @@ BROKEN_GAMES = (37, 1200)  # the games the stand-in breaks, in different blocks
 DESCRIPTION = "player {a} holds {b} coins, fewer than none"
 
 
-def play_games(rules, run_seed, first_game, n_games, seats, games, log, marker):
+def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
+               own, seats, games, log, marker):
     """A stand-in kernel: what a game's loop does when game ``BROKEN_GAMES`` break a rule."""
     for i in range(n_games):
         game_index = first_game + i

@@ -154,9 +154,11 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
                         first_compile_s: tuple[float, float] | None = None):
     """A game's ``play`` and ``replay`` over its compiled kernel, the same for every game.
 
-    ``kernel.play_games(rules, seed, first_game, n_games, *fields, seats, games, log, marker)``
-    plays a block of games, where ``fields`` are the setup's ``setup_fields`` in the kernel's
-    order; a replay is a block of one game with a log (one compiled loop for both).
+    ``kernel.play_games(rules, seed, first_game, n_games, n_players, seatings, mix_ids,
+    mix_weights, own, seats, games, log, marker)`` plays a block of games (the core's loop,
+    ``core/kernel.py``), where ``own`` is the tuple of the setup's ``setup_fields``: the fields
+    only this game's setup reads, in its order; a replay is a block of one game with a log (one
+    compiled loop for both).
     ``tell(log, rules)`` turns a replay's log into its story; a batch's log is a tally of the
     rules that came up (``core/trace.py``), one per block, summed; the output arrays hold
     the columns ``kernel.SEAT`` declares a seat and ``kernel.GAME`` a game (``core/columns.py``);
@@ -171,12 +173,11 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
         return (np.zeros((n_games * n_players, len(kernel.SEAT)), dtype=np.int64),
                 np.zeros((n_games, len(kernel.GAME)), dtype=np.int64))
 
-    def fields(setup):
-        return tuple(getattr(setup, name) for name in setup_fields)
-
     def play_block(rules, run_seed, first_game, n_games, setup, seats, games, log, marker):
-        kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, *fields(setup), seats,
-                          games, log, marker)
+        own = tuple(getattr(setup, name) for name in setup_fields)
+        kernel.play_games(rules, np.uint64(run_seed), first_game, n_games, setup.n_players,
+                          setup.seatings, setup.mix_ids, setup.mix_weights, own, seats, games,
+                          log, marker)
 
     def play(rules, run_seed, first_game, n_games, setup, check=False):
         n_players = setup.n_players

@@ -377,8 +377,9 @@ def test_a_broken_invariant_stops_the_turn_loop_and_the_block():
     games = np.zeros((5, len(kernel.GAME)), dtype=np.int64)
     log = tally_log(N_RULES, check=True)
     log[0, N_RULES + 1] = inv.ROUND + 1
-    kernel.play_games(config.rules.as_record(), np.uint64(4), 0, 5, setup.n_players, BASE,
-                      setup.seatings, setup.mix_ids, setup.mix_weights, seats, games, log, None)
+    kernel.play_games(config.rules.as_record(), np.uint64(4), 0, 5, setup.n_players,
+                      setup.seatings, setup.mix_ids, setup.mix_weights, (BASE,), seats, games,
+                      log, None)
     assert games[0, kernel.GAME.turns] == 1
     assert not games[1:].any() and not seats[3:].any()
     assert broken_in(log) == (0, inv.ROUND, 0, 0)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from simulator.core.rng import seed_stream
+from simulator.core.trace import no_log
 from simulator.core.unfolding import new_leaders
 from simulator.games.gemmis import board, turn
 from tests.gemmis.conftest import make_plans, options
@@ -371,7 +372,8 @@ def test_a_tie_goes_to_fewer_small_gems_used_or_not(table, r, small):
     s.small_gems_used[:] = [small[0], 0]
     seats = np.zeros((2, len(kernel.SEAT)), dtype=np.int64)
     games = np.zeros((1, len(kernel.GAME)), dtype=np.int64)
-    kernel.finish(t.table, r, np.zeros(2, dtype=np.int64), seats, 0, games[0], new_leaders(1))
+    kernel.finish(t.table, r, 2, np.zeros(2, dtype=np.int64), seats, 0, games[0], new_leaders(1),
+                  no_log())
     winner = 0 if small[0] < small[1] else 1
     assert seats[winner, 3] == 1 and seats[1 - winner, 3] == 0
     assert games[0, kernel.GAME.tie_broken] == 1

@@ -1,22 +1,18 @@
-"""El Grande batch kernel: a block of games, one stats row per seat and one per game.
-
-Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
-row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. A replay is a block of one game with a log
-(``simulator/core/game.py`` runs the blocks, several threads at once).
+"""El Grande's batch kernel: its stats columns (one row per seat, one per game), how a finished
+game is written, and the game's own steps in the core's batch loop (``simulator/core/kernel.py``,
+which plays the blocks of games and the replays).
 """
 
 import numpy as np
 
 from simulator.core.columns import columns
 from simulator.core.jit import compiled
+from simulator.core.kernel import play_batch, play_one, turns_noted, write_rows
 from simulator.core.ranking import rank_players
-from simulator.core.rng import seed_stream
-from simulator.core.seating import seat_plans
-from simulator.core.trace import stop_at_broken
-from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
+from simulator.core.search import declares
+from simulator.core.unfolding import UNFOLDING_COLUMNS, write_unfolding
 from simulator.games.elgrande.board import (
-    BASE_SOURCES, BASE_STACKS, MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES,
+    BASE_SOURCES, BASE_STACKS, MAX_PLAYERS, N_POWER, N_SOURCES, N_STACKS, SOURCE_NAMES, STATE,
 )
 from simulator.games.elgrande.turn import play_game
 
@@ -68,7 +64,7 @@ def write_seat(row, s, p, mix_slot, rank):
 
 
 @compiled
-def finish(table, n_players, mix_slot, seats, first_row, games_row, leaders):
+def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
     """Ranking (equal scores share the win), then the rows: the game's own columns, then the
     core's unfolding columns from ``leaders``. Takes the one-element ``table``, not its record
     (see ``simulator/core/tables.py``)."""
@@ -96,18 +92,32 @@ def finish(table, n_players, mix_slot, seats, first_row, games_row, leaders):
     write_unfolding(leaders, s.decisions, games_row[GAME.lead_changes:])
 
 
+# The game's steps in the core's loop, each declared for its state (core/search.py's declares).
+
+@declares(turns_noted, STATE)
+def each_round():
+    """A leader noted after each round."""
+    return lambda state, r, n_players: r.rounds
+
+
+@declares(play_one, STATE)
+def in_its_mode():
+    """A game in its mode (``own``: the mode alone)."""
+    return lambda state, r, n_players, own, plans, mix_slot, rng, log, leaders: play_game(
+        r, n_players, plans, rng, log, own[0], leaders)
+
+
+@declares(write_rows, STATE)
+def finished():
+    """The rows as ``finish`` writes them."""
+    def write(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
+        finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log)
+    return write
+
+
 @compiled(nogil=True)
-def play_games(rules, run_seed, first_game, n_games, n_players, mode, seatings, mix_ids,
-               mix_weights, seats, games, log, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
-    (and ``log``: empty in a batch, a replay's log for its one game)."""
-    for i in range(n_games):
-        game_index = first_game + i
-        rng = seed_stream(run_seed, game_index)
-        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
-                                     mix_weights, searching)
-        leaders = new_leaders(rules[0].rounds)
-        table = play_game(rules[0], n_players, plans, rng, log, mode, leaders)
-        finish(table, n_players, mix_slot, seats, i * n_players, games[i], leaders)
-        if stop_at_broken(log, game_index):
-            return
+def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
+               own, seats, games, log, searching):
+    """A block of games: the core's loop (``simulator/core/kernel.py``) over El Grande's steps."""
+    play_batch(STATE, MAX_PLAYERS, rules, run_seed, first_game, n_games, n_players, seatings,
+               mix_ids, mix_weights, own, seats, games, log, searching)

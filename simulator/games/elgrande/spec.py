@@ -56,7 +56,7 @@ def check_setup(rules, setup):
 # docs/performance.md (Compile time) gives them: said while a first run waits.
 FIRST_COMPILE_S = (107, 107)
 play, replay = kernel_entry_points(
-    kernel, ("n_players", "mode", "seatings", "mix_ids", "mix_weights"),
+    kernel, ("mode",),
     tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS,
     first_compile_s=FIRST_COMPILE_S)
 

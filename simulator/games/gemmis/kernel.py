@@ -1,21 +1,17 @@
-"""GEMMiS batch kernel: a block of games, one stats row per seat and one per game.
-
-Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
-row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. A replay is a block of one game with a log
-(``simulator/core/game.py`` runs the blocks, several threads at once).
+"""GEMMiS's batch kernel: its stats columns (one row per seat, one per game), how a finished
+game is written, and the game's own steps in the core's batch loop (``simulator/core/kernel.py``,
+which plays the blocks of games and the replays).
 """
 
 import numpy as np
 
 from simulator.core.columns import columns
 from simulator.core.jit import compiled
+from simulator.core.kernel import play_batch, play_one, turns_noted, write_rows
 from simulator.core.ranking import rank_players
-from simulator.core.rng import seed_stream
-from simulator.core.seating import seat_plans
-from simulator.core.trace import stop_at_broken
-from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
-from simulator.games.gemmis.board import CELLS, N_PLAYERS, final_score
+from simulator.core.search import declares
+from simulator.core.unfolding import UNFOLDING_COLUMNS, write_unfolding
+from simulator.games.gemmis.board import CELLS, N_PLAYERS, STATE, final_score
 from simulator.games.gemmis.turn import play_game
 
 # Per-seat columns the kernel fills (the core columns game_id, seat, strategy, role, score, rank,
@@ -69,7 +65,7 @@ def write_seat(row, s, p, mix_slot, points, rank):
 
 
 @compiled
-def finish(table, r, mix_slot, seats, first_row, games_row, leaders):
+def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
     """Final standings: the higher score wins; a tie goes to fewer small gems (used or not);
     still equal, the win is shared. Then the output rows: the game's own columns, then how the
     game unfolded (``leaders``, noted after each turn, and the decisions).
@@ -115,18 +111,32 @@ def finish(table, r, mix_slot, seats, first_row, games_row, leaders):
     write_unfolding(leaders, s.decisions, g[GAME.lead_changes:])
 
 
+# The game's steps in the core's loop, each declared for its state (core/search.py's declares).
+
+@declares(turns_noted, STATE)
+def each_turn():
+    """A leader noted after each turn, up to ``max_turns``."""
+    return lambda state, r, n_players: r.max_turns
+
+
+@declares(play_one, STATE)
+def in_its_mode():
+    """A game of two in its mode (``own``: the mode alone)."""
+    return lambda state, r, n_players, own, plans, mix_slot, rng, log, leaders: play_game(
+        r, own[0], plans, rng, log, leaders)
+
+
+@declares(write_rows, STATE)
+def finished():
+    """The rows as ``finish`` writes them."""
+    def write(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
+        finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log)
+    return write
+
+
 @compiled(nogil=True)
-def play_games(rules, run_seed, first_game, n_games, mode, seatings, mix_ids, mix_weights,
-               seats, games, log, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
-    (and ``log``: empty in a batch, a replay's log for its one game)."""
-    for i in range(n_games):
-        game_index = first_game + i
-        rng = seed_stream(run_seed, game_index)
-        plans, mix_slot = seat_plans(game_index, N_PLAYERS, N_PLAYERS, seatings, mix_ids,
-                                     mix_weights, searching)
-        leaders = new_leaders(rules[0].max_turns)
-        table = play_game(rules[0], mode, plans, rng, log, leaders)
-        finish(table, rules[0], mix_slot, seats, i * N_PLAYERS, games[i], leaders)
-        if stop_at_broken(log, game_index):
-            return
+def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
+               own, seats, games, log, searching):
+    """A block of games: the core's loop (``simulator/core/kernel.py``) over GEMMiS's steps."""
+    play_batch(STATE, N_PLAYERS, rules, run_seed, first_game, n_games, n_players, seatings,
+               mix_ids, mix_weights, own, seats, games, log, searching)

@@ -1,24 +1,20 @@
-"""Gnomeland batch kernel: a block of games, one stats row per seat and one per game.
-
-Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
-row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. A replay is a block of one game with a log
-(``simulator/core/game.py`` runs the blocks, several threads at once).
+"""Gnomeland's batch kernel: its stats columns (one row per seat, one per game), how a finished
+game is written, and the game's own steps in the core's batch loop (``simulator/core/kernel.py``,
+which plays the blocks of games and the replays).
 """
 
 import numpy as np
 
 from simulator.core.columns import columns
 from simulator.core.jit import compiled
+from simulator.core.kernel import play_batch, play_one, turns_noted, write_rows
 from simulator.core.ranking import rank_players
-from simulator.core.rng import seed_stream
-from simulator.core.seating import seat_plans
-from simulator.core.trace import stop_at_broken
-from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
+from simulator.core.search import declares
+from simulator.core.unfolding import UNFOLDING_COLUMNS, write_unfolding
 from simulator.games.gnomeland.board import (
     ACTION_NAMES, FIRST_NORMAL_CARD, FIRST_SPECIAL_CARD, MAX_PLAYERS, MISSION_NAMES, N_ACTIONS,
     N_CARDS, N_MISSIONS, N_SOURCES, N_SPELLS, NORMAL_NAMES, SOURCE_NAMES, SPECIAL_NAMES,
-    SPELL_NAMES, building_points, final_score, vp_normal, vp_special,
+    SPELL_NAMES, STATE, building_points, final_score, vp_normal, vp_special,
 )
 from simulator.games.gnomeland.turn import play_game
 
@@ -103,7 +99,7 @@ def write_seat(row, s, r, p, mix_slot, points, rank):
 
 
 @compiled
-def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders):
+def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
     """Final scoring and ranking (ties: more building points, else shared), then the rows (the
     game's own columns, then the core's unfolding columns from ``leaders``).
 
@@ -144,19 +140,32 @@ def finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders):
     write_unfolding(leaders, s.decisions, games_row[GAME.lead_changes:])
 
 
+# The game's steps in the core's loop, each declared for its state (core/search.py's declares).
+
+@declares(turns_noted, STATE)
+def each_turn():
+    """A leader noted after each turn: one per player and round."""
+    return lambda state, r, n_players: r.rounds * n_players
+
+
+@declares(play_one, STATE)
+def as_dealt():
+    """A game: no setup field of its own."""
+    return lambda state, r, n_players, own, plans, mix_slot, rng, log, leaders: play_game(
+        r, n_players, plans, rng, log, leaders)
+
+
+@declares(write_rows, STATE)
+def finished():
+    """The rows as ``finish`` writes them."""
+    def write(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
+        finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log)
+    return write
+
+
 @compiled(nogil=True)
 def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
-               seats, games, log, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
-    (and ``log``: empty in a batch, a replay's log for its one game)."""
-    for i in range(n_games):
-        game_index = first_game + i
-        rng = seed_stream(run_seed, game_index)
-        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
-                                     mix_weights, searching)
-        r = rules[0]
-        leaders = new_leaders(r.rounds * n_players)  # a turn each per round
-        table = play_game(r, n_players, plans, rng, log, leaders)
-        finish(table, r, n_players, mix_slot, seats, i * n_players, games[i], leaders)
-        if stop_at_broken(log, game_index):
-            return
+               own, seats, games, log, searching):
+    """A block of games: the core's loop (``simulator/core/kernel.py``) over Gnomeland's steps."""
+    play_batch(STATE, MAX_PLAYERS, rules, run_seed, first_game, n_games, n_players, seatings,
+               mix_ids, mix_weights, own, seats, games, log, searching)

@@ -40,7 +40,7 @@ def check_setup(rules, setup):
 # docs/performance.md (Compile time) gives them: said while a first run waits.
 FIRST_COMPILE_S = (45, 48)
 play, replay = kernel_entry_points(
-    kernel, ("n_players", "seatings", "mix_ids", "mix_weights"),
+    kernel, (),
     tell=lambda log, rules: story.tell(log), log_rows=REPLAY_LOG_ROWS,
     before_search=lambda rules, setup: search.load_rollout_functions(rules, setup.n_players),
     first_compile_s=FIRST_COMPILE_S)

@@ -1,23 +1,20 @@
-"""Gremios batch kernel: a block of games, one stats row per seat and one per game.
-
-Game ``i`` of a run draws from the stream seeded by (run seed, i) and seats its strategies by
-row ``i`` of the seat design (``simulator/core/seating.py``), so a game's outcome is the same
-whatever chunk, thread or backend plays it. A replay is a block of one game with a log
-(``simulator/core/game.py`` runs the blocks, several threads at once).
+"""Gremios's batch kernel: its stats columns (one row per seat, one per game), how a finished
+game is written, and the game's own steps in the core's batch loop (``simulator/core/kernel.py``,
+which plays the blocks of games and the replays).
 """
 
 import numpy as np
 
 from simulator.core.columns import columns
 from simulator.core.jit import compiled
+from simulator.core.kernel import play_batch, play_one, turns_noted, write_rows
 from simulator.core.ranking import rank_players
-from simulator.core.rng import seed_stream
-from simulator.core.seating import seat_fixed_roles, seat_plans
-from simulator.core.trace import stop_at_broken
-from simulator.core.unfolding import UNFOLDING_COLUMNS, new_leaders, write_unfolding
+from simulator.core.search import declares
+from simulator.core.seating import seat_fixed_roles
+from simulator.core.unfolding import UNFOLDING_COLUMNS, write_unfolding
 from simulator.games.gremios.board import (
-    COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, victory_points, vp_emblem, vp_inns,
-    vp_top_investor, vp_treasures,
+    COIN_SOURCE_NAMES, MAX_PLAYERS, N_COIN_SOURCES, N_GUILDS, STATE, victory_points, vp_emblem,
+    vp_inns, vp_top_investor, vp_treasures,
     treasure_count,
 )
 from simulator.games.gremios.turn import play_game
@@ -74,27 +71,8 @@ def write_seat(row, s, r, p, mix_slot, score, rank):
     row[SEAT.emblem] = 1 if s.emblem == p else 0
 
 
-@compiled(nogil=True)
-def play_games(rules, run_seed, first_game, n_games, n_players, mode, fixed_roles, seatings,
-               mix_ids, mix_weights, slot_roles, seats, games, log, searching):
-    """Play games ``first_game .. first_game + n_games - 1``; fill ``seats`` and ``games``
-    (and ``log``: empty in a batch, a replay's log for its one game)."""
-    for i in range(n_games):
-        game_index = first_game + i
-        rng = seed_stream(run_seed, game_index)
-        plans, mix_slot = seat_plans(game_index, n_players, MAX_PLAYERS, seatings, mix_ids,
-                                     mix_weights, searching)
-        roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
-        leaders = new_leaders(rules[0].max_turns)
-        table = play_game(rules[0], n_players, mode, roles, plans, rng, log, leaders)
-        record_game(table, rules[0], n_players, mix_slot, seats[i * n_players:(i + 1) * n_players],
-                    games[i], leaders)
-        if stop_at_broken(log, game_index):
-            return
-
-
 @compiled
-def record_game(table, r, n_players, mix_slot, seat_rows, game_row, leaders):
+def finish(table, r, n_players, mix_slot, seats, first_row, game_row, leaders, log):
     """Write a finished game's seat rows and game row.
 
     Takes the one-element ``table`` rather than its record: numba frees an array after its last
@@ -108,7 +86,7 @@ def record_game(table, r, n_players, mix_slot, seat_rows, game_row, leaders):
         score[p] = victory_points(s, r, p)
     rank_players(score, tiebreak, n_players, rank)  # no tie-break in the rulebook
     for p in range(n_players):
-        write_seat(seat_rows[p], s, r, p, mix_slot[p], score[p], rank[p])
+        write_seat(seats[first_row + p], s, r, p, mix_slot[p], score[p], rank[p])
     founded = 0
     for g in range(N_GUILDS):
         founded += s.guild_open[g]
@@ -130,3 +108,38 @@ def record_game(table, r, n_players, mix_slot, seat_rows, game_row, leaders):
     row[GAME.guilds_founded] = founded
     row[GAME.winning_score] = best
     write_unfolding(leaders, s.decisions, row[GAME.lead_changes:])
+
+
+# The game's steps in the core's loop, each declared for its state (core/search.py's declares).
+
+@declares(turns_noted, STATE)
+def each_turn():
+    """A leader noted after each turn, up to ``max_turns``."""
+    return lambda state, r, n_players: r.max_turns
+
+
+@declares(play_one, STATE)
+def in_its_mode_with_fixed_roles():
+    """A game in its mode (``own``: mode, each seat's roles from ``--roles`` and each mix entry's
+    roles); a seat holds its mix entry's fixed roles, else its own (-1: dealt)."""
+    def play(state, r, n_players, own, plans, mix_slot, rng, log, leaders):
+        mode, fixed_roles, slot_roles = own
+        roles = seat_fixed_roles(mix_slot, n_players, fixed_roles, slot_roles)
+        return play_game(r, n_players, mode, roles, plans, rng, log, leaders)
+    return play
+
+
+@declares(write_rows, STATE)
+def finished():
+    """The rows as ``finish`` writes them."""
+    def write(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log):
+        finish(table, r, n_players, mix_slot, seats, first_row, games_row, leaders, log)
+    return write
+
+
+@compiled(nogil=True)
+def play_games(rules, run_seed, first_game, n_games, n_players, seatings, mix_ids, mix_weights,
+               own, seats, games, log, searching):
+    """A block of games: the core's loop (``simulator/core/kernel.py``) over Gremios's steps."""
+    play_batch(STATE, MAX_PLAYERS, rules, run_seed, first_game, n_games, n_players, seatings,
+               mix_ids, mix_weights, own, seats, games, log, searching)

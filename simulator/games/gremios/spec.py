@@ -58,7 +58,7 @@ def check_setup(rules, setup):
 # docs/performance.md (Compile time) gives them: said while a first run waits.
 FIRST_COMPILE_S = (37, 41)
 play, replay = kernel_entry_points(
-    kernel, ("n_players", "mode", "fixed_roles", "seatings", "mix_ids", "mix_weights", "slot_roles"),
+    kernel, ("mode", "fixed_roles", "slot_roles"),
     tell=lambda log, rules: story.tell(log, int(rules[0].famine_numbers)), log_rows=REPLAY_LOG_ROWS,
     first_compile_s=FIRST_COMPILE_S)
 
