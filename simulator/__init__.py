@@ -1,5 +1,5 @@
 """playtest: Monte-Carlo balance and statistics simulator for tabletop games."""
 
-from simulator import jitcache
+from simulator.core import jitcache
 
 jitcache.use_unit_caches()

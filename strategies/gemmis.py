@@ -31,7 +31,7 @@ from simulator.games.gemmis.board import (
     natural_combination, next_declaration, popcount, put_in_masks, street_seen_after_move,
     street_switches, zone_masks, zone_switches,
 )
-from simulator.games.gemmis.search import DIRECTION, SWITCH
+from simulator.games.gemmis.codes import DECIDE_DIRECTION, DECIDE_SWITCH
 
 RANDOM, GREEDY, QUICK_SCORER, BIG_BUILDER, MARKET_TRADER, ALGUAZIL_TACTICIAN, LOOKAHEAD = range(7)
 NAMES = ("random", "greedy", "quick_scorer", "big_builder", "market_trader", "alguazil_tactician",
@@ -339,7 +339,7 @@ def choose_switch(s, r, p, plans, rng, options, n):
     """Index (into ``options[:n]``) of the switch to make: the turn's main decision."""
     sid = plans[0][p]
     if sid == LOOKAHEAD:
-        return searched(SWITCH, s, r, p, plans, rng, options, n)
+        return searched(DECIDE_SWITCH, s, r, p, plans, rng, options, n)
     if sid == RANDOM:
         return below(rng, n)
     values = s.turn_values
@@ -459,7 +459,7 @@ def choose_direction(s, r, p, plans, rng):
     if plans[0][p] == LOOKAHEAD:
         options = np.zeros((2, 3), dtype=np.int64)
         options[1, 0] = TOWARDS_LAST
-        return searched(DIRECTION, s, r, p, plans, rng, options, 2)
+        return searched(DECIDE_DIRECTION, s, r, p, plans, rng, options, 2)
     sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM or w[W_DENIAL] == 0.0:

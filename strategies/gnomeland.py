@@ -28,11 +28,10 @@ from simulator.games.gnomeland.board import (
     keep_limit, may_complete, mission_vp, slot_of, special_effect, warehouses_of,
 )
 from simulator.games.gnomeland.codes import (
-    OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE, OPT_DIE_CHANGE, OPT_END, OPT_HIRE,
-    OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL, OPT_SPELL, OPT_TAVERN, OPT_UPGRADE_NORMAL,
-    OPT_UPGRADE_SPECIAL,
+    DECIDE_ACTION, OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_CONVERT, OPT_DIE, OPT_DIE_CHANGE,
+    OPT_END, OPT_HIRE, OPT_INCOME, OPT_MISSION, OPT_PALACE, OPT_REROLL, OPT_SPELL, OPT_TAVERN,
+    OPT_UPGRADE_NORMAL, OPT_UPGRADE_SPECIAL,
 )
-from simulator.games.gnomeland.search import ACTION
 
 RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED, LOOKAHEAD = range(8)
 NAMES = ("random", "greedy", "mission_hunter", "engine_builder", "copier", "brawler", "balanced",
@@ -453,7 +452,7 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
     if sid == LOOKAHEAD:
         for i in range(n):
             values[i] = 0.0
-        return searched(ACTION, s, r, p, plans, rng, opts, n)
+        return searched(DECIDE_ACTION, s, r, p, plans, rng, opts, n)
     if sid == RANDOM:
         for i in range(n):
             values[i] = 0.0

@@ -24,10 +24,9 @@ from simulator.games.gremios.board import (
     vp_top_investor, wealth_coins,
 )
 from simulator.games.gremios.codes import (
-    BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, EXCHANGE_WEALTH,
-    INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
+    BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, DECIDE_ACTION, DECIDE_EVENT,
+    DECIDE_ROLE, EXCHANGE_WEALTH, INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
 )
-from simulator.games.gremios.search import ACTION, EVENT, ROLE
 
 RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED, LOOKAHEAD = range(7)
 NAMES = ("random", "greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced",
@@ -107,7 +106,7 @@ def choose_role(s, r, p, plans, rng, dealt, n_dealt):
     if plans[0][p] == LOOKAHEAD:
         options = np.zeros((3, 2), dtype=np.int64)
         options[:, 0] = dealt
-        return searched(ROLE, s, r, p, plans, rng, options, n_dealt)
+        return searched(DECIDE_ROLE, s, r, p, plans, rng, options, n_dealt)
     sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM or sid == GREEDY:  # no role adds points by itself: nothing to prefer
@@ -185,7 +184,7 @@ def choose_event(s, r, p, plans, rng, first, second):
     if plans[0][p] == LOOKAHEAD:
         options = np.zeros((2, 2), dtype=np.int64)
         options[0, 0], options[1, 0] = first, second
-        return options[searched(EVENT, s, r, p, plans, rng, options, 2), 0]
+        return options[searched(DECIDE_EVENT, s, r, p, plans, rng, options, 2), 0]
     if acting(plans, p) == RANDOM:
         return first if below(rng, 2) == 0 else second
     best = first
@@ -397,7 +396,7 @@ def choose_action(s, r, p, plans, rng, actions, n):
     """Index (into ``actions[:n]``) of the action to take; index 0 ends the turn."""
     sid = plans[0][p]
     if sid == LOOKAHEAD:
-        return searched(ACTION, s, r, p, plans, rng, actions, n)
+        return searched(DECIDE_ACTION, s, r, p, plans, rng, actions, n)
     w = plans[1][p]
     if sid == RANDOM:
         return below(rng, n)

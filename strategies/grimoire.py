@@ -26,9 +26,10 @@ from simulator.games.grimoire.board import (
     SQUIRE, SUMMON_ELEMENTAL, TARGET_VISIBLE_TOTAL, TARGET_VP_TOKENS, THIEF, THUNDERSTORM,
     TIME_STOP, WISH, can_see, caster_is_compared, companion_count, is_defensive_spell, is_forbidden,
     mean_item_vp, polymorph_amount, public_vp, quest_card_count, quest_card_counts, rogue_vp,
-    royals_vp, target_floor, treasure_count, treasure_vp, visible_score, zone_cards_left,
+    royals_vp, take_options, target_floor, treasure_count, treasure_vp, visible_score,
+    zone_cards_left,
 )
-from simulator.games.grimoire.search import CARD, SPELL, take_options
+from simulator.games.grimoire.codes import DECIDE_CARD, DECIDE_SPELL
 
 RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED, LOOKAHEAD = range(7)
 NAMES = ("random", "greedy", "companion_collector", "treasure_hoarder", "spell_timer", "balanced",
@@ -258,7 +259,7 @@ def choose_card(s, r, p, plans, rng):
         n = take_options(s, p, options)
         if n == 1:
             return options[0]
-        return options[searched(CARD, s, r, p, plans, rng, options, n)]
+        return options[searched(DECIDE_CARD, s, r, p, plans, rng, options, n)]
     return card_choice(s, r, p, plans, rng)
 
 
@@ -786,7 +787,7 @@ def choose_spell(s, r, p, plans, rng, memo):
         if s.level == 1:
             return 1
         options = np.arange(1, s.level + 1)
-        return options[searched(SPELL, s, r, p, plans, rng, options, s.level)]
+        return options[searched(DECIDE_SPELL, s, r, p, plans, rng, options, s.level)]
     if sid == RANDOM:
         return 1 + below(rng, s.level)
     worth = np.zeros(N_SPELLS + 1, dtype=np.float64)

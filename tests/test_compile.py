@@ -1,7 +1,7 @@
 """What the compiled code depends on, and that each function compiles once per argument type.
 
 A game's compiled code is cached in a folder named after the sources its kernel imports
-(``simulator/jitcache.py``): editing one game keeps the other games' code; editing a core module
+(``simulator/core/jitcache.py``): editing one game keeps the other games' code; editing a core module
 recompiles every game; editing replay words or a game's description recompiles nothing.
 """
 
@@ -15,7 +15,7 @@ import textwrap
 
 import pytest
 
-from simulator import jitcache
+from simulator.core import jitcache
 from simulator.core.game import GAME_NAMES
 from simulator.core.jit import argument_types, compiled, respecialised
 
@@ -42,7 +42,7 @@ def run_in(copy, code: str) -> str:
 def unit_hashes(copy) -> dict:
     return json.loads(run_in(copy, f"""
         import json
-        from simulator import jitcache
+        from simulator.core import jitcache
         print(json.dumps({{u: jitcache.unit_hash(u) for u in {UNITS!r}}}))"""))
 
 
@@ -71,17 +71,17 @@ def test_an_edit_changes_the_compiled_code_of_what_imports_it_and_nothing_else(t
 
 
 def test_the_compiled_sources_are_the_kernels_and_what_they_import_and_no_words():
-    names = {str(p.relative_to(jitcache.ROOT)) for p in jitcache.compiled_sources()}
+    names = {str(p.relative_to(jitcache.ROOT)) for p in jitcache.compiled_sources(GAME_NAMES)}
     assert {"simulator/games/gremios/codes.py", "simulator/core/rng.py", "simulator/core/jit.py",
             "strategies/gremios.py", "simulator/games/elgrande/expansion.py"} <= names
     assert not names & {"simulator/cli.py", "simulator/api.py", "simulator/core/config.py",
-                        "simulator/core/dataset.py", "simulator/jitcache.py"}
+                        "simulator/core/dataset.py", "simulator/core/jitcache.py"}
     # Leaving story.py and spec.py out is safe only while no compiled module imports them.
     assert not {n for n in names if n.endswith(("/story.py", "/spec.py"))}
 
 
 def test_every_module_with_compiled_code_counts_in_its_unit():
-    sources = set(jitcache.compiled_sources())
+    sources = set(jitcache.compiled_sources(GAME_NAMES))
     for path in [*jitcache.ROOT.joinpath("simulator").rglob("*.py"),
                  *jitcache.ROOT.joinpath("strategies").glob("*.py")]:
         if jitcache.defines_compiled_code(path):
@@ -155,7 +155,7 @@ def test_no_compiled_function_takes_a_default_argument_unless_compiled_into_its_
     """numba types an omitted argument by its default: each pattern of omitted arguments would
     be another compile of the function."""
     found = []
-    for path in jitcache.compiled_sources():
+    for path in jitcache.compiled_sources(GAME_NAMES):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.FunctionDef) and (node.args.defaults or node.args.kw_defaults):
                 decorators = [ast.unparse(d) for d in node.decorator_list]

@@ -3,7 +3,7 @@ and passes its own tests and the game-wide ones at once, and a name it refuses w
 
 Played in a copy of the project (its packages and tests), so no sixth game is left here: the
 commands run in subprocesses with PYTHONPATH at the copy. The copy's compiled code is cached with
-the same sources' (simulator/jitcache.py), so only a first run compiles the new game.
+the same sources' (simulator/core/jitcache.py), so only a first run compiles the new game.
 """
 
 import json

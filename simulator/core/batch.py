@@ -26,7 +26,7 @@ from pathlib import Path
 import numba
 from tqdm import tqdm
 
-from simulator import jitcache
+from simulator.core import jitcache
 from simulator.core import dataset
 from simulator.core.backends import make_backend, play_part
 from simulator.core.config import RunConfig, make_config
@@ -52,7 +52,7 @@ def engine_hash(game: str, root: Path = PACKAGE_ROOT) -> str:
     """What makes a run's rows besides its options: the engine's core, the game's folder (rules,
     kernels, spec) and its players. A run is resumed or extended only by the same engine; a commit
     that touches none of it (documentation, reports, tests) leaves a run resumable."""
-    files = [*(root / "simulator" / "core").glob("*.py"), root / "simulator" / "jitcache.py",
+    files = [*(root / "simulator" / "core").glob("*.py"),
              *(root / "simulator" / "games" / game).glob("*.py"),
              *(root / "simulator" / "games" / game).glob("*.toml"),
              root / "strategies" / "__init__.py", root / "strategies" / f"{game}.py"]

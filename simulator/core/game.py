@@ -18,7 +18,7 @@ import numba
 import numpy as np
 
 from simulator.core.errors import InvariantBroken, UsageError
-from simulator.jitcache import first_compile_notice
+from simulator.core.jitcache import first_compile_notice
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
 from simulator.core.trace import broken_in, empty_log, new_log, tally_log
 

@@ -228,9 +228,9 @@ DECLARED = {}  # (verb, state dtype) -> its implementation, for the interpreted 
 
 def declares(verb, state):
     """``@declares(redeal, STATE)`` over a function that returns a game's ``verb`` for a table of
-    dtype ``state``, with the verb's argument names. It runs when numba first meets the verb for
-    that table, so it may import the rules late (they import the players, who import the
-    search); the verb is compiled, and cached, with the game whose file it lies in."""
+    dtype ``state``, with the verb's argument names. A game's search module declares its verbs
+    and is imported by the game's spec (it imports the rules and the players; neither imports
+    it back); the verb is compiled, and cached, with the game whose file it lies in."""
     def declare(implementation):
         def typing(*args):
             return implementation() if any(is_record_of(a, state) for a in args) else None

@@ -12,7 +12,8 @@ from simulator.core.rng import seed_stream
 from simulator.core.search import SEARCHING
 from simulator.core.trace import no_log
 from simulator.games.grimoire import board, turn
-from simulator.games.grimoire.search import copy_of, redeal_hidden, take_options
+from simulator.games.grimoire.board import take_options
+from simulator.games.grimoire.search import copy_of, redeal_hidden
 from strategies import grimoire as players
 from tests.grimoire.conftest import SMALL_SEARCH, set_discard, set_zone
 

@@ -26,7 +26,9 @@ from simulator.core.search import (
 )
 from simulator.core.trace import no_log
 from simulator.games.gemmis.board import N_PLAYERS, STATE, copy_of, standing
-from simulator.games.gemmis.codes import SWITCH as SWITCH_LOGGED
+from simulator.games.gemmis import turn  # (the rules import the players, never this module)
+from simulator.games.gemmis.codes import DECIDE_SWITCH, SWITCH
+from strategies import gemmis as players
 
 
 @compiled
@@ -41,11 +43,6 @@ def last_turn(s, r, turns):
     return s.turn + turns if turns > 0 else r.max_turns + 1
 
 
-# The decisions a search player searches (``searched``'s ``decision``): its switch (options are
-# rows of (kind, a, b)) and the way the street moves (the first column of options: the direction).
-SWITCH, DIRECTION = range(2)
-
-
 @declares(searches, STATE)
 def every_decision():
     """Every decision is searched, a lone option too."""
@@ -56,12 +53,10 @@ def every_decision():
 def valued_switches():
     """Every direction; the ``search_breadth`` switches its policy values most, its own choice
     among them."""
-    from strategies import gemmis as players
-
     def tried(decision, s, r, p, policy, own, options, n):
         candidates = np.arange(n)
         k = n
-        if decision == SWITCH:
+        if decision == DECIDE_SWITCH:
             anchor = players.choose_switch(s, r, p, policy, own, options, n)
             breadth = max(1, int(policy[1][p][players.W_SEARCH_BREADTH]))
             if breadth < n:
@@ -87,12 +82,10 @@ def redeal_sack():
 
 @declares(take_option, STATE)
 def switch_or_direction():
-    from simulator.games.gemmis import turn
-
     def take(decision, x, r, p, policy, rng, options, o):
-        if decision == SWITCH:  # then the rest of the turn
+        if decision == DECIDE_SWITCH:  # then the rest of the turn
             turn.switch(x, no_log(), p, options[o, 0], options[o, 1], options[o, 2],
-                        SWITCH_LOGGED)
+                        SWITCH)
             turn.after_switch(x, r, policy, rng, no_log())
         else:  # the street moves, then the rest of the turn
             turn.street_moves(x, r, policy, rng, no_log(), options[o, 0])
@@ -105,7 +98,6 @@ def switch_or_direction():
 @declares(play_on, STATE)
 def turns_on():
     """On to the game's end, or ``turns`` turns on from the turn the option left the table in."""
-    from simulator.games.gemmis import turn
     return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(),
                                                              last_turn(x, r, turns))
 

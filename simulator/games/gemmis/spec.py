@@ -16,6 +16,7 @@ from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis import board, kernel, story
+from simulator.games.gemmis import search  # noqa: F401  (registers the search player's verbs)
 from strategies import gemmis as players
 
 MODES = {

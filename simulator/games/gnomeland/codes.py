@@ -22,6 +22,10 @@ LOG_KINDS = (
  OPT_INCOME, OPT_HIRE, OPT_BUILD_NORMAL, OPT_BUILD_SPECIAL, OPT_UPGRADE_NORMAL,
  OPT_UPGRADE_SPECIAL, OPT_MISSION) = range(15)
 
+# The decision a search player searches (``core.search.searched``'s ``decision``): its next action
+# (the rows of ``options`` are the turn's legal actions).
+DECIDE_ACTION = 0
+
 # why a die was added or re-rolled, why points were scored
 BY_BUILDING, BY_SPELL, BY_ACTION = 0, 1, 2
 SCORE_MISSION, SCORE_CONTEST = 0, 1

@@ -20,12 +20,15 @@ a contest) is made as its rollout policy makes it.
 import numpy as np
 
 from simulator.core.jit import compiled
+from simulator.core.rng import seed_stream
 from simulator.core.search import (
     declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
+from simulator.games.gnomeland import turn  # (the rules import the players, never this module)
 from simulator.games.gnomeland.board import MAX_DECK, MAX_PLAYERS, STATE, copy_of, final_score
 from simulator.games.gnomeland.codes import OPT_END
+from strategies import gnomeland as players
 
 
 @compiled
@@ -46,11 +49,6 @@ def redeal_hidden(s, rng):
     s.spell_deck[:n] = pool[:n]
 
 
-# The decision a search player searches (``searched``'s ``decision``): its next action (the
-# rows of ``options`` are the turn's legal actions).
-ACTION = 0
-
-
 @declares(searches, STATE)
 def choices():
     """A lone action is taken without a search (nor a draw)."""
@@ -60,8 +58,6 @@ def choices():
 @declares(tried_options, STATE)
 def every_action():
     """Every action is tried; the policy's is the one it values most."""
-    from strategies import gnomeland as players
-
     def tried(decision, s, r, p, policy, own, options, n):
         values = np.zeros(options.shape[0], dtype=np.float64)
         return np.arange(n), n, players.choose_option(s, r, p, policy, own, options, n, values)
@@ -75,8 +71,6 @@ def redeal_decks():
 
 @declares(take_option, STATE)
 def action():
-    from simulator.games.gnomeland import turn
-
     def take(decision, x, r, p, policy, rng, options, o):
         if options[o, 0] == OPT_END:
             turn.end_of_turn(x, r, policy, rng, no_log(), p)
@@ -89,7 +83,6 @@ def action():
 @declares(play_on, STATE)
 def rounds_on():
     """On to the game's end, or to the end of the ``turns``-th round, the current one counted."""
-    from simulator.games.gnomeland import turn
     return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(), turns)
 
 
@@ -114,9 +107,6 @@ def load_rollout_functions(rules, n_players):
     that loads the searching loop from the cache must have those symbols defined; loading each
     function's own compiled code (this call) defines them, whatever the compiler inlined into
     the heuristic kernel."""
-    from simulator.core.rng import seed_stream
-    from simulator.games.gnomeland import turn
-    from strategies import gnomeland as players
     r = rules[0]
     ids = np.full(MAX_PLAYERS, players.BALANCED, dtype=np.int64)
     plans = (ids, players.DEFAULT_WEIGHTS[ids].copy())

@@ -20,6 +20,11 @@ LOG_KINDS = (
  NOT_ON_BOARD, NOBODY_LOSES, EXPEDITION_NO_STAKES, EVENT_NO_EFFECT, STOWAWAY_STAYS, ROLE_NO_COINS,
  OPTION, INN_BUILT, BLOCKADES_DISCARDED, TARGET_REACHED, ROLL_PAYS_NOBODY) = range(len(LOG_KINDS))
 
+# The decisions a search player searches (``core.search.searched``'s ``decision``) and what the
+# first column of its options holds: the dealt role cards, the legal investment actions (rows of
+# action, argument), the Governor's two revealed events.
+DECIDE_ROLE, DECIDE_ACTION, DECIDE_EVENT = range(3)
+
 # Investment-phase actions (also the codes strategies choose among).
 END_TURN, INVEST_GUILD, INVEST_EXPEDITION, BUY_LAND, CULTIVATE, BUILD_INN, REPAIR_INN, \
     EXCHANGE_WEALTH, CRAFTSMAN_BUY, CRAFTSMAN_SELL, MERCENARY_MUTINY = range(11)

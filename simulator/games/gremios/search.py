@@ -30,7 +30,9 @@ from simulator.games.gremios.board import (
     MAX_EVENT_CARDS, MAX_PLAYERS, MAX_TREASURES, N_ROLES, STANDARD, STATE, copy_of, treasure_count,
     victory_points,
 )
-from simulator.games.gremios.codes import END_TURN
+from simulator.games.gremios import turn  # (the rules import the players, never this module)
+from simulator.games.gremios.codes import DECIDE_ACTION, DECIDE_ROLE, END_TURN
+from strategies import gremios as players
 
 
 @compiled
@@ -112,12 +114,6 @@ def last_turn(s, r, turns):
     return s.turn + turns if turns > 0 else r.max_turns + 1
 
 
-# The decisions a search player searches (``searched``'s ``decision``) and what the first
-# column of its options holds: the dealt role cards, the legal investment actions (rows of
-# action, argument), the Governor's two revealed events.
-ROLE, ACTION, EVENT = range(3)
-
-
 @declares(searches, STATE)
 def every_decision():
     """Every decision is searched, a lone option too."""
@@ -127,13 +123,11 @@ def every_decision():
 @declares(tried_options, STATE)
 def every_option():
     """Every option is tried; the policy's is its role, its action or the event it applies."""
-    from strategies import gremios as players
-
     def tried(decision, s, r, p, policy, own, options, n):
         dealt = options[:, 0].copy()
-        if decision == ROLE:
+        if decision == DECIDE_ROLE:
             anchor = players.choose_role(s, r, p, policy, own, dealt, n)
-        elif decision == ACTION:
+        elif decision == DECIDE_ACTION:
             anchor = players.choose_action(s, r, p, policy, own, options, n)
         else:
             anchor = 0 if players.choose_event(s, r, p, policy, own, dealt[0], dealt[1]) == dealt[0] \
@@ -149,15 +143,13 @@ def redeal_unseen():
 
 @declares(take_option, STATE)
 def role_action_or_event():
-    from simulator.games.gremios import turn
-
     def take(decision, x, r, p, policy, rng, options, o):
-        if decision == ROLE:  # then the others choose in turn order
+        if decision == DECIDE_ROLE:  # then the others choose in turn order
             turn.keep_role(x, p, options[:, 0].copy(), o)
             for q in range(p + 1, x.n_players):
                 turn.deal_role(x, r, STANDARD, policy, rng, no_log(), q)
             turn.give_starting_coins(x, r, no_log())
-        elif decision == ACTION:  # then the rest of the investment phase
+        elif decision == DECIDE_ACTION:  # then the rest of the investment phase
             if options[o, 0] != END_TURN:
                 turn.take_action(x, r, rng, no_log(), p, options[o, 0], options[o, 1])
                 turn.check_end(x, r, no_log())
@@ -173,7 +165,6 @@ def role_action_or_event():
 @declares(play_on, STATE)
 def turns_on():
     """On to the game's end, or ``turns`` turns on from the turn the option left the table in."""
-    from simulator.games.gremios import turn
     return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(),
                                                              last_turn(x, r, turns))
 

@@ -13,6 +13,7 @@ from simulator.core.errors import UsageError
 from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
 from simulator.games.gremios import board, kernel, story
+from simulator.games.gremios import search  # noqa: F401  (registers the search player's verbs)
 from strategies import gremios as players
 
 MODES = {

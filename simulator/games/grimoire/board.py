@@ -438,3 +438,35 @@ def public_vp(s, r, q):
 def can_see(s, p, slot):
     """Whether ``p`` knows the card in zone ``slot`` (face up, or looked at)."""
     return s.zone_face_down[slot] == 0 or (s.zone_seen[slot] >> p) & 1 == 1
+
+
+@compiled
+def alike(s, p, a, b):
+    """Whether taking zone slot ``a`` or ``b`` is the same choice for ``p``: both lie face up or
+    down, everyone has looked at the same ones, and ``p`` knows them to be the same card or
+    knows neither."""
+    if s.zone_face_down[a] != s.zone_face_down[b] or s.zone_seen[a] != s.zone_seen[b]:
+        return False
+    seen_a = can_see(s, p, a)
+    if seen_a != can_see(s, p, b):
+        return False
+    return not seen_a or s.zone[a] == s.zone[b]
+
+
+@compiled
+def take_options(s, p, options):
+    """The zone slots ``p`` may take, one of each set of alike slots (``alike``), in
+    ``options``; returns how many."""
+    n = 0
+    for i in range(s.zone_n):
+        if s.zone[i] < 0:
+            continue
+        new = True
+        for o in range(n):
+            if alike(s, p, options[o], i):
+                new = False
+                break
+        if new:
+            options[n] = i
+            n += 1
+    return n

@@ -16,6 +16,10 @@ LOG_KINDS = (
 
 FROM_DISCARD, FROM_DECK = 0, 1  # where a drawn quest card came from
 
+# The decisions a search player searches (``core.search.searched``'s ``decision``) and what its
+# options hold: the spell levels it may choose, the zone slots it may take.
+DECIDE_SPELL, DECIDE_CARD = range(2)
+
 # The parameters whose coming up a batch run counts (``came_up`` in core/trace.py), each counted
 # where its value can change what happens; the index of a name here is its tally column.
 RULES_THAT_COME_UP = (

@@ -38,11 +38,14 @@ from simulator.core.search import (
     declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
+from simulator.games.grimoire import turn  # (the rules import the players, never this module)
 from simulator.games.grimoire.board import (
     BLESSED_SHOES, FIRST_COMPANION, MAX_ITEM_CARDS, MAX_PLAYERS, MAX_QUEST_CARDS, N_ITEM_KINDS, N_QUEST_KINDS,
-    N_TREASURE_KINDS, STATE, can_see, copy_of, item_card_counts, item_count, quest_card_counts, score,
-    treasure_count,
+    N_TREASURE_KINDS, STATE, alike, can_see, copy_of, item_card_counts, item_count, quest_card_counts,
+    score, treasure_count,
 )
+from simulator.games.grimoire.codes import DECIDE_SPELL
+from strategies import grimoire as players
 
 
 @compiled
@@ -156,43 +159,6 @@ def last_round(s, r, rounds):
     return s.round_no + rounds if rounds > 0 else r.max_rounds + 1
 
 
-@compiled
-def alike(s, p, a, b):
-    """Whether taking zone slot ``a`` or ``b`` is the same choice for ``p``: both lie face up or
-    down, everyone has looked at the same ones, and ``p`` knows them to be the same card or
-    knows neither."""
-    if s.zone_face_down[a] != s.zone_face_down[b] or s.zone_seen[a] != s.zone_seen[b]:
-        return False
-    seen_a = can_see(s, p, a)
-    if seen_a != can_see(s, p, b):
-        return False
-    return not seen_a or s.zone[a] == s.zone[b]
-
-
-@compiled
-def take_options(s, p, options):
-    """The zone slots ``p`` may take, one of each set of alike slots (``alike``), in
-    ``options``; returns how many."""
-    n = 0
-    for i in range(s.zone_n):
-        if s.zone[i] < 0:
-            continue
-        new = True
-        for o in range(n):
-            if alike(s, p, options[o], i):
-                new = False
-                break
-        if new:
-            options[n] = i
-            n += 1
-    return n
-
-
-# The decisions a search player searches (``searched``'s ``decision``) and what its options
-# hold: the spell levels it may choose, the zone slots it may take.
-SPELL, CARD = range(2)
-
-
 @declares(searches, STATE)
 def every_decision():
     """Every decision is searched, a lone option too."""
@@ -202,11 +168,9 @@ def every_decision():
 @declares(tried_options, STATE)
 def every_option():
     """Every option is tried; the policy's is its spell, or a zone slot alike its card."""
-    from strategies import grimoire as players
-
     def tried(decision, s, r, p, policy, own, options, n):
         anchor = 0
-        if decision == SPELL:
+        if decision == DECIDE_SPELL:
             level = players.choose_spell(s, r, p, policy, own, np.full((2, MAX_PLAYERS), -1.0))
             for o in range(n):
                 if options[o] == level:
@@ -227,10 +191,8 @@ def redeal_unseen():
 
 @declares(take_option, STATE)
 def spell_or_card():
-    from simulator.games.grimoire import turn
-
     def take(decision, x, r, p, policy, rng, options, o):
-        if decision == SPELL:  # the rivals choose in secret, then the round
+        if decision == DECIDE_SPELL:  # the rivals choose in secret, then the round
             turn.book_phase_given(x, r, policy, rng, no_log(), p, options[o])
             turn.quest_phase(x, r, policy, rng, no_log())
         else:  # the card, then the rest of the Quest Phase
@@ -244,7 +206,6 @@ def spell_or_card():
 def rounds_on():
     """On to the game's end, or until ``turns`` rounds from the decision's, that one counted,
     are played."""
-    from simulator.games.grimoire import turn
     return lambda s, x, r, policy, rng, turns: turn.play_on(x, r, policy, rng, no_log(),
                                                              last_round(s, r, turns))
 

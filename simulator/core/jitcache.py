@@ -3,9 +3,10 @@ sources its code is compiled from.
 
 numba checks a cached function against its own file only, so an edit to a helper in another
 module could leave a caller's stale machine code in use. Each compiled unit therefore keeps its
-cache in a folder named after a hash of what its code is compiled from: for a game, its kernel
-and every project module the kernel imports, directly or not (its rules, players and search, the
-core modules they use); for the core, its compiled modules. Editing one game recompiles that
+cache in a folder named after a hash of what its code is compiled from: for a game, the modules
+of its folder that define compiled code (its kernel, its search player's verbs) and every project
+module they import, directly or not (its rules and players, the core modules they use); for the
+core, its compiled modules. Editing one game recompiles that
 game alone; editing a core module, every game that imports it; editing words that no compiled
 module imports (a game's ``story.py`` and ``spec.py``, the command line, the reports) recompiles
 nothing. Inside a folder a function's cache lies under its module's path relative to the project,
@@ -28,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "simulator" / "games"
 CORE = ROOT / "simulator" / "core"
 KEEP_OLD_CACHES_DAYS = 7
@@ -97,14 +98,16 @@ def core_sources() -> list[Path]:
 
 
 def game_sources(game: str) -> list[Path]:
-    """What a game's compiled code is made from: its kernel and everything it imports."""
-    return import_closure([GAMES / game / "kernel.py"])
+    """What a game's compiled code is made from: the modules of its folder that define compiled
+    code (its kernel, and its search player's verbs, which no rule imports) and everything they
+    import."""
+    return import_closure([p for p in sorted((GAMES / game).glob("*.py"))
+                           if defines_compiled_code(p)])
 
 
-def compiled_sources() -> list[Path]:
-    """Every module some game's compiled code is made from (the core's among them)."""
-    from simulator.core.game import GAME_NAMES
-    return sorted(set(core_sources()).union(*(game_sources(g) for g in GAME_NAMES)))
+def compiled_sources(games) -> list[Path]:
+    """Every module the compiled code of ``games`` is made from (the core's among them)."""
+    return sorted(set(core_sources()).union(*(game_sources(g) for g in games)))
 
 
 def unit_of(path: Path) -> str | None:
