@@ -91,7 +91,7 @@ def test_many_games_keep_the_dataset_contract(configuration):
     """Fifty times the games, where rare endings come up: GEMMiS's heuristic players reach the
     turn limit some 15 times in 15,000 games and share a win about once (2026-12-05)."""
     game, _, players, _ = configuration
-    n_games = 50 * n_games(game)
+    many = 50 * n_games(game)
     config = make_config(game, **options(*configuration))
-    seats, games = batch.play_in_memory(config, n_games, with_games=True)
-    assert_rows_keep_the_contract(game, seats, games, players, n_games)
+    seats, games = batch.play_in_memory(config, many, with_games=True)
+    assert_rows_keep_the_contract(game, seats, games, players, many)
