@@ -41,12 +41,12 @@ class CheckOptions:
     players: list = field(default_factory=list)  # all, when empty
 
 
-def draw_settings(game: Game, rng: random.Random) -> dict:
-    """Any subset of the game's parameters (each moved with probability one half), each at a
+def draw_settings(game: Game, rng: random.Random, share: float = 0.5) -> dict:
+    """Any subset of the game's parameters (each moved with probability ``share``), each at a
     value its range allows, drawn uniformly."""
     settings = {}
     for p in game.rules().params.values():
-        if rng.random() < 0.5:
+        if rng.random() < share:
             settings[p.name] = rng.choice(p.choices) if p.choices else rng.randint(p.low, p.high)
     return settings
 
@@ -96,9 +96,10 @@ def plan(options: CheckOptions) -> list[dict]:
 
 def _playable_draw(game: Game, mode: str, players: int, rng: random.Random) -> dict:
     """Drawn settings the game accepts at this table (moved together, numbers can break a joint
-    limit, such as a deck's size: such a draw is refused and drawn again)."""
-    for _ in range(DRAW_ATTEMPTS):
-        settings = draw_settings(game, rng)
+    limit, such as a deck's size: such a draw is refused and drawn again, and after every ten
+    refusals half as many numbers are moved, as El Grande's stacks of card counts need)."""
+    for attempt in range(DRAW_ATTEMPTS):
+        settings = draw_settings(game, rng, 0.5 ** (1 + attempt // 10))
         try:
             make_config(game.name, players, mode, None, None, settings, 0)
             return settings
