@@ -281,6 +281,63 @@ def compare(runs, out, confidence, min_effect):
 
 @main.command()
 @click.argument("game")
+@click.option("--players", "-p", multiple=True, callback=joined,
+              help="Comma-separated player counts to record at (default: the mode's smallest "
+                   "and largest).")
+@click.option("--mode", "-m", default=None,
+              help="Game mode (default: the game's first: standard; family for gemmis).")
+@click.option("--games", "-n", "n_games", type=int, default=200, show_default=True,
+              help="Search games recorded each round, shared among the player counts.")
+@click.option("--held-out-games", type=int, default=40, show_default=True,
+              help="Search games each round's fit is judged on (never fitted to).")
+@click.option("--rounds", type=int, default=3, show_default=True,
+              help="Rounds of expert iteration (the search rolls out with the last expert).")
+@click.option("--match-games", type=int, default=2000, show_default=True,
+              help="Games of the expert against each heuristic of the mix, each round.")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
+              help="Override a rule parameter (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", "-o", type=click.Path(), default=None,
+              help="The expert's weights file (default: runs/expert-GAME-...json).")
+@click.option("--resume", is_flag=True, help="Go on with the interrupted distillation kept beside --out.")
+@click.option("--threads", "-t", type=int, default=None)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def distill(game, players, mode, n_games, held_out_games, rounds, match_games, settings, seed,
+            out, resume, threads, quiet):
+    """Fit GAME's fast expert to its search player's decisions; writes a file for tuned:FILE."""
+    import datetime
+    from pathlib import Path
+
+    from simulator.distill import DistillOptions, distill as run_distill
+
+    counts = []
+    for entry in _split(players) or []:
+        try:
+            counts.append(int(entry))
+        except ValueError:
+            raise UsageError(f"--players {entry}: not a whole number") from None
+    options = DistillOptions(game, tuple(counts), mode, n_games, held_out_games, rounds,
+                             match_games, seed, parse_settings(settings))
+    if out is None:
+        if resume:
+            raise UsageError("--resume: give the --out file of the distillation to go on with")
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = Path("runs") / f"expert-{game}-{stamp}.json"
+    path = run_distill(options, out, resume, progress=False if quiet else None, threads=threads)
+    made = json.loads(Path(path).read_text())["distilled"]
+    for r in made["rounds"]:
+        rates = r["against_heuristics"]
+        weakest = min(rates, key=lambda k: rates[k]["win_rate"])
+        click.echo(f"round {r['round']} (rollouts by {r['rollout_policy']}): makes the search's choice "
+                   f"in {100 * r['held_out_agreement']['expert']:.1f}% of held-out decisions "
+                   f"(its rollout policy {100 * r['held_out_agreement']['rollout_policy']:.1f}%); "
+                   f"wins {100 * rates[weakest]['win_rate']:.1f}% against {weakest}, its strongest rival")
+    click.echo(f"kept round {made['chosen_round']}; use it as --strategies tuned:{path}")
+    click.echo(str(path))
+
+
+@main.command()
+@click.argument("game")
 @click.option("--strategy", "-s", "strategy", required=True, help="The heuristic to tune.")
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players (default: the mode's largest).")

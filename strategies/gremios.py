@@ -10,13 +10,14 @@ see only what a player at the table sees, except that ``random`` and ``greedy`` 
 
 import numpy as np
 
+from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS, searched
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
     EXPEDITION, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
-    LAND_EXPROPRIATION, MUTINY, N_GUILDS, PEASANT, PIRATE, PLAGUE, STOWAWAY, TAX_COLLECTION,
+    LAND_EXPROPRIATION, MUTINY, N_GUILDS, PEASANT, PIRATE, PLAGUE, ROLE_NAMES, STOWAWAY, TAX_COLLECTION,
     TRADER, WEALTH_HIGH, WEALTH_LOW, cultivate_cost, event_card_counts,
     expedition_investment_cost, guild_blocked_for, guild_investment_cost, guild_number,
     guild_vp, has_role, inn_cost_with_plot, repair_cost, role_holder, roll_probability,
@@ -25,12 +26,12 @@ from simulator.games.gremios.board import (
 )
 from simulator.games.gremios.codes import (
     BUILD_INN, BUY_LAND, CRAFTSMAN_BUY, CRAFTSMAN_SELL, CULTIVATE, DECIDE_ACTION, DECIDE_EVENT,
-    DECIDE_ROLE, EXCHANGE_WEALTH, INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
+    DECIDE_ROLE, END_TURN, EXCHANGE_WEALTH, INVEST_EXPEDITION, INVEST_GUILD, MERCENARY_MUTINY, REPAIR_INN,
 )
 
-RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED, LOOKAHEAD = range(7)
+RANDOM, GREEDY, GUILD_BARON, INN_BUILDER, EXPEDITION_GAMBLER, BALANCED, LOOKAHEAD, EXPERT = range(8)
 NAMES = ("random", "greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced",
-         "lookahead")
+         "lookahead", "expert")
 DESCRIPTIONS = (
     "uniform over the legal choices (ending the turn is one of them)",
     "most immediate victory points, then most coins; never invests for the long run",
@@ -41,10 +42,13 @@ DESCRIPTIONS = (
     "searches: plays its role choice, each investment and each Governor's pick out to the end "
     "(rollouts by greedy players, hidden cards re-dealt) and leaves greedy's choice only for a "
     "surely better one",
+    "learnt from the search (playtest distill): values its role, each action and the Governor's "
+    "pick by a weighted sum of their features, and decides the rest as balanced does",
 )
 
-# The weight vector: what each entry means (values are in coins).
-WEIGHT_NAMES = (
+# The weight vector: what each entry means (values are in coins), then the expert's and the
+# search's weights.
+HEURISTIC_WEIGHT_NAMES = (
     "victory_point",     # value of one victory point gained now
     "income",            # value of one more expected coin per turn for the rest of the game
     "guild",             # bias for guild investments
@@ -54,22 +58,55 @@ WEIGHT_NAMES = (
     "reserve",           # coins to keep in hand after an optional purchase
     "save_for_inn",      # 1: do not spend below the price of the next inn
     "noise",             # random jitter on every value, so equal players do not mirror each other
-) + SEARCH_WEIGHTS       # a search player's budget and rollout policy (simulator/core/search.py)
+)
 (W_VICTORY_POINT, W_INCOME, W_GUILD, W_EXPEDITION, W_INN, W_LAND, W_RESERVE, W_SAVE_FOR_INN,
- W_NOISE, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
+ W_NOISE) = range(len(HEURISTIC_WEIGHT_NAMES))
+
+# What the expert (core/expert.py) sees of an option, raw: points and coins as the rules count
+# them, chances from the rule data. Each decision fills only its own features (the rest 0).
+FEATURE_NAMES = (
+    # an action of the investment phase
+    "ends_turn",          # 1 for ending the turn
+    "points_now",         # victory points the action gains at once (minus those it gives up)
+    "coins_paid",         # coins it costs (negative: coins it brings)
+    "under_3_coins_left", # 1 if it leaves the player fewer than 3 coins
+    "income",             # expected coins a turn it adds, times the share of the game left
+    "treasure_chance",    # an expedition stake: the chance it brings a treasure card
+    "pirate_refund",      # the Pirate's expected coins back from a failed ship
+    "emblem_points",      # points of the discoverer emblem changing hands because of it
+    "harvest_coins",      # a cultivation: expected harvest coins
+    "guild", "expedition", "inn", "land", "trade",  # which kind of action it is
+    "below_inn_price",    # it spends coins that were within 3 of the next inn's price
+    "greedy_pick",        # 1 for the action greedy would take (most points now, then coins)
+    # the Governor's pick of an event
+    "event_mine",         # the event's rough effect on the player, in coins
+    "event_rivals",       # its mean effect on each rival
+) + tuple(f"role_{name}" for name in ROLE_NAMES)  # the role card kept: one for each role
+(F_ENDS_TURN, F_POINTS_NOW, F_COINS_PAID, F_UNDER_3_COINS_LEFT, F_INCOME, F_TREASURE_CHANCE,
+ F_PIRATE_REFUND, F_EMBLEM_POINTS, F_HARVEST_COINS, F_GUILD, F_EXPEDITION, F_INN, F_LAND, F_TRADE,
+ F_BELOW_INN_PRICE, F_GREEDY_PICK, F_EVENT_MINE, F_EVENT_RIVALS, F_FIRST_ROLE) = range(19)
+N_FEATURES = len(FEATURE_NAMES)
+EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
+
+WEIGHT_NAMES = HEURISTIC_WEIGHT_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
+W_FIRST_VALUE = len(HEURISTIC_WEIGHT_NAMES)
+W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
+    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
-DEFAULT_WEIGHTS = np.array([
+GREEDY_POINT = 1000.0  # greedy's price of a point in coins: points first, then coins
+
+DEFAULT_WEIGHTS = weight_table(np.array([
     # vp   income guild exped  inn  land reserve save noise  rollouts turns policy confidence
     [0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0, 0, 0, 0, 0],       # random (unused)
-    [1000., 0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0, 0, 0, 0, 0],       # greedy: points, then coins
+    [GREEDY_POINT, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0, 0],      # greedy: points, then coins
     [5.0,  7.0,  1.0,  0.3,  0.5,  -1.0, 0.0,  0.0,  0.3, 0, 0, 0, 0],       # guild_baron
     [3.5,  5.0,  -0.5, 0.3,  2.0,  0.5,  0.0,  1.0,  0.3, 0, 0, 0, 0],       # inn_builder
     [3.0,  6.0,  0.0,  1.6,  1.0,  -1.0, 0.0,  0.0,  0.3, 0, 0, 0, 0],       # expedition_gambler
     [3.0,  7.0,  0.0,  1.0,  0.5,  0.0,  1.0,  0.0,  0.3, 0, 0, 0, 0],       # balanced
     # lookahead: greedy's weights for its rollouts, 32 per option, 24 turns deep, greedy players
-    [1000., 0.0, 0.0,  0.0,  0.0,  0.0,  0.0,  0.0,  0.0, 32, 24, GREEDY, 1.0],   # lookahead
-])
+    [GREEDY_POINT, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 32, 24, GREEDY, 1.0],  # lookahead
+]), len(HEURISTIC_WEIGHT_NAMES), EXPERT_FALLBACK, shipped_expert("gremios", FEATURE_NAMES))
 
 # Which roles suit a personality: affinity of each role with the guild, expedition, inn and
 # land styles (rows follow board's role order).
@@ -95,7 +132,16 @@ def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     (its role, the Stowaway's stake, expropriated plots) as its rollout policy would."""
     sid = plans[0][p]
+    if sid == EXPERT:
+        return EXPERT_FALLBACK
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@compiled
+def expert_choice(decision, s, r, p, plans, options, n):
+    """The expert's option: the best valued by its weights over the options' features."""
+    return valued_choice(option_features(decision, s, r, p, options, n), n, plans[1][p],
+                         W_FIRST_VALUE)
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -107,6 +153,10 @@ def choose_role(s, r, p, plans, rng, dealt, n_dealt):
         options = np.zeros((3, 2), dtype=np.int64)
         options[:, 0] = dealt
         return searched(DECIDE_ROLE, s, r, p, plans, rng, options, n_dealt)
+    if plans[0][p] == EXPERT:
+        options = np.zeros((3, 2), dtype=np.int64)
+        options[:, 0] = dealt
+        return expert_choice(DECIDE_ROLE, s, r, p, plans, options, n_dealt)
     sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM or sid == GREEDY:  # no role adds points by itself: nothing to prefer
@@ -185,6 +235,10 @@ def choose_event(s, r, p, plans, rng, first, second):
         options = np.zeros((2, 2), dtype=np.int64)
         options[0, 0], options[1, 0] = first, second
         return options[searched(DECIDE_EVENT, s, r, p, plans, rng, options, 2), 0]
+    if plans[0][p] == EXPERT:
+        options = np.zeros((2, 2), dtype=np.int64)
+        options[0, 0], options[1, 0] = first, second
+        return options[expert_choice(DECIDE_EVENT, s, r, p, plans, options, 2), 0]
     if acting(plans, p) == RANDOM:
         return first if below(rng, 2) == 0 else second
     best = first
@@ -397,6 +451,8 @@ def choose_action(s, r, p, plans, rng, actions, n):
     sid = plans[0][p]
     if sid == LOOKAHEAD:
         return searched(DECIDE_ACTION, s, r, p, plans, rng, actions, n)
+    if sid == EXPERT:
+        return expert_choice(DECIDE_ACTION, s, r, p, plans, actions, n)
     w = plans[1][p]
     if sid == RANDOM:
         return below(rng, n)
@@ -417,6 +473,129 @@ def choose_action(s, r, p, plans, rng, actions, n):
                 value -= 3.0  # nearly there: keep the coins for the inn
             if spends and s.coins[p] - 2 < w[W_RESERVE]:
                 value -= 1.0
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+# --- the expert's view of an option -------------------------------------------------------------
+
+@compiled
+def action_features(s, r, p, action, arg, horizon, f):
+    """Fill ``f`` (one option's row) with what the investment action ``action`` (on ``arg``)
+    brings ``p``: the raw amounts the heuristics weigh in ``action_value``."""
+    coins = s.coins[p]
+    paid = 0.0
+    if action == END_TURN:
+        f[F_ENDS_TURN] = 1.0
+    elif action == INVEST_GUILD:
+        g = arg
+        paid = guild_investment_cost(s, r, p, g)
+        income = roll_probability(guild_number(r, g)) * s.n_players
+        if guild_blocked_for(s, p, g):
+            income *= 0.5
+        f[F_INCOME] = income * horizon
+        if s.top_investor[g] != p and takes_top_investor(s, r, p, g, s.investments[p, g] + 1):
+            f[F_POINTS_NOW] = guild_vp(s, r, p, g)
+        f[F_GUILD] = 1.0
+    elif action == INVEST_EXPEDITION:
+        paid = expedition_investment_cost(s, r, p)
+        chance = success_probability(r) if s.treasure_deck_n > s.expedition_n else 0.0
+        f[F_TREASURE_CHANCE] = chance
+        if has_role(s, p, PIRATE):
+            f[F_PIRATE_REFUND] = (1.0 - chance) * (s.expedition_n + 1) * r.invest_coins_placed
+        f[F_EXPEDITION] = 1.0
+    elif action == BUY_LAND:
+        paid = r.land_cost
+        f[F_LAND] = 1.0
+    elif action == CULTIVATE:
+        paid = cultivate_cost(s, r, p)
+        f[F_HARVEST_COINS] = r.cards_good_harvest / event_cards(r) * s.n_players * 4.0 * \
+            r.harvest_coins_per_plot
+        f[F_LAND] = 1.0
+    elif action == BUILD_INN or action == REPAIR_INN:
+        paid = inn_cost_with_plot(s, r, p) if action == BUILD_INN else repair_cost(s, r, p)
+        f[F_POINTS_NOW] = r.vp_inn
+        f[F_INCOME] = r.inn_income * horizon
+        f[F_INN] = 1.0
+    elif action == EXCHANGE_WEALTH:
+        paid = -wealth_coins(r, arg)
+        f[F_EMBLEM_POINTS] = emblem_points(s, r, p, -1)
+        f[F_TRADE] = 1.0
+    elif action == CRAFTSMAN_BUY:
+        paid = r.craftsman_treasure_price
+        f[F_POINTS_NOW] = expected_treasure_points(r)
+        f[F_EMBLEM_POINTS] = emblem_points(s, r, p, 1)
+        f[F_TRADE] = 1.0
+    elif action == CRAFTSMAN_SELL:
+        paid = -r.craftsman_treasure_price
+        if arg == COMMON_TREASURE:
+            f[F_POINTS_NOW] = -r.vp_common_treasure
+        elif arg > WEALTH_HIGH:
+            f[F_POINTS_NOW] = -r.vp_rare_treasure
+        else:
+            paid += wealth_coins(r, arg)  # the wealth card's own coins are given up
+        f[F_EMBLEM_POINTS] = emblem_points(s, r, p, -1)
+        f[F_TRADE] = 1.0
+    elif action == MERCENARY_MUTINY:
+        paid = r.mercenary_mutiny_cost
+        lost_by_rivals = 0
+        for q in range(s.n_players):
+            if q != p and s.investments[q, arg] > 1:
+                lost_by_rivals += 1
+        mine = 1 if s.investments[p, arg] > 1 and not has_role(s, p, TRADER) else 0
+        f[F_INCOME] = (lost_by_rivals / max(1, s.n_players - 1) - mine) * \
+            roll_probability(guild_number(r, arg)) * s.n_players * horizon
+        f[F_GUILD] = 1.0
+    f[F_COINS_PAID] = paid
+    f[F_UNDER_3_COINS_LEFT] = 1.0 if coins - paid < 3 else 0.0
+    if paid > 0 and action != BUILD_INN and action != REPAIR_INN and s.inn_deck_n > 0 and \
+            coins >= inn_cost_with_plot(s, r, p) - 3:
+        f[F_BELOW_INN_PRICE] = 1.0
+
+
+@compiled
+def emblem_points(s, r, p, delta):
+    """Points of the discoverer emblem won (or lost) if ``p``'s treasure count moves by
+    ``delta`` (``emblem_swing`` at one coin a point)."""
+    unit = np.ones(N_WEIGHTS)
+    return emblem_swing(s, r, p, unit, delta)
+
+
+@compiled
+def option_features(decision, s, r, p, options, n):
+    """The features (``FEATURE_NAMES``) of each of the ``n`` options of ``p``'s decision, one
+    row each, from what ``p`` sees: the board's public counts and ``p``'s own cards."""
+    f = np.zeros((n, N_FEATURES))
+    if decision == DECIDE_ROLE:
+        for i in range(n):
+            f[i, F_FIRST_ROLE + options[i, 0]] = 1.0
+    elif decision == DECIDE_EVENT:
+        for i in range(n):
+            card = options[i, 0]
+            others = 0.0
+            for q in range(s.n_players):
+                if q != p:
+                    others += event_effect(s, r, q, card)
+            f[i, F_EVENT_MINE] = event_effect(s, r, p, card)
+            f[i, F_EVENT_RIVALS] = others / max(1, s.n_players - 1)
+    else:
+        horizon = turns_left_factor(s, r, p)
+        for i in range(n):
+            action_features(s, r, p, options[i, 0], options[i, 1], horizon, f[i])
+        f[greedy_pick(s, r, p, options, n), F_GREEDY_PICK] = 1.0
+    return f
+
+
+@compiled
+def greedy_pick(s, r, p, actions, n):
+    """The action greedy takes (``choose_action`` with greedy's weights)."""
+    w = np.zeros(N_WEIGHTS)
+    w[W_VICTORY_POINT] = GREEDY_POINT
+    best = 0
+    best_value = 0.0
+    for i in range(1, n):
+        value = greedy_value(s, r, p, w, actions[i, 0], actions[i, 1])
         if value > best_value:
             best, best_value = i, value
     return best

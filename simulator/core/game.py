@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from simulator.core.errors import InvariantBroken, UsageError
+from simulator.core.expert import joined_tapes, new_tape
 from simulator.core.jitcache import first_compile_notice
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
 from simulator.core.trace import broken_in, empty_log, new_log, tally_log
@@ -48,6 +49,9 @@ class Strategies:
     tuned_weights: tuple[str, ...] = ()
     # The game's search player (its weights end with core/search.py's SEARCH_WEIGHTS), if any.
     search: str | None = None
+    # The game's learnt expert (core/expert.py), if any, and the option features it weighs.
+    expert: str | None = None
+    features: tuple[str, ...] = ()
 
     def index(self, name: str) -> int:
         if name not in self.names:
@@ -179,10 +183,14 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
                           setup.seatings, setup.mix_ids, setup.mix_weights, own, seats, games,
                           log, marker)
 
-    def play(rules, run_seed, first_game, n_games, setup, check=False):
+    def play(rules, run_seed, first_game, n_games, setup, check=False, record=None):
+        """Rows of the games, and the rules that came up; with ``record`` = (tape rows per
+        game, option features), the search player's decisions too (``core/expert.py``), as a
+        fourth member: their rows in game order."""
         n_players = setup.n_players
         seats, games = make_outputs(n_games, n_players)
         tallies = []  # one per block: a block's games are played in turn on one thread
+        tapes = {}    # a recording search's tape per block, by its first game
         if setup.has_search and before_search is not None:
             before_search(rules, setup)
         for marker, warm_up in kernel_calls(setup):
@@ -197,9 +205,11 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
                     def block(start, count):
                         tally = tally_log(n_rules, check)
                         tallies.append(tally)
+                        if record is not None and searching:
+                            tapes[start] = new_tape(record[0] * count, record[1])
                         play_block(rules, run_seed, first_game + start, count, setup,
                                    seats[start * n_players:(start + count) * n_players],
-                                   games[start:start + count], tally, marker)
+                                   games[start:start + count], tally, tapes.get(start, marker))
                     in_blocks(n_games, block)
         broken = sorted(b for b in map(broken_in, tallies) if b is not None)
         if broken:
@@ -208,7 +218,9 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
             raise InvariantBroken(f"{game}: game {game_index} of seed {run_seed} broke an "
                                   f"invariant: {description}", game_index, description)
         came_up = sum((t[0, :n_rules] for t in tallies), np.zeros(n_rules, dtype=np.int64))
-        return seats, games, came_up
+        if record is None:
+            return seats, games, came_up
+        return seats, games, came_up, joined_tapes([tapes[k] for k in sorted(tapes)], record[1])
 
     def replay(rules, run_seed, game_index, setup):
         if setup.has_search:

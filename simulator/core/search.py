@@ -39,11 +39,13 @@ from numba import types
 from numba.extending import overload
 from numba.np.numpy_support import as_dtype
 
+from simulator.core.expert import write_decision
 from simulator.core.jit import compiled
 from simulator.core.rng import next_u64, seed_stream, shuffle
 
 SEARCH_WEIGHTS = ("rollouts", "rollout_turns", "rollout_policy", "search_confidence")
 SEARCHING = np.zeros(1, dtype=np.int8)  # the marker that makes plans "searching plans"
+# (a recording tape, ``core/expert.py``, is the other marker: searching plans that record)
 
 
 def searching_plans(plans_type) -> bool:
@@ -215,6 +217,12 @@ def rollout_scores(table, r):
     raise NotImplementedError("a game's verb")
 
 
+def option_features(decision, s, r, p, options, n):
+    """The features of each of the ``n`` options, one row each, as ``p`` sees them (a game
+    with a learnt expert, ``core/expert.py``; read only by a recording search)."""
+    raise NotImplementedError("a game's verb")
+
+
 def is_record_of(t, dtype) -> bool:
     """Whether numba type ``t`` is a record of numpy dtype ``dtype``, an array of them or the
     dtype itself (a verb called before there is a table names its game by its state's dtype)."""
@@ -245,6 +253,24 @@ def declared(verb, state):
     """A game's ``verb`` for tables of dtype ``state`` as plain Python: how a verb's own body
     runs interpreted (``NUMBA_DISABLE_JIT=1``), where no overload is looked up."""
     return DECLARED[verb, state]()
+
+
+def recorded(plans, decision, s, r, p, options, n, tried, k, tally, choice, anchor):
+    """Write the decision to the tape when the plans' marker is one (``playtest distill``)."""
+    raise NotImplementedError("compiled only")
+
+
+# Compiled into ``searched`` and, like it, not cached on its own.
+@overload(recorded)
+def _recorded(plans, decision, s, r, p, options, n, tried, k, tally, choice, anchor):
+    tape = plans[2]
+    if not (isinstance(tape, types.Array) and tape.ndim == 2):
+        return lambda plans, decision, s, r, p, options, n, tried, k, tally, choice, anchor: None
+
+    def record(plans, decision, s, r, p, options, n, tried, k, tally, choice, anchor):
+        write_decision(plans[2], decision, p, tried, k, tally, choice, anchor,
+                       option_features(decision, s, r, p, options, n))
+    return record
 
 
 def searched(decision, s, r, p, plans, rng, options, n):
@@ -286,5 +312,7 @@ def _searched(decision, s, r, p, plans, rng, options, n):
                 scores = rollout_scores(table, r)
                 share, margin = outcome(scores, scores.shape[0], p)
                 add_outcome(tally, c, j, share, margin)
-        return tried[best_option(tally, k, anchor, confidence)]
+        choice = best_option(tally, k, anchor, confidence)
+        recorded(plans, decision, s, r, p, options, n, tried, k, tally, choice, anchor)
+        return tried[choice]
     return impl

@@ -23,7 +23,7 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
+    declares, option_features, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
 )
 from simulator.core.trace import no_log
 from simulator.games.gremios.board import (
@@ -178,3 +178,10 @@ def victory_point_totals():
             out[q] = victory_points(s, r, q)
         return out
     return scores
+
+
+@declares(option_features, STATE)
+def expert_features():
+    """What the learnt expert weighs (recorded by ``playtest distill``)."""
+    return lambda decision, s, r, p, options, n: players.option_features(decision, s, r, p,
+                                                                          options, n)

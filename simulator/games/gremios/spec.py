@@ -10,7 +10,6 @@ import numpy as np
 
 from simulator.core.dataset import names_column
 from simulator.core.errors import UsageError
-from simulator.core.search import SEARCH_WEIGHTS
 from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
 from simulator.games.gremios import board, kernel, story
 from simulator.games.gremios import search  # noqa: F401  (registers the search player's verbs)
@@ -99,9 +98,8 @@ GAME = Game(
                           default_mix=("greedy", "guild_baron", "inn_builder", "expedition_gambler",
                                        "balanced"),
                           tunable=("guild_baron", "inn_builder", "expedition_gambler", "balanced"),
-                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES
-                                              if n != "noise" and n not in SEARCH_WEIGHTS),
-                          search="lookahead"),
+                          tuned_weights=players.HEURISTIC_WEIGHT_NAMES[:-1],  # not the noise
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,
