@@ -19,6 +19,10 @@ the heuristic mix's, with bootstrap intervals over the match's games. One match 
 on one scale, at the cost of one run; rating each rung only within its own games could not
 (every rung of one strategy wins its fair share against itself).
 
+How near each rung comes to the strongest: the mean absolute difference of its role win rates
+from the last rung's, with an interval, and how much nearer than the heuristic mix's
+(``closeness``).
+
 Real games (``--real``) are put beside the rungs: their role rates and first-seat edge against
 each rung's, z tests of each difference (Holm over the rows) and the mean absolute difference
 with a bootstrap interval over the real games.
@@ -406,6 +410,65 @@ def agreement(real: pl.DataFrame, real_cells: dict, rung_cells: dict, confidence
             "verdicts_shared": int(shared), "distance": point, "low": low, "high": high}
 
 
+# --- how near each rung's role verdicts come to the strongest rung's -----------------------
+
+CLOSENESS_DRAWS = 4000
+CLOSENESS_SEED = 20261205
+
+
+def closeness(role_rows: list[dict], names: list[str], confidence: float) -> dict:
+    """Each rung's mean absolute difference from the strongest (last) rung's role win rates, in
+    points, over the roles both estimated, and how much nearer it comes than the heuristic mix (on
+    the roles all three estimated);
+    intervals from normal draws of every cell about its estimate (its interval's spread), the
+    same draws for all rungs, so a rung and the mix are compared on the same top-rung noise.
+    Noise inflates a mean of absolute differences: a rung's own distance is biased up, by less
+    the more games both rungs played."""
+    z = stats.z_value(confidence)
+    top = len(names) - 1
+    rng = np.random.default_rng(CLOSENESS_SEED)
+    draws = {}
+    for k, row in enumerate(role_rows):
+        cells = row["cells"]
+        for i, c in enumerate(cells):
+            # a cell with too few games for a verdict still has an estimate: its wide
+            # interval widens the distance's
+            if c is not None and all(isinstance(c[k], (int, float)) and math.isfinite(c[k])
+                                     for k in ("value", "low", "high")):
+                draws[k, i] = rng.normal(c["value"], _se(c, z), CLOSENESS_DRAWS)
+
+    def distances(i, also=None):
+        shared = [k for k in range(len(role_rows)) if (k, i) in draws and (k, top) in draws
+                  and (also is None or (k, also) in draws)]
+        if not shared:
+            return None, None, 0
+        cells = [(role_rows[k]["cells"][i]["value"], role_rows[k]["cells"][top]["value"])
+                 for k in shared]
+        point = float(np.mean([abs(a - b) for a, b in cells]))
+        drawn = np.mean([np.abs(draws[k, i] - draws[k, top]) for k in shared], axis=0)
+        return point, drawn, len(shared)
+
+    tail = (1 - confidence) / 2 * 100
+    out = {"reference": names[top], "rungs": {}}
+    mix = names.index("heuristics") if "heuristics" in names else None
+    for i, name in enumerate(names[:top]):
+        point, drawn, roles = distances(i)
+        if point is None:
+            continue
+        entry = {"distance": point, "low": float(np.percentile(drawn, tail)),
+                 "high": float(np.percentile(drawn, 100 - tail)), "roles": roles}
+        if mix is not None and i != mix:  # on the roles all three estimated
+            theirs, their_draws, _ = distances(mix, also=i)
+            mine, my_draws, roles = distances(i, also=mix)
+            if theirs is not None:
+                gain = their_draws - my_draws
+                entry["nearer_than_heuristics"] = {
+                    "difference": theirs - mine, "low": float(np.percentile(gain, tail)),
+                    "high": float(np.percentile(gain, 100 - tail)), "roles": roles}
+        out["rungs"][name] = entry
+    return out
+
+
 # --- the report ---------------------------------------------------------------------------
 
 def _fmt(cell: dict | None, family: str) -> str:
@@ -500,6 +563,8 @@ def build_ladder_report(ladder, folders: list[Path], match_dir: Path, expert: in
                          "folder": str(Path(f).relative_to(out.parent))}
                         for r, c, f in zip(ladder, cells, folders)],
               "strength": strength, "families": families}
+    if "role" in families and len(names) > 1:
+        result["closeness"] = closeness(families["role"], names, confidence)
     if real is not None:
         result["real"] = {"file": Path(real_path).name, "games": real_cells["games"],
                           "agreement": {n: agreement(real, real_cells, c, confidence)
@@ -531,6 +596,19 @@ def _summary_lines(result: dict) -> list[str]:
             lines.append(f"{what} {kind}: {why}.")
     if by_class[UNTOLD]:
         lines.append("Too few games to tell: " + ", ".join(w for w, _ in by_class[UNTOLD]) + ".")
+    near = result.get("closeness")
+    if near and near["rungs"]:
+        pct = level(result["confidence"])
+        parts = []
+        for name, e in near["rungs"].items():
+            part = f"{name} {100 * e['distance']:.1f} ({100 * e['low']:.1f}-{100 * e['high']:.1f})"
+            gain = e.get("nearer_than_heuristics")
+            if gain:
+                part += (f", {100 * gain['difference']:+.1f} nearer than the heuristics "
+                         f"({100 * gain['low']:+.1f} to {100 * gain['high']:+.1f})")
+            parts.append(part)
+        lines.append(f"Role win rates' mean absolute difference from {near['reference']}'s, in "
+                     f"points ({pct} intervals): " + "; ".join(parts) + ".")
     real = result.get("real")
     if real:
         lines += _real_lines(real, result["confidence"])

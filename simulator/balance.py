@@ -65,6 +65,8 @@ class BalanceOptions:
     candidates: int = 8               # screened parameters the search works on
     proposals: int = 3
     verify_games: int = 10_000
+    expert_games: int = 10_000        # fresh games under the learnt expert (0: not played)
+    search_games: int = 100           # fresh games under the search player (0: not played)
     length_tolerance: float = 0.25    # relative change of the mean game length allowed
     max_truncation: float = 0.01      # share of truncated games allowed (or the baseline's)
     settings: dict = field(default_factory=dict)
@@ -81,7 +83,9 @@ def check(o: BalanceOptions):
     for name, value, low in (("--max-changes", o.max_changes, 1), ("--budget", o.budget, 1),
                              ("--games", o.games, 4 * stats.MIN_SAMPLE), ("--candidates", o.candidates, 1),
                              ("--proposals", o.proposals, 1),
-                             ("--verify-games", o.verify_games, stats.MIN_SAMPLE)):
+                             ("--verify-games", o.verify_games, stats.MIN_SAMPLE),
+                             ("--expert-games", o.expert_games, 0),
+                             ("--search-games", o.search_games, 0)):
         if value < low:
             raise UsageError(f"{name} {value}: must be at least {low}")
     if not 0 < o.length_tolerance:
@@ -317,6 +321,7 @@ def _verify(o, metric, picks, printed, out: Path, threads, show) -> list[dict]:
     proposals = []
     if not picks:
         return proposals
+    stronger = _stronger(o, metric, picks, out, seed, threads, show)
     base_data, groups, base_config = run({}, "baseline")
     n_players = base_config.n_players
     base_value, base_sums = scan.measure(metric, base_data, groups, n_players)
@@ -336,6 +341,8 @@ def _verify(o, metric, picks, printed, out: Path, threads, show) -> list[dict]:
             entry[name] = {"baseline": b[0], "proposal": v[0],
                            "difference": scan.paired_difference(m, b[1], v[1], n_players, o.confidence)}
         entry["confirmed"] = entry["difference"]["high"] < 0
+        entry["stronger"] = stronger[scan.folder_name(settings)]
+        entry["survives_stronger_play"] = survives(entry["stronger"])
         proposals.append(entry)
     # Ranked by what the fresh games say: confirmed first, then the fairest.
     proposals.sort(key=lambda e: (not e["confirmed"], e["index"]))
@@ -344,6 +351,58 @@ def _verify(o, metric, picks, printed, out: Path, threads, show) -> list[dict]:
         entry["experiment"] = f"proposal-{rank}.toml"
         (out / entry["experiment"]).write_text(_experiment_file(o, entry, base_config))
     return proposals
+
+
+CONFIRMED, REVERSED, UNCLEAR = "confirmed", "reversed", "not shown"
+
+
+def stronger_sets(o: BalanceOptions) -> list[tuple[str, list[str], int]]:
+    """The stronger player sets a proposal is verified under: (name, strategies, games)."""
+    spec = get_game(o.game).strategies
+    sets = []
+    if spec.expert and o.expert_games:
+        sets.append(("expert", [spec.expert], o.expert_games))
+    if spec.search and o.search_games:
+        sets.append((spec.search, [spec.search], o.search_games))
+    return sets
+
+
+def _stronger(o, metric, picks, out: Path, seed: int, threads, show) -> dict:
+    """Each pick's change of the goal under each stronger player set, on the fresh seed:
+    {pick's folder name: {set: {games, baseline_index, index, difference, verdict}}}."""
+    found = {scan.folder_name(t.user_attrs["settings"]): {} for t in picks}
+    for name, strategies, games in stronger_sets(o):
+        folder = out / "verify" / name
+
+        def run(settings, label):
+            config = make_config(o.game, o.players, o.mode, strategies, None,
+                                 {**o.settings, **settings}, seed)
+            return scan.load_run(scan.ensure_run(config, games, folder / label, threads, "local",
+                                                 None)), config
+        base_data, config = run({}, "baseline")
+        groups = metric.groups(base_data["seats"])
+        base_value, base_sums = scan.measure(metric, base_data, groups, config.n_players)
+        for t in tqdm(picks, unit="proposal", desc=f"balance: verify under {name}",
+                      disable=not show):
+            settings = t.user_attrs["settings"]
+            data, _ = run(settings, scan.folder_name(settings))
+            value, sums = scan.measure(metric, data, groups, config.n_players)
+            d = scan.paired_difference(metric, base_sums, sums, config.n_players, o.confidence)
+            verdict = CONFIRMED if d["high"] < 0 else REVERSED if d["low"] > 0 else UNCLEAR
+            found[scan.folder_name(settings)][name] = {
+                "games": games, "baseline_index": base_value, "index": value, "difference": d,
+                "verdict": verdict}
+    return found
+
+
+def survives(stronger: dict) -> bool | None:
+    """Whether a proposal's effect holds under stronger play: the learnt expert confirms it (or
+    there is none) and no stronger player set reverses it; None when none was played."""
+    if not stronger:
+        return None
+    if any(v["verdict"] == REVERSED for v in stronger.values()):
+        return False
+    return stronger.get("expert", {"verdict": CONFIRMED})["verdict"] == CONFIRMED
 
 
 def _toml_value(v) -> str:
@@ -376,10 +435,19 @@ def status_text(entry: dict, confidence: float) -> str:
     d = entry["difference"]
     verdict = ("confirmed: the whole interval is below zero" if entry["confirmed"]
                else "not confirmed on fresh seeds: the interval reaches zero or above")
-    return (f"Balance index {100 * entry['baseline_index']:.1f} -> {100 * entry['index']:.1f} "
+    text = (f"Balance index {100 * entry['baseline_index']:.1f} -> {100 * entry['index']:.1f} "
             f"points ({100 * d['delta']:+.1f}, {confidence:.0%} interval {100 * d['low']:+.1f} to "
             f"{100 * d['high']:+.1f}) on {entry['verify_games']:,} fresh games, seed "
             f"{entry['verify_seed']}; {verdict}.")
+    stronger = entry.get("stronger") or {}
+    if stronger:
+        text += " Under stronger play: " + "; ".join(
+            f"{name} {100 * v['difference']['delta']:+.1f} ({100 * v['difference']['low']:+.1f} "
+            f"to {100 * v['difference']['high']:+.1f}, {v['games']:,} games): {v['verdict']}"
+            for name, v in stronger.items()) + (
+            "; the effect holds." if entry["survives_stronger_play"] else
+            "; THE EFFECT DOES NOT SURVIVE STRONGER PLAY.")
+    return text
 
 
 def _cannot_change(game, base, o, baseline, screen, free, metric) -> dict:
@@ -417,6 +485,14 @@ def _cannot_change(game, base, o, baseline, screen, free, metric) -> dict:
                           "fixed readings).")}
 
 
+def _stronger_status(p: dict) -> str:
+    held = p.get("survives_stronger_play")
+    if held is None:
+        return ""
+    return "; " + ("holds under " if held else "does not survive ") + \
+        ", ".join(f"{name} ({v['verdict']})" for name, v in p["stronger"].items())
+
+
 def page(r: dict) -> tuple[str, list, list]:
     """(title, intro, blocks): what balance.md and balance.html say, described once."""
     from reports.build import Bullets, Heading, Para, Table
@@ -443,7 +519,8 @@ def page(r: dict) -> tuple[str, list, list]:
             rows.append([p["rank"], "; ".join(f"{k}: {p['printed'][k]} → {v}" for k, v in p["settings"].items()),
                          f"{100 * p['baseline_index']:.1f} → {100 * p['index']:.1f}",
                          f"{100 * d['delta']:+.1f} ({100 * d['low']:+.1f} to {100 * d['high']:+.1f})",
-                         "confirmed" if p["confirmed"] else "not confirmed on fresh seeds",
+                         ("confirmed" if p["confirmed"] else "not confirmed on fresh seeds") +
+                         _stronger_status(p),
                          f"{p['turns']['baseline']:.1f} → {p['turns']['proposal']:.1f}",
                          f"{p['truncation']['baseline']:.2%} → {p['truncation']['proposal']:.2%}",
                          f"{p['verify_games']:,}, seed {p['verify_seed']}",
@@ -453,7 +530,11 @@ def page(r: dict) -> tuple[str, list, list]:
                           "truncated", "fresh games", "rerun"], rows,
                          [True, False, True, True, False, True, True, True, False]),
                    Para("Confirmed: the whole interval of the change lies below zero on games the "
-                        "search never saw.", note=True)]
+                        "search never saw. Stronger play: the same change on the same fresh seed "
+                        "with every seat the learnt expert, and with every seat the search player "
+                        "(few games: its interval is wide); a proposal holds when the expert "
+                        "confirms it and no stronger set reverses it (interval above zero).",
+                        note=True)]
     truncated = [p for p in r["proposals"] if p["truncation"]["proposal"] > TRUNCATION_WARNING]
     if truncated or b["truncation"] > TRUNCATION_WARNING:
         cut_off = ([f"the baseline: {b['truncation']:.1%} of games truncated"]

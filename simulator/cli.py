@@ -604,6 +604,12 @@ def sensitivity(game, players, mode, strategies, n_games, metric, params, steps,
 @click.option("--proposals", type=int, default=3, show_default=True)
 @click.option("--verify-games", type=int, default=10_000, show_default=True,
               help="Fresh games each proposal is verified on.")
+@click.option("--expert-games", type=int, default=10_000, show_default=True,
+              help="Fresh games each proposal is verified on with the learnt expert in every "
+                   "seat (0: not verified so).")
+@click.option("--search-games", type=int, default=100, show_default=True,
+              help="Fresh games each proposal is verified on with the search player in every "
+                   "seat (0: not verified so).")
 @click.option("--length-tolerance", type=float, default=0.25, show_default=True,
               help="Largest relative change of the mean game length allowed.")
 @click.option("--max-truncation", type=float, default=0.01, show_default=True,
@@ -618,8 +624,8 @@ def sensitivity(game, players, mode, strategies, n_games, metric, params, steps,
 @click.option("--threads", "-t", type=int, default=None)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def balance(game, goal, players, mode, strategies, keep, params, max_changes, budget, n_games,
-            candidates, proposals, verify_games, length_tolerance, max_truncation, settings, seed,
-            confidence, out, resume, threads, quiet):
+            candidates, proposals, verify_games, expert_games, search_games, length_tolerance,
+            max_truncation, settings, seed, confidence, out, resume, threads, quiet):
     """Which few rule numbers to change to make GOAL fair: searched, then verified on fresh seeds."""
     import datetime
     from pathlib import Path
@@ -630,8 +636,8 @@ def balance(game, goal, players, mode, strategies, keep, params, max_changes, bu
         raise UsageError("--resume: give the --out folder of the search to go on with")
     o = BalanceOptions(game, goal, players, mode, _split(strategies), _split(keep) or [],
                        _split(params), max_changes, budget, n_games, candidates, proposals,
-                       verify_games, length_tolerance, max_truncation, parse_settings(settings),
-                       seed, confidence)
+                       verify_games, expert_games, search_games, length_tolerance, max_truncation,
+                       parse_settings(settings), seed, confidence)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(out) if out else Path("runs") / f"balance-{game}-{stamp}"
     with _kept_when_interrupted(_resume_command("balance", o, out)):

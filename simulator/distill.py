@@ -29,7 +29,7 @@ import datetime
 import json
 import pickle
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +61,7 @@ class DistillOptions:
     rounds: int = 3
     match_games: int = 2000          # the expert's games against each heuristic, each round
     seed: int = 0
-    settings: dict | None = None
+    settings: dict = field(default_factory=dict)
 
 
 def check_options(o: DistillOptions) -> Game:
@@ -140,7 +140,7 @@ def fit(tape: np.ndarray, n_features: int) -> tuple[np.ndarray, dict]:
     x = rows[:, len(TAPE_COLUMNS):len(TAPE_COLUMNS) + n_features]
     groups = rows[:, T_DECISION].astype(np.int64)
     spread = within_spread(x, groups)
-    used = spread > 1e-12
+    used = identified(x, groups, spread)
     values = np.zeros(n_features)
     how = {"decisions": int(len(np.unique(groups))), "options": int(len(rows)),
            "features_used": int(used.sum()),
@@ -166,22 +166,40 @@ def fit(tape: np.ndarray, n_features: int) -> tuple[np.ndarray, dict]:
         warnings.simplefilter("ignore")  # standard errors of collinear features: not used
         model.fit(X=padded, y=chosen, varnames=[f"f{i}" for i in range(int(used.sum()))],
                   ids=np.repeat(np.arange(n // width), width), alts=np.tile(np.arange(width), n // width),
-                  avail=available, verbose=0)
+                  avail=available, verbose=0, skip_std_errs=True)
     values[used] = np.asarray(model.coeff_) / spread[used]
     how["converged"] = bool(model.convergence)
     how["log_likelihood"] = float(model.loglikelihood)
     return values, how
 
 
+def identified(x: np.ndarray, groups: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """The features a choice model can tell apart: those that differ within decisions, less any
+    that is a combination of others there (kinds of action that always add up to one, say),
+    found by scipy's pivoted QR of the features about their decision's means."""
+    from scipy.linalg import qr
+    varies = np.flatnonzero(spread > 1e-12)
+    keep = np.zeros(len(spread), dtype=bool)
+    if len(varies) == 0:
+        return keep
+    scaled = (x[:, varies] - decision_means(x[:, varies], groups)) / spread[varies]
+    r, pivots = qr(scaled, mode="r", pivoting=True)
+    size = np.abs(np.diag(r))
+    keep[varies[pivots[size > 1e-8 * size[0]]]] = True
+    return keep
+
+
+def decision_means(x: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each row's decision's mean of every column (a tape keeps a decision's rows together)."""
+    means = np.empty_like(x)
+    for start, end in spans(groups):
+        means[start:end] = x[start:end].mean(axis=0)
+    return means
+
+
 def within_spread(x: np.ndarray, groups: np.ndarray) -> np.ndarray:
     """Each column's standard deviation about its decision's mean."""
-    order = np.argsort(groups, kind="stable")
-    g = groups[order]
-    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    sums = np.add.reduceat(x[order], starts, axis=0)
-    counts = np.diff(np.r_[starts, len(g)])[:, None]
-    means = np.repeat(sums / counts, counts.ravel(), axis=0)
-    return np.sqrt(((x[order] - means) ** 2).mean(axis=0))
+    return np.sqrt(((x - decision_means(x, groups)) ** 2).mean(axis=0))
 
 
 def agreement(tape: np.ndarray, values: np.ndarray, n_features: int) -> dict:

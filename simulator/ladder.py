@@ -2,8 +2,8 @@
 
 A rung is a named player set, as ``[players.NAME]`` of an experiment file: a name, a
 description, its strategies and weights. The default ladder is ``random``, the game's heuristic
-mix, the tuned experts (``--tuned FILE``, if given) and the search player at two budgets (every
-seat searching). Each rung is an ordinary run in ``out/runs/NAME``; one more run,
+mix, the tuned experts (``--tuned FILE``, if given), the learnt expert (``playtest distill``) and
+the search player at two budgets (every seat searching). Each rung is an ordinary run in ``out/runs/NAME``; one more run,
 ``out/runs/match``, seats every player of every rung against every other in every seat (the
 balanced seat design) to rate the rungs on one scale (``reports/ladder.py``). What was asked is
 written first (``ladder-started.json``), so ``--resume`` keeps the finished runs, finishes an
@@ -70,6 +70,10 @@ def rungs(o: LadderOptions) -> list[Rung]:
         files = ", ".join(Path(f).name for f in o.tuned)
         ladder.append(Rung("tuned", f"the tuned experts ({files})",
                            [f"tuned:{f}" for f in o.tuned], {}, o.games))
+    if spec.strategies.expert:
+        ladder.append(Rung("expert", f"the learnt expert in every seat "
+                           f"(strategies/experts/{spec.name}.json)", [spec.strategies.expert], {},
+                           o.games))
     search = spec.strategies.search
     if search is None:
         if o.rollouts or o.rollout_turns is not None:
@@ -96,9 +100,12 @@ def rungs(o: LadderOptions) -> list[Rung]:
 
 
 def expert_rung(ladder: list[Rung]) -> int:
-    """The rung from which verdicts should hold: the tuned experts, else the heuristic mix."""
+    """The rung from which verdicts should hold: the learnt expert, else the tuned experts,
+    else the heuristic mix."""
     names = [r.name for r in ladder]
-    return names.index("tuned") if "tuned" in names else names.index("heuristics")
+    for name in ("expert", "tuned", "heuristics"):
+        if name in names:
+            return names.index(name)
 
 
 def rung_config(o: LadderOptions, rung: Rung) -> RunConfig:

@@ -318,19 +318,27 @@ def treasure_worth(r, w):
 
 @compiled
 def emblem_swing(s, r, p, w, delta):
-    """Points value of the emblem changing hands if ``p``'s treasure count changes by ``delta``."""
+    """Value, at the weights' price of a point, of the emblem changing hands if ``p``'s treasure
+    count changes by ``delta``."""
+    return emblem_points(s, r, p, delta) * w[W_VICTORY_POINT]
+
+
+@compiled
+def emblem_points(s, r, p, delta):
+    """Points of the discoverer emblem won (or lost) if ``p``'s treasure count moves by
+    ``delta``."""
     mine = treasure_count(s, p) + delta
     if delta < 0 and s.emblem == p:
         for q in range(s.n_players):
             if q != p and treasure_count(s, q) > mine and treasure_count(s, q) >= r.emblem_min_treasures:
-                return -r.vp_emblem * w[W_VICTORY_POINT]
+                return float(-r.vp_emblem)
         if mine < r.emblem_min_treasures:
-            return -r.vp_emblem * w[W_VICTORY_POINT]
+            return float(-r.vp_emblem)
     if delta > 0 and s.emblem != p and mine >= r.emblem_min_treasures:
         for q in range(s.n_players):
             if q != p and treasure_count(s, q) >= mine:
                 return 0.0
-        return r.vp_emblem * w[W_VICTORY_POINT]
+        return float(r.vp_emblem)
     return 0.0
 
 
@@ -552,14 +560,6 @@ def action_features(s, r, p, action, arg, horizon, f):
     if paid > 0 and action != BUILD_INN and action != REPAIR_INN and s.inn_deck_n > 0 and \
             coins >= inn_cost_with_plot(s, r, p) - 3:
         f[F_BELOW_INN_PRICE] = 1.0
-
-
-@compiled
-def emblem_points(s, r, p, delta):
-    """Points of the discoverer emblem won (or lost) if ``p``'s treasure count moves by
-    ``delta`` (``emblem_swing`` at one coin a point)."""
-    unit = np.ones(N_WEIGHTS)
-    return emblem_swing(s, r, p, unit, delta)
 
 
 @compiled

@@ -6,7 +6,7 @@ import shlex
 import polars as pl
 import pytest
 
-from reports.ladder import DRIFTS, FLIPS, SETTLED, UNTOLD, classify
+from reports.ladder import DRIFTS, FLIPS, SETTLED, UNTOLD, classify, closeness
 from reports.verdicts import FAIR, STRONG, TOO_FEW, WEAK
 from simulator import api
 from simulator.core import batch
@@ -55,6 +55,26 @@ def test_a_flip_and_a_drift_say_where():
     assert settled["why"] == "the same from tuned up, within chance (widest interval ±5.0 points)"
 
 
+def test_closeness_measures_each_rung_against_the_strongest_and_the_mix():
+    names = ["random", "heuristics", "expert", "lookahead-32"]
+    top = [0.62, 0.40, 0.55, 0.45]
+    rows = [{"cells": [None, cell(t + 0.15 * (-1) ** k, 0.02, FAIR), cell(t + 0.01, 0.02, FAIR),
+                       cell(t, 0.02, FAIR)]} for k, t in enumerate(top)]
+    rows.append({"cells": [None, cell(0.5, 0.02, FAIR), None, cell(0.5, 0.02, FAIR)]})
+    rows.append({"cells": [None, cell(0.5, 0.02, FAIR), cell(0.5, 0.2, TOO_FEW),
+                           cell(0.5, 0.02, FAIR)]})
+    near = closeness(rows, names, 0.95)
+    assert near["reference"] == "lookahead-32" and set(near["rungs"]) == {"heuristics", "expert"}
+    mix, expert = near["rungs"]["heuristics"], near["rungs"]["expert"]
+    assert mix["roles"] == 6 and expert["roles"] == 5  # only the roles both rungs estimated
+    assert mix["distance"] == pytest.approx(0.1)  # four roles 15 points off, two on the mark
+    assert expert["distance"] == pytest.approx(0.008)
+    assert mix["low"] < mix["distance"] < mix["high"] and "nearer_than_heuristics" not in mix
+    gain = expert["nearer_than_heuristics"]
+    assert gain["difference"] == pytest.approx(0.112) and gain["roles"] == 5  # roles of all three
+    assert 0 < gain["low"] < gain["high"]
+
+
 # A small two-player Gremios ladder: few games, a search of 1 and 2 rollouts 2 turns deep.
 SMALL = ["-p", "2", "-n", "400", "--search-games", "40", "--match-games", "150", "--rollouts",
          "1,2", "--rollout-turns", "2", "-q"]
@@ -88,9 +108,9 @@ def test_the_ladder_plays_each_rung_as_a_run_and_reports_each_verdict_along_it(w
     out, printed = whole
     result = json.loads((out / "report" / "ladder.json").read_text())
     names = [r["name"] for r in result["rungs"]]
-    assert names == ["random", "heuristics", "tuned", "lookahead-1", "lookahead-2"]
-    assert result["expert_rung"] == "tuned"
-    for rung, games in zip(result["rungs"], [400, 400, 400, 40, 40]):
+    assert names == ["random", "heuristics", "tuned", "expert", "lookahead-1", "lookahead-2"]
+    assert result["expert_rung"] == "expert"
+    for rung, games in zip(result["rungs"], [400, 400, 400, 400, 40, 40]):
         assert api.load(out / rung["folder"]).manifest["n_games"] == rung["games"] == games
     assert api.load(out / "runs" / "lookahead-2").manifest["strategies"] == ["lookahead"]
     bases = {r["name"]: r["role_basis"] for r in result["rungs"]}
@@ -98,7 +118,8 @@ def test_the_ladder_plays_each_rung_as_a_run_and_reports_each_verdict_along_it(w
     assert bases["random"] == bases["lookahead-2"] == "one strategy: its own table"
     # the match seats every player of every rung; random is the weakest rung by far
     match = api.load(out / "runs" / "match").manifest["strategies"]
-    assert "random/random" in match and "heuristics/greedy" in match and len(match) == 9
+    assert "random/random" in match and "heuristics/greedy" in match and len(match) == 10
+    assert "expert/expert" in match
     strength = {r["rung"]: r for r in result["strength"]["rungs"]}
     assert strength["heuristics"]["strength"] == 0.0
     assert strength["random"]["high"] < 0
@@ -107,13 +128,16 @@ def test_the_ladder_plays_each_rung_as_a_run_and_reports_each_verdict_along_it(w
     assert len(families["role"]) == 12
     for rows in families.values():
         for row in rows:
-            assert len(row["cells"]) == 5
+            assert len(row["cells"]) == 6
             assert row["class"]["class"] in (SETTLED, DRIFTS, FLIPS, UNTOLD)
     # the heuristic mix's strategies are played by one rung only: no line to judge
     assert {r["class"]["class"] for r in families["strategy"]} == {UNTOLD}
     page = (out / "report" / "ladder.html").read_text()
     assert page.count("data:image/png;base64,") == 4 and "strategy-adjusted" in page
-    assert "Settled from the tuned rung up:" in printed
+    assert "Settled from the expert rung up:" in printed
+    # 40 games of the top rung leave no role with an estimate: no distance to report
+    assert result["closeness"] == {"reference": "lookahead-2", "rungs": {}}
+    assert "mean absolute difference" not in printed
     assert printed.strip().endswith("ladder.html")
 
 
@@ -125,9 +149,9 @@ def test_an_interrupted_ladder_resumes_to_the_same_bytes(whole, tuned, tmp_path,
                                                           monkeypatch):
     real, calls = batch._play, []
 
-    def play(*args, **kwargs):  # Ctrl-C as the fourth run (the first search rung) starts
+    def play(*args, **kwargs):  # Ctrl-C as the fifth run (the first search rung) starts
         calls.append(1)
-        if len(calls) == 4:
+        if len(calls) == 5:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
     monkeypatch.setattr(batch, "_play", play)

@@ -25,7 +25,7 @@ def scan_dir(tmp_path_factory):
 @pytest.fixture(scope="module")
 def balance_dir(tmp_path_factory):
     o = BalanceOptions("gremios", goal="roles", players=4, games=240, budget=4, candidates=3,
-                       proposals=2, verify_games=300,
+                       proposals=2, verify_games=300, expert_games=300, search_games=0,
                        params=["tax_threshold", "tax_rounding", "inn_income"])
     return balance(o, tmp_path_factory.mktemp("balance") / "b", progress=False)
 

@@ -7,6 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simulator import api
+
 from simulator import scan
 from simulator.balance import BalanceOptions, balance
 from simulator.core.dataset import verify
@@ -144,7 +146,7 @@ def test_the_spread_and_the_first_players_edge_from_per_game_sums():
 def small_balance(tmp_path_factory):
     out = tmp_path_factory.mktemp("balance") / "b"
     o = BalanceOptions("gremios", goal="roles", players=4, games=240, budget=4, candidates=3,
-                       proposals=2, verify_games=300,
+                       proposals=2, verify_games=300, expert_games=300, search_games=8,
                        params=["tax_threshold", "tax_rounding", "inn_income", TWO_PLAYER_ONLY])
     return o, balance(o, out, progress=False)
 
@@ -156,6 +158,7 @@ def test_balance_screens_searches_verifies_and_writes_experiments(small_balance)
     assert TWO_PLAYER_ONLY in result["cannot_change"]["no_effect_on_goal"]
     assert TWO_PLAYER_ONLY not in result["searched"]
     assert "never an ability itself" in result["cannot_change"]["abilities"]
+    assert result["proposals"]
     for p in result["proposals"]:
         assert p["verify_seed"] != o.seed and p["verify_games"] == 300
         assert p["confirmed"] == (p["difference"]["high"] < 0)
@@ -170,6 +173,19 @@ def test_balance_screens_searches_verifies_and_writes_experiments(small_balance)
         status = "confirmed: the whole interval" if p["confirmed"] else "not confirmed on fresh seeds"
         assert status in experiment.description and status in path.read_text().splitlines()[0]
         assert experiment.title.endswith(", confirmed" if p["confirmed"] else ", not confirmed")
+        # and its verdict under stronger play: the expert's and the search player's tables
+        assert set(p["stronger"]) == {"expert", "lookahead"}
+        assert [v["games"] for v in p["stronger"].values()] == [300, 8]
+        for v in p["stronger"].values():
+            d = v["difference"]
+            assert v["verdict"] == ("confirmed" if d["high"] < 0 else "reversed" if d["low"] > 0
+                                    else "not shown")
+        assert p["survives_stronger_play"] == (
+            p["stronger"]["expert"]["verdict"] == "confirmed" and
+            p["stronger"]["lookahead"]["verdict"] != "reversed")
+        assert "Under stronger play: expert" in path.read_text().splitlines()[0]
+        run = api.load(out / "verify" / "lookahead" / "baseline")
+        assert run.manifest["strategies"] == ["lookahead"] and run.manifest["n_games"] == 8
     md = (out / "balance.md").read_text()
     assert "## What it cannot change" in md and "## Proposals (verified on fresh seeds)" in md
 
@@ -198,7 +214,7 @@ def test_sensitivity_and_balance_work_for_every_game(name, tmp_path):
     result = json.loads((sensitivity(o, tmp_path / "s", progress=False) / "sensitivity.json").read_text())
     assert {e["parameter"] for e in result["ranking"]} == set(params)
     b = BalanceOptions(name, goal="seats", games=120, budget=2, candidates=2, proposals=1,
-                       verify_games=60, params=params)
+                       verify_games=60, expert_games=0, search_games=0, params=params)
     result = json.loads((balance(b, tmp_path / "b", progress=False) / "balance.json").read_text())
     assert result["goal"] == "seats" and len(result["baseline"]["rates"]) == result["players"]
 

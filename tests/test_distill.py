@@ -1,0 +1,172 @@
+"""playtest distill: the search's decisions recorded, a choice model fitted, an expert written."""
+
+import json
+
+import numba
+import numpy as np
+import pytest
+
+from simulator import distill as d
+from simulator.core.config import make_config
+from simulator.core.expert import (
+    T_CHOSEN, T_CODE, T_DECISION, T_OPTION, T_POLICY_CHOICE, TAPE_COLUMNS,
+)
+from simulator.core.game import get_game
+from strategies import gremios as players
+
+# A small search: 2 rollouts a decision, 2 turns deep.
+SMALL_SEARCH = {"lookahead": {"rollouts": 2, "rollout_turns": 2}}
+WIDTH = len(TAPE_COLUMNS) + players.N_FEATURES
+
+
+def synthetic_tape(weights, decisions, seed):
+    """Decisions among 2-6 options with random features, the taken one drawn from the
+    conditional logit of ``weights``; a last feature that is the same for every option of a
+    decision (no model can learn from it). Laid out as distill's tapes: player count first."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for number in range(decisions):
+        k = int(rng.integers(2, 7))
+        x = rng.normal(size=(k, len(weights)))
+        x = np.column_stack([x, np.full(k, rng.normal())])
+        utility = x[:, :len(weights)] @ weights
+        p = np.exp(utility - utility.max())
+        taken = rng.choice(k, p=p / p.sum())
+        for i in range(k):
+            row = np.zeros(1 + len(TAPE_COLUMNS) + x.shape[1])
+            row[1 + T_DECISION] = number
+            row[1 + T_OPTION] = i
+            row[1 + T_CHOSEN] = i == taken
+            row[1 + T_POLICY_CHOICE] = i == 0
+            row[1 + len(TAPE_COLUMNS):] = x[i]
+            rows.append(row)
+    return np.array(rows)
+
+
+def test_the_fit_recovers_the_weights_the_choices_were_drawn_from():
+    truth = np.array([1.5, -1.0, 0.5])
+    values, how = d.fit(synthetic_tape(truth, 3000, seed=7), 4)
+    assert how["converged"] and how["features_used"] == 3 and how["decisions"] == 3000
+    assert values[:3] == pytest.approx(truth, abs=0.15)
+    assert values[3] == 0.0  # never differs within a decision: left at 0
+
+
+def test_agreement_counts_the_expert_and_the_policy_against_the_search():
+    tape = synthetic_tape(np.array([3.0, 0.0, 0.0]), 400, seed=3)
+    right = d.agreement(tape, np.array([1.0, 0.0, 0.0, 0.0]), 4)
+    wrong = d.agreement(tape, np.array([-1.0, 0.0, 0.0, 0.0]), 4)
+    assert right["decisions"] == 400
+    assert right["expert"] > 0.6 > wrong["expert"]
+    taken_first = sum(tape[(tape[:, 1 + T_DECISION] == n) & (tape[:, 1 + T_OPTION] == 0),
+                           1 + T_CHOSEN].sum() for n in range(400))
+    assert right["rollout_policy"] == taken_first / 400
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    config = make_config("gremios", 2, None, ["lookahead", "balanced"], None, None, 5,
+                         SMALL_SEARCH)
+    rules = config.rules.as_record()
+    plain = config.game.play(rules, config.seed, 0, 30, config.setup)
+    with_tape = config.game.play(rules, config.seed, 0, 30, config.setup,
+                                 record=(5000, players.N_FEATURES))
+    return config, plain, with_tape
+
+
+def test_recording_changes_no_game_and_writes_each_searched_decision_whole(recorded):
+    config, plain, with_tape = recorded
+    for a, b in zip(plain[:3], with_tape[:3]):
+        assert np.array_equal(a, b)
+    tape = with_tape[3]
+    assert tape.shape[1] == WIDTH and len(tape) > 100
+    numbers = tape[:, T_DECISION]
+    assert (np.diff(numbers) >= 0).all()  # a decision's options lie together, in order
+    for number in np.unique(numbers):
+        rows = tape[numbers == number]
+        assert rows[:, T_CHOSEN].sum() == 1 and rows[:, T_POLICY_CHOICE].sum() == 1
+        assert len(set(rows[:, T_OPTION])) == len(rows) >= 2
+    assert set(tape[:, T_CODE].tolist()) <= {players.DECIDE_ROLE, players.DECIDE_ACTION,
+                                             players.DECIDE_EVENT}
+    # the search left its policy's choice somewhere, else there would be nothing to learn
+    assert (tape[tape[:, T_CHOSEN] == 1, T_POLICY_CHOICE] == 0).any()
+
+
+def test_the_tape_is_the_same_on_any_thread_count(recorded):
+    config, _, with_tape = recorded
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        alone = config.game.play(config.rules.as_record(), config.seed, 0, 30, config.setup,
+                                 record=(5000, players.N_FEATURES))[3]
+    finally:
+        numba.set_num_threads(threads)
+    assert np.array_equal(alone, with_tape[3])
+
+
+def test_a_tape_too_short_is_an_error_not_a_cut():
+    config = make_config("gremios", 2, None, ["lookahead"], None, None, 5, SMALL_SEARCH)
+    with pytest.raises(RuntimeError, match="too short"):
+        config.game.play(config.rules.as_record(), config.seed, 0, 2, config.setup,
+                         record=(5, players.N_FEATURES))
+
+
+TINY = ["-p", "2", "-n", "6", "--held-out-games", "4", "--rounds", "2", "--match-games", "100",
+        "-q"]
+
+
+@pytest.fixture(scope="module")
+def distilled(tmp_path_factory):
+    out = tmp_path_factory.mktemp("distill") / "expert.json"
+    path = d.distill(d.DistillOptions("gremios", (2,), None, 6, 4, 2, 100, 0), out, progress=False)
+    return json.loads(path.read_text()), path
+
+
+def test_distill_writes_a_weights_file_that_runs_take_like_a_tuned_one(distilled):
+    made, path = distilled
+    spec = get_game("gremios")
+    assert made["strategy"] == "expert" and list(made["weights"]) == list(spec.strategies.weight_names)
+    rounds = made["distilled"]["rounds"]
+    assert [r["rollout_policy"] for r in rounds] == ["greedy", "expert"]
+    for r in rounds:
+        assert 0.0 <= r["held_out_agreement"]["expert"] <= 1.0
+        assert set(r["against_heuristics"]) == set(spec.strategies.default_mix)
+    config = make_config("gremios", 2, None, [f"tuned:{path}", "greedy"])
+    assert config.base_strategies[0] == "expert"
+    assert config.weights[0].tolist() == list(made["weights"].values())
+
+
+def test_an_interrupted_distillation_resumes_to_the_same_weights(distilled, tmp_path, playtest,
+                                                                 monkeypatch):
+    real, calls = d.match, []
+
+    def match(*args, **kwargs):  # Ctrl-C as the second round is judged
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(d, "match", match)
+    out = tmp_path / "e.json"
+    code, _, _ = playtest("distill", "gremios", *TINY, "--out", out)
+    assert code == 130 and not out.exists() and (tmp_path / "e.json.state").exists()
+    code, _, err = playtest("distill", "gremios", *TINY, "--out", out)
+    assert code == 2 and "--resume" in err
+    code, printed, err = playtest("distill", "gremios", *TINY, "--out", out, "--resume")
+    assert code == 0, err
+    again = json.loads(out.read_text())
+    assert again["weights"] == distilled[0]["weights"]
+    assert again["distilled"] == distilled[0]["distilled"]
+    assert "round 1 (rollouts by expert)" in printed and not (tmp_path / "e.json.state").exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--rounds", "0"], "--rounds 0: must be at least 1"),
+    (["--games", "0"], "--games 0: must be at least 1"),
+    (["-p", "9"], "9"),
+    (["-p", "two"], "--players two: not a whole number"),
+    (["--resume"], "--resume: give the --out file"),
+])
+def test_bad_options_are_one_line_errors(args, says, playtest, tmp_path):
+    code, out, err = playtest("distill", "gremios", *args, "-q")
+    assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
+    code, out, err = playtest("distill", "nogame", "-q")
+    assert code == 2 and "nogame" in err
