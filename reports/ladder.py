@@ -423,7 +423,7 @@ def closeness(role_rows: list[dict], names: list[str], confidence: float) -> dic
     intervals from normal draws of every cell about its estimate (its interval's spread), the
     same draws for all rungs, so a rung and the mix are compared on the same top-rung noise.
     Noise inflates a mean of absolute differences: a rung's own distance is biased up, by less
-    the more games both rungs played."""
+    the more games both rungs played, and the draws are shifted to centre on the estimate."""
     z = stats.z_value(confidence)
     top = len(names) - 1
     rng = np.random.default_rng(CLOSENESS_SEED)
@@ -446,7 +446,9 @@ def closeness(role_rows: list[dict], names: list[str], confidence: float) -> dic
                  for k in shared]
         point = float(np.mean([abs(a - b) for a, b in cells]))
         drawn = np.mean([np.abs(draws[k, i] - draws[k, top]) for k in shared], axis=0)
-        return point, drawn, len(shared)
+        # the draws add noise to estimates that hold noise already, which inflates a mean of
+        # absolute differences: shifted back to centre on the estimate
+        return point, drawn - (drawn.mean() - point), len(shared)
 
     tail = (1 - confidence) / 2 * 100
     out = {"reference": names[top], "rungs": {}}
