@@ -88,6 +88,16 @@ def tune(game: str, strategy: str, out: str | Path, players: int | None = None,
     return run_tune(options, out, resume, progress, threads)
 
 
+def distill(game: str, out: str | Path, resume: bool = False, progress: bool | None = None,
+            threads: int | None = None, **options) -> Path:
+    """Fit ``game``'s learnt expert to its search player's decisions into the file ``out``
+    (``playtest distill``); ``options`` are the fields of ``simulator.distill.DistillOptions``
+    (players, mode, games, held_out_games, rounds, match_games, seed, settings). Use the result
+    as the strategy ``"tuned:" + str(out)``."""
+    from simulator.distill import DistillOptions, distill as fit
+    return fit(_options(DistillOptions, game, options), out, resume, progress, threads)
+
+
 def tournament(run_dir: str | Path, confidence: float = 0.95) -> dict:
     """Plackett-Luce ratings (with bootstrap intervals) of the strategies of a run."""
     from reports.ratings import ratings
@@ -157,12 +167,15 @@ def sensitivity(game: str, out: str | Path, resume: bool = False, threads: int |
 
 
 def balance(game: str, out: str | Path, resume: bool = False, threads: int | None = None,
-            progress: bool | None = None, **options) -> Path:
+            progress: bool | None = None, backend: str = "local", scheduler: str | None = None,
+            **options) -> Path:
     """Search for rule numbers that balance the game (``playtest balance``); ``options`` are the
     fields of ``simulator.balance.BalanceOptions`` (goal, players, keep, budget, games,
-    verify_games, settings, seed...). Returns ``out`` (balance.md/.html/.json, proposal-N.toml)."""
+    verify_games, expert_games, search_games, settings, seed...). Returns ``out``
+    (balance.md/.html/.json, proposal-N.toml)."""
     from simulator.balance import BalanceOptions, balance as search
-    return search(_options(BalanceOptions, game, options), out, resume, threads, progress)
+    return search(_options(BalanceOptions, game, options), out, resume, threads, progress,
+                  backend, scheduler)
 
 
 def ladder(game: str, out: str | Path, resume: bool = False, threads: int | None = None,

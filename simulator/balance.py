@@ -37,6 +37,7 @@ from reports.compare import TRUNCATION_WARNING
 from simulator import resumable, scan
 from simulator.core import batch
 from simulator.core.config import make_config
+from simulator.core.backends import make_backend
 from simulator.core.dataset import atomic_write_bytes
 from simulator.core.errors import UsageError
 from simulator.core.game import get_game
@@ -105,8 +106,8 @@ def check(o: BalanceOptions):
 class Evaluator:
     """Plays configurations on games ``0 .. games-1`` of the run seed, in memory, in rungs."""
 
-    def __init__(self, o: BalanceOptions, metric: scan.Metric, threads):
-        self.o, self.metric, self.threads = o, metric, threads
+    def __init__(self, o: BalanceOptions, metric: scan.Metric, threads, backend=None):
+        self.o, self.metric, self.threads, self.backend = o, metric, threads, backend
         self.rungs = sorted({o.games // 4, o.games // 2, o.games})
         self.groups = None
         self.n_players = None
@@ -118,7 +119,8 @@ class Evaluator:
 
     def play(self, config, first: int, count: int):
         """(goal sums, turns, truncated) of games ``first .. first + count - 1``."""
-        seats, games = batch.play_in_memory(config, count, first, self.threads, with_games=True)
+        seats, games = batch.play_in_memory(config, count, first, self.threads, with_games=True,
+                                            backend=self.backend)
         if self.groups is None:
             self.groups = self.metric.groups(seats)
             self.n_players = config.n_players
@@ -170,10 +172,22 @@ def out_of_bounds(result: dict, baseline: dict, o: BalanceOptions) -> str:
 
 
 def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: int | None = None,
-            progress: bool | None = None) -> Path:
+            progress: bool | None = None, backend: str = "local",
+            scheduler: str | None = None) -> Path:
     """Search, verify and write balance.md/.html/.json and proposal-N.toml into ``out``. With
     ``resume``, ``out`` holds a search started with the same options: its screen, trials and
-    verification runs are kept and the search goes on."""
+    verification runs are kept and the search goes on. ``backend`` "dask" plays every game on
+    a cluster (``scheduler``, else a local one): the same result."""
+    players = make_backend(backend, scheduler, threads)
+    try:
+        return _balance(o, out, resume, threads, progress, backend, scheduler,
+                        players if backend != "local" else None)
+    finally:
+        players.close()
+
+
+def _balance(o: BalanceOptions, out, resume, threads, progress, backend, scheduler,
+             remote) -> Path:
     import optuna
     from optuna.storages import JournalStorage
     from optuna.storages.journal import JournalFileBackend
@@ -183,7 +197,7 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
     out = Path(out)
     state = resumable.start(out, BALANCE_STATE, asdict(o), resume, "balance search")
     show = progress if progress is not None else True
-    ev = Evaluator(o, metric, threads)
+    ev = Evaluator(o, metric, threads, remote)
     printed = {p.name: base.rules.value(p.name) for p in free}
     by_name = {p.name: p for p in free}
 
@@ -288,7 +302,7 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
         picks.append(t)
         if len(picks) == o.proposals:
             break
-    proposals = _verify(o, metric, picks, printed, out, threads, show)
+    proposals = _verify(o, metric, picks, printed, out, threads, show, backend, scheduler)
     result = {
         "options": asdict(o), "game": game.name, "title": game.title, "players": base.n_players,
         "mode": base.mode, "strategies": list(base.strategies), "goal": o.goal,
@@ -306,14 +320,15 @@ def balance(o: BalanceOptions, out: str | Path, resume: bool = False, threads: i
     return out
 
 
-def _verify(o, metric, picks, printed, out: Path, threads, show) -> list[dict]:
+def _verify(o, metric, picks, printed, out: Path, threads, show, backend,
+            scheduler) -> list[dict]:
     """Each pick against the baseline on a seed the search never used, as datasets."""
     seed = o.seed + VERIFY_SEED_OFFSET
     folder = out / "verify"
 
     def run(settings, name):
         config = make_config(o.game, o.players, o.mode, o.strategies, None, {**o.settings, **settings}, seed)
-        path = scan.ensure_run(config, o.verify_games, folder / name, threads, "local", None)
+        path = scan.ensure_run(config, o.verify_games, folder / name, threads, backend, scheduler)
         data = scan.load_run(path)
         groups = metric.groups(data["seats"])
         return data, groups, config
@@ -321,7 +336,7 @@ def _verify(o, metric, picks, printed, out: Path, threads, show) -> list[dict]:
     proposals = []
     if not picks:
         return proposals
-    stronger = _stronger(o, metric, picks, out, seed, threads, show)
+    stronger = _stronger(o, metric, picks, out, seed, threads, show, backend, scheduler)
     base_data, groups, base_config = run({}, "baseline")
     n_players = base_config.n_players
     base_value, base_sums = scan.measure(metric, base_data, groups, n_players)
@@ -367,7 +382,7 @@ def stronger_sets(o: BalanceOptions) -> list[tuple[str, list[str], int]]:
     return sets
 
 
-def _stronger(o, metric, picks, out: Path, seed: int, threads, show) -> dict:
+def _stronger(o, metric, picks, out: Path, seed: int, threads, show, backend, scheduler) -> dict:
     """Each pick's change of the goal under each stronger player set, on the fresh seed:
     {pick's folder name: {set: {games, baseline_index, index, difference, verdict}}}."""
     found = {scan.folder_name(t.user_attrs["settings"]): {} for t in picks}
@@ -377,8 +392,8 @@ def _stronger(o, metric, picks, out: Path, seed: int, threads, show) -> dict:
         def run(settings, label):
             config = make_config(o.game, o.players, o.mode, strategies, None,
                                  {**o.settings, **settings}, seed)
-            return scan.load_run(scan.ensure_run(config, games, folder / label, threads, "local",
-                                                 None)), config
+            return scan.load_run(scan.ensure_run(config, games, folder / label, threads, backend,
+                                                 scheduler)), config
         base_data, config = run({}, "baseline")
         groups = metric.groups(base_data["seats"])
         base_value, base_sums = scan.measure(metric, base_data, groups, config.n_players)

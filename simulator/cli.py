@@ -623,9 +623,11 @@ def sensitivity(game, players, mode, strategies, n_games, metric, params, steps,
 @click.option("--resume", is_flag=True, help="Go on with the interrupted search in --out.")
 @click.option("--threads", "-t", type=int, default=None)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@backend_options
 def balance(game, goal, players, mode, strategies, keep, params, max_changes, budget, n_games,
             candidates, proposals, verify_games, expert_games, search_games, length_tolerance,
-            max_truncation, settings, seed, confidence, out, resume, threads, quiet):
+            max_truncation, settings, seed, confidence, out, resume, threads, quiet, backend,
+            scheduler):
     """Which few rule numbers to change to make GOAL fair: searched, then verified on fresh seeds."""
     import datetime
     from pathlib import Path
@@ -641,7 +643,8 @@ def balance(game, goal, players, mode, strategies, keep, params, max_changes, bu
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(out) if out else Path("runs") / f"balance-{game}-{stamp}"
     with _kept_when_interrupted(_resume_command("balance", o, out)):
-        folder = search(o, out, resume, threads, progress=False if quiet else None)
+        folder = search(o, out, resume, threads, progress=False if quiet else None,
+                        backend=backend, scheduler=scheduler)
     click.echo((folder / "balance.md").read_text().strip())
     click.echo(str(folder / "balance.html"))
 

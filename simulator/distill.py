@@ -63,6 +63,9 @@ class DistillOptions:
     seed: int = 0
     settings: dict = field(default_factory=dict)
 
+    def __post_init__(self):
+        self.players = tuple(self.players)  # a list from the API: the same options on --resume
+
 
 def check_options(o: DistillOptions) -> Game:
     game = get_game(o.game)

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import numba
+import numpy as np
 from tqdm import tqdm
 
 from simulator.core import jitcache
@@ -101,14 +102,24 @@ def provenance(config: RunConfig) -> dict:
 
 
 def play_in_memory(config: RunConfig, n_games: int, first_game: int = 0,
-                   threads: int | None = None, with_games: bool = False, check: bool = False):
+                   threads: int | None = None, with_games: bool = False, check: bool = False,
+                   backend=None):
     """The seats table of games ``first_game ..`` of ``config`` as a polars frame (and the games
     table, ``with_games``), written nowhere (for tuning and searches that judge many short runs);
-    the same rows as a run's. ``check``: each game's invariants checked after every turn."""
+    the same rows as a run's. ``check``: each game's invariants checked after every turn.
+    ``backend``: a Dask backend (``core/backends.py``) to play on, else here."""
     import polars as pl
     check_run_options(n_games, threads, None)
-    numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
-    seats, games, _ = play_part(config, first_game, n_games, GAMES_PER_PART, check)
+    if backend is None:
+        numba.set_num_threads(threads or numba.config.NUMBA_NUM_THREADS)
+        seats, games, _ = play_part(config, first_game, n_games, GAMES_PER_PART, check)
+    else:  # in parts, one per worker thread, put back in order: the same rows
+        size = -(-n_games // max(1, backend.threads))
+        parts = [(k, first, min(size, first_game + n_games - first))
+                 for k, first in enumerate(range(first_game, first_game + n_games, size))]
+        played = sorted(backend.play(config, parts, GAMES_PER_PART), key=lambda part: part[0])
+        seats = np.concatenate([part[3] for part in played])
+        games = np.concatenate([part[4] for part in played])
     seat_columns = config.game.seat_columns(seats, config)
     table = dataset.seat_table(first_game, config.n_players, seat_columns)
     if not with_games:

@@ -125,3 +125,43 @@ def test_a_sensitivity_scan_loses_a_worker_and_finds_the_same(cluster, tmp_path,
     assert points[0] == points[1]
     for folder in (local / "runs").iterdir():
         assert _parts_bytes(folder) == _parts_bytes(remote / "runs" / folder.name)
+
+
+def test_a_balance_search_loses_a_worker_and_proposes_the_same(cluster, tmp_path, monkeypatch):
+    """A worker killed while the search's games are in flight: the screen, the search, the
+    proposals and their verification (under the expert too) are those of the search played
+    locally."""
+    import json
+    import threading
+
+    from simulator.balance import BalanceOptions, balance
+    address, workers, _ = cluster
+    o = BalanceOptions("gremios", goal="roles", players=4, games=240, budget=4, candidates=3,
+                       proposals=2, verify_games=300, expert_games=300, search_games=0,
+                       params=["tax_threshold", "tax_rounding", "inn_income"])
+    local = balance(o, tmp_path / "local", progress=False)
+    killed_at = []
+
+    def kill_when_busy():
+        from distributed import Client
+        with Client(address, timeout=30) as client:
+            deadline = time.time() + 120
+            while time.time() < deadline and not any(client.processing().values()):
+                time.sleep(0.01)
+        workers[0].send_signal(signal.SIGKILL)
+        killed_at.append(time.time())
+
+    killer = threading.Thread(target=kill_when_busy)
+    killer.start()
+    remote = balance(o, tmp_path / "dask", progress=False, backend="dask", scheduler=address)
+    finished_at = time.time()
+    killer.join()
+    assert workers[0].poll() is not None and killed_at[0] < finished_at  # died mid-search
+    found = [json.loads((p / "balance.json").read_text()) for p in (local, remote)]
+    for result in found:
+        result.pop("created")
+    assert found[0] == found[1] and found[0]["proposals"]
+    runs = sorted(p.parent for p in (local / "verify").rglob("run.json"))
+    assert {r.parent.name for r in runs} == {"verify", "expert"}  # the screening set's, the expert's
+    for run in runs:
+        assert _parts_bytes(run) == _parts_bytes(remote / run.relative_to(local))
