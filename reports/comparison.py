@@ -30,8 +30,8 @@ from reports.metrics import ENGINE  # noqa: E402
 from reports.compare import (TRUNCATION_WARNING, Change, balance_index, compare_runs,  # noqa: E402
                              came_up_notes, changed_games, same_games, tweaked, win_rates)
 from reports.stats import check_confidence  # noqa: E402
-from reports.verdicts import (PlayerSet, _flag_text, compare_effects, compare_verdicts,  # noqa: E402
-                              effect_chart, effect_text)
+from reports.verdicts import (LOWERED, RAISED, PlayerSet, _flag_text, compare_effects,  # noqa: E402
+                              compare_verdicts, effect_chart, effect_text)
 from simulator.core.dataset import load, require_verified  # noqa: E402
 from simulator.core.errors import UsageError  # noqa: E402
 
@@ -203,11 +203,12 @@ def _sweep_axis(ax, x, values, numeric: bool) -> None:
 
 def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
                      title: str = "Comparison", description: str = "",
-                     min_effect: float | None = None) -> Path:
+                     min_effect: float | None = None, confirm_with: str = "") -> Path:
     """Compare every entry with the first (the baseline) of the same player count.
 
     ``min_effect`` (points) is the smallest change that matters: a change shown to be smaller
-    is reported as such (``compare_runs``)."""
+    is reported as such (``compare_runs``). ``confirm_with``: the player set whose effects must
+    confirm the first set's (an experiment's ``confirm_with``)."""
     confidence = check_confidence(confidence)
     check_min_effect(min_effect)
     if len(entries) < 2:
@@ -275,7 +276,7 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
             blocks += _variant_blocks(e, base, changes, tmp, images, palettes)
         one_strategy = {e.path: len(set(m["strategies"])) == 1 for e, m in zip(entries, manifests)}
         effect_blocks = _effect_blocks(entries, compared, one_strategy, confidence, tmp, images,
-                                       summary, headlines)
+                                       summary, headlines, confirm_with)
         for e, configuration in zip(entries, summary["configurations"]):
             share = float(load(e.path, lazy=True).games.select(pl.col("truncated").mean())
                           .collect(engine=ENGINE).item() or 0.0)
@@ -338,7 +339,7 @@ def build_comparison(entries: list[Entry], out: Path, confidence: float = 0.95,
 
 def _effect_blocks(entries: list[Entry], compared: dict, one_strategy: dict,
                    confidence: float, tmp: Path, images: dict, summary: dict,
-                   headlines: list) -> list:
+                   headlines: list, confirm_with: str = "") -> list:
     """With player sets: each variant's effect under every set (its run against the baseline
     played by the same set, ``compared``), flagged where it does not hold as under the first
     set; adds a headline per variant and ``effects_under_player_sets`` to the summary.
@@ -368,8 +369,12 @@ def _effect_blocks(entries: list[Entry], compared: dict, one_strategy: dict,
                                       for b, v, _ in runs])
             result.update(label=label, players=players,
                           multiple_comparisons="holm, over the rows of each set's comparison")
+            headline = _effect_headline(label, players, result)
+            if confirm_with in here:
+                result["confirmation"] = confirmation(result, confirm_with)
+                headline += " " + result["confirmation"]["text"]
             summary["effects_under_player_sets"].append(result)
-            headlines.append(_effect_headline(label, players, result))
+            headlines.append(headline)
             key = "effect-" + "".join(ch if ch.isalnum() or ch in "-_=" else "_"
                                       for ch in f"{players}p-{label}")
             blocks += [Heading(3, f"{label} ({players} players)", key),
@@ -384,6 +389,31 @@ def _effect_blocks(entries: list[Entry], compared: dict, one_strategy: dict,
                  + ["; ".join(f"{f['kind']} under {f['under']}" for f in r["flags"])]
                  for r in result["rows"]], [False] + [True] * len(here) + [False]))
     return blocks
+
+
+def confirmation(result: dict, by: str) -> dict:
+    """Whether the player set ``by`` confirms a tweak's effects under the first set: every row
+    the first set finds raised or lowered is found so, the same way, under ``by``."""
+    i = result["player_sets"].index(by)
+    shown, confirmed = [], []
+    for row in result["rows"]:
+        first, then = row["cells"][0], row["cells"][i]
+        if first is None or first["verdict"] not in (RAISED, LOWERED):
+            continue
+        shown.append(row["name"])
+        if then is not None and then["verdict"] == first["verdict"]:
+            confirmed.append(row["name"])
+    missing = [name for name in shown if name not in confirmed]
+    first = result["player_sets"][0]
+    if not shown:
+        text = f"Nothing for {by} to confirm: no effect under {first}."
+    elif not missing:
+        text = f"Confirmed by {by}: all {len(shown)} effects under {first}."
+    else:
+        text = (f"NOT confirmed by {by}: {', '.join(missing)} ({len(missing)} of {len(shown)} "
+                f"effects under {first}).")
+    return {"by": by, "effects": shown, "confirmed": confirmed, "not_confirmed": missing,
+            "holds": not missing, "text": text}
 
 
 def _effect_headline(label: str, players: int, result: dict) -> str:

@@ -141,17 +141,15 @@ def experiment(file: str | Path, out: str | Path, games: int | None = None,
                progress: bool | None = None) -> Path:
     """Run an experiment file into ``out`` and write its comparison report
     (``out/comparison``); returns ``out``. ``simulator.experiment.load_plan(out)`` lists its runs."""
-    from reports.comparison import Entry, build_comparison, check_min_effect
+    from reports.comparison import check_min_effect
     from reports.stats import check_confidence
-    from simulator.experiment import load_experiment, load_plan, run_experiment
+    from simulator.experiment import experiment_report, load_experiment, run_experiment
     check_confidence(confidence)
     check_min_effect(min_effect)
     exp = load_experiment(file, games)
     out = Path(out)
     run_experiment(exp, out, threads, progress, precision)
-    entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
-                     player_set=c.get("player_set", "")) for c in load_plan(out)["configurations"]]
-    build_comparison(entries, out / "comparison", confidence, exp.title, exp.description, min_effect)
+    experiment_report(exp, out, confidence, min_effect)
     return out
 
 

@@ -222,9 +222,9 @@ def experiment(file, out, n_games, precision, confidence, min_effect, resume, th
 
     from tqdm import tqdm
 
-    from reports.comparison import Entry, build_comparison, check_min_effect
+    from reports.comparison import check_min_effect
     from reports.stats import check_confidence
-    from simulator.experiment import load_experiment, load_plan, run_experiment
+    from simulator.experiment import experiment_report, load_experiment, run_experiment
 
     check_confidence(confidence)
     check_min_effect(min_effect)
@@ -245,11 +245,7 @@ def experiment(file, out, n_games, precision, confidence, min_effect, resume, th
                        backend=backend, scheduler=scheduler, resume=resume,
                        on_config=lambda c, games: (bar.set_postfix_str(f"{c.label}: {games:,} games"),
                                                    bar.update(1)))
-    plan = load_plan(out)
-    entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
-                     player_set=c.get("player_set", "")) for c in plan["configurations"]]
-    report = build_comparison(entries, out / "comparison", confidence, exp.title, exp.description,
-                              min_effect)
+    report = experiment_report(exp, out, confidence, min_effect)
     click.echo((report / "comparison.md").read_text().split("\n## Balance index")[0].strip())
     click.echo(str(report / "comparison.html"))
 

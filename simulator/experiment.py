@@ -25,7 +25,7 @@ from simulator.core.ruledata import unknown_name
 from simulator.core.folders import EXPERIMENT_PLAN, EXPERIMENT_STARTED
 
 EXPERIMENT_KEYS = ("title", "description", "game", "mode", "players", "strategies", "games",
-                   "seed", "max_games")
+                   "seed", "max_games", "confirm_with")
 CHANGE_KEYS = ("description", "settings", "roles", "strategies", "weights")
 VARIANT_KEYS = CHANGE_KEYS + ("mode",)  # a variant may also play another mode of the game
 SWEEP_KEYS = ("description", "parameter", "parameters", "values", "range", "seat")
@@ -66,6 +66,7 @@ class Experiment:
     games: int
     max_games: int
     configurations: list[Configuration]
+    confirm_with: str = ""  # the [players.NAME] whose effects must confirm the first set's
 
     def config(self, c: Configuration) -> RunConfig:
         ch = c.changes
@@ -217,11 +218,19 @@ def load_experiment(path: str | Path, games: int | None = None) -> Experiment:
                 c.player_set, c.games, c.precision = set_name, set_games, set_precision
                 c.changes = _merge(c.changes, _resolved(who, path.parent))
             configurations += points
+    confirm_with = head.get("confirm_with", "")
+    if confirm_with != "":
+        here = f"{where} [experiment] confirm_with"
+        later = list(player_sets)[1:]
+        if not isinstance(confirm_with, str) or confirm_with not in later:
+            raise UsageError(f"{here} = {confirm_with!r}: name a player set after the first "
+                             f"(the reference); allowed: {', '.join(later) or 'none, add [players.NAME] sets'}")
     labels = [c.folder for c in configurations]
     if len(set(labels)) != len(labels):
         raise UsageError(f"{where}: two configurations share the name {_first_duplicate(labels)}")
     experiment = Experiment(path, head.get("title", path.stem), head.get("description", ""),
-                            spec.name, mode, seed, n_games, max(max_games, n_games), configurations)
+                            spec.name, mode, seed, n_games, max(max_games, n_games), configurations,
+                            confirm_with)
     for c in configurations:  # every option checked now, before anything runs
         try:
             experiment.config(c)
@@ -356,6 +365,16 @@ def run_experiment(experiment: Experiment, out: Path, threads=None, progress=Non
             on_config(c, manifest["n_games"])
     atomic_write_bytes(out / EXPERIMENT_PLAN, (json.dumps(plan, indent=2, default=str) + "\n").encode())
     return out
+
+
+def experiment_report(experiment: Experiment, out: Path, confidence: float = 0.95,
+                      min_effect: float | None = None) -> Path:
+    """The comparison report of an experiment played into ``out`` (``out/comparison``)."""
+    from reports.comparison import Entry, build_comparison
+    entries = [Entry(c["label"], out / c["folder"], c["swept"], c["group"], c["description"],
+                     player_set=c.get("player_set", "")) for c in load_plan(out)["configurations"]]
+    return build_comparison(entries, out / "comparison", confidence, experiment.title,
+                            experiment.description, min_effect, experiment.confirm_with)
 
 
 def load_plan(out: Path) -> dict:

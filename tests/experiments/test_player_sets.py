@@ -71,6 +71,7 @@ game = "gremios"
 players = [3]
 games = 2000
 seed = 2
+confirm_with = "few"
 [players.default]
 strategies = ["greedy", "guild_baron", "inn_builder", "expedition_gambler", "balanced"]
 [players.few]
@@ -133,12 +134,29 @@ def test_each_set_plays_its_own_games_and_the_report_judges_the_tweak_under_each
     assert all(f["text"] in markdown for f in effects["flags"])
     headline = next(line for line in out.splitlines() if line.startswith("- rich_archbishop (3 players) "))
     assert "does not do the same under every set of players" in headline
+    # the file names the set that must confirm the first set's effects: the few games cannot
+    confirmed = effects["confirmation"]
+    assert confirmed["by"] == "few" and not confirmed["holds"]
+    assert "role archbishop" in confirmed["confirmed"]
+    assert {f["name"] for f in lost} <= set(confirmed["not_confirmed"])
+    assert set(confirmed["effects"]) == set(confirmed["confirmed"]) | set(confirmed["not_confirmed"])
+    assert confirmed["text"] in headline and headline.count("NOT confirmed by few") == 1
     html = (report / "comparison.html").read_text()
     assert "The tweak under each set of players" in html
     assert (report / "charts" / "effect-3p-rich_archbishop.png").stat().st_size > 0
     # every delta chart is named for its set of players
     assert {p.name for p in (report / "charts").glob("delta-*.png")} == {
         "delta-3p-default-rich_archbishop.png", "delta-3p-few-rich_archbishop.png"}
+
+
+@pytest.mark.parametrize("value, says", [('"nobody"', "'nobody': name a player set after the first"),
+                                         ('"default"', "allowed: few"), ("3", "3: name a player set")])
+def test_confirm_with_must_name_a_later_player_set(value, says, tmp_path, playtest):
+    path = tmp_path / "e.toml"
+    path.write_text(EXPERIMENT.replace('confirm_with = "few"', f"confirm_with = {value}"))
+    code, out, err = playtest("experiment", path, "--out", tmp_path / "x")
+    assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
+    assert not (tmp_path / "x").exists()
 
 
 def test_without_player_sets_there_is_no_per_set_section(tmp_path):
