@@ -107,6 +107,7 @@ DEFAULT_WEIGHTS = weight_table(np.array([
     # lookahead: greedy's weights for its rollouts, 32 per option, 24 turns deep, greedy players
     [GREEDY_POINT, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 32, 24, GREEDY, 1.0],  # lookahead
 ]), len(HEURISTIC_WEIGHT_NAMES), EXPERT_FALLBACK, shipped_expert("gremios", FEATURE_NAMES))
+DEFAULT_WEIGHTS_GREEDY = DEFAULT_WEIGHTS[GREEDY].copy()  # what the expert's greedy_pick reads
 
 # Which roles suit a personality: affinity of each role with the guild, expedition, inn and
 # land styles (rows follow board's role order).
@@ -590,8 +591,7 @@ def option_features(decision, s, r, p, options, n):
 @compiled
 def greedy_pick(s, r, p, actions, n):
     """The action greedy takes (``choose_action`` with greedy's weights)."""
-    w = np.zeros(N_WEIGHTS)
-    w[W_VICTORY_POINT] = GREEDY_POINT
+    w = DEFAULT_WEIGHTS_GREEDY
     best = 0
     best_value = 0.0
     for i in range(1, n):
