@@ -15,6 +15,7 @@ and makes its smaller choices as its rollout policy would (``acting``).
 
 import numpy as np
 
+from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS, searched
@@ -31,9 +32,10 @@ from simulator.games.grimoire.board import (
 )
 from simulator.games.grimoire.codes import DECIDE_CARD, DECIDE_SPELL
 
-RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED, LOOKAHEAD = range(7)
+RANDOM, GREEDY, COMPANION_COLLECTOR, TREASURE_HOARDER, SPELL_TIMER, BALANCED, LOOKAHEAD, \
+    EXPERT = range(8)
 NAMES = ("random", "greedy", "companion_collector", "treasure_hoarder", "spell_timer", "balanced",
-         "lookahead")
+         "lookahead", "expert")
 DESCRIPTIONS = (
     "uniform over the legal choices: any spell up to the marker, any card in the zone",
     "most victory points this turn: the spell and the card worth most right now",
@@ -44,6 +46,8 @@ DESCRIPTIONS = (
     "searches: plays its secret spell and the card it takes out to the end of the game "
     "(rollouts by greedy players, hidden cards and rivals' spells re-dealt) and leaves greedy's "
     "choice only for a surely better one",
+    "learnt from the search (playtest distill): values its spell and its card by a weighted sum "
+    "of their features, and makes its smaller choices as balanced does",
 )
 
 # The weight vector: what each entry means. First a player's style, in victory points...
@@ -80,13 +84,47 @@ JUDGEMENT_NAMES = (
     "unique_spread",     # place (share of the unique rivals) a unique spell of the top level gets
     "shared_place",      # place (share of the last) a shared spell gets
 )
+# ... then the expert's weight of each option feature (simulator/core/expert.py)...
+# What the expert sees of an option, raw (points as the rules count them, chances as the
+# heuristics' default judgement guesses them); each decision fills its own features, the rest 0.
+FEATURE_NAMES = (
+    # a spell (its level)
+    "spell_points",       # VP the spell brings this turn, as greedy reckons it
+    "spell_harm",         # VP it takes from rivals this turn (the attack greedy does not count)
+    "new_items",          # items Creation draws, while the item deck lasts
+    "luck", "silence",    # 1 for these two spells (what they bring is seen later, or denied)
+    "silence_denies",     # rivals' likely Forbidden gains a Silence denies, per rival
+    "defends",            # VP expected lost to rivals' attacks, for a Defensive Spell or Silence
+    "silenced_risk",      # VP of a Forbidden Spell lost if some rival casts Silence
+    "duplicate_chance",   # chance a rival picks the same spell (shared spells go late)
+    "turn_order_loss",    # VP of the best zone card given up by going later with this spell
+    "greedy_spell",       # 1 for the spell greedy would cast
+    # a card (its zone slot)
+    "card_points",        # VP the card adds to the final score (a blind card: the deck's mean)
+    "blind",              # 1 for a card the player cannot see
+    "treasure", "companion",  # its kind, if seen
+    "race_while_leading", # progress it makes to the end trigger (share of the cards needed)
+    "race_while_behind",  # ... the same, while the player is behind
+    "thief_tokens",       # VP tokens a Thief is expected to bring in the rounds left
+    "spy",                # 1 for a Spy (its owner sees the face-down zone cards)
+    "greedy_card",        # 1 for the card greedy would take
+)
+(F_SPELL_POINTS, F_SPELL_HARM, F_NEW_ITEMS, F_LUCK, F_SILENCE, F_SILENCE_DENIES, F_DEFENDS,
+ F_SILENCED_RISK, F_DUPLICATE_CHANCE, F_TURN_ORDER_LOSS, F_GREEDY_SPELL, F_CARD_POINTS, F_BLIND,
+ F_TREASURE, F_COMPANION, F_RACE_WHILE_LEADING, F_RACE_WHILE_BEHIND, F_THIEF_TOKENS, F_SPY,
+ F_GREEDY_CARD) = range(20)
+N_FEATURES = len(FEATURE_NAMES)
+EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
 # ... and last a search player's budget and rollout policy (simulator/core/search.py).
-WEIGHT_NAMES = STYLE_NAMES + JUDGEMENT_NAMES + SEARCH_WEIGHTS
+HEURISTIC_WEIGHT_NAMES = STYLE_NAMES + JUDGEMENT_NAMES
+WEIGHT_NAMES = HEURISTIC_WEIGHT_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
 (W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE, W_NOISE,
  W_RACE_BEHIND, W_SPY, W_LUCK, W_PICK_DOUBT, W_REPEAT_DOUBT, W_HIT_TOP, W_HIT_NEXT, W_HIT_OTHER,
  W_SILENCE_ODDS, W_SILENCE_AGAIN, W_SILENCE_REACH, W_SILENCE_DEFENSE, W_ATTACK_LEADING,
- W_UNIQUE_SPREAD, W_SHARED_PLACE, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
- W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
+ W_UNIQUE_SPREAD, W_SHARED_PLACE) = range(len(HEURISTIC_WEIGHT_NAMES))
+W_FIRST_VALUE = len(HEURISTIC_WEIGHT_NAMES)
+W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
+    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 _STYLE = np.array([
@@ -102,15 +140,17 @@ _STYLE = np.array([
 _JUDGEMENT = (
     # behind spy luck pick  repeat top   next  other odds  again reach sdef lead spread shared
     0.5,     0.3, 0.2, 0.45, 0.8,   0.45, 0.26, 0.12, 0.05, 0.4,  0.45, 0.5, 0.3, 0.8,   0.85)
-_SEARCH = np.zeros((len(NAMES), len(SEARCH_WEIGHTS)))
+_SEARCH = np.zeros((len(NAMES) - 1, len(SEARCH_WEIGHTS)))
 # lookahead: greedy's weights for its rollouts; 8 rollouts per option, to the end of the game
 # (0 rounds: no cut), greedy players in every seat, one standard error to leave greedy's choice
 # (the budget against its win rate and speed: the game's README, Measured)
 _SEARCH[LOOKAHEAD] = (8, 0, GREEDY, 1.0)
-DEFAULT_WEIGHTS = np.hstack([
+DEFAULT_WEIGHTS = weight_table(np.hstack([
     _STYLE, np.array([[0.0] * len(_JUDGEMENT)] * 2 + [list(_JUDGEMENT)] * 4 +
-                     [[0.0] * len(_JUDGEMENT)]), _SEARCH])
+                     [[0.0] * len(_JUDGEMENT)]), _SEARCH]), len(HEURISTIC_WEIGHT_NAMES),
+    EXPERT_FALLBACK, shipped_expert("grimoire", FEATURE_NAMES))
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
+JUDGED = DEFAULT_WEIGHTS[BALANCED].copy()  # the judgement the expert's features guess with
 
 
 @compiled
@@ -119,7 +159,16 @@ def acting(plans, p):
     (Luck's discard, Blessed Shoes and the extra card they bring, a target among tied rivals,
     the companion it gives up or takes) as its rollout policy would, with its own weights."""
     sid = plans[0][p]
+    if sid == EXPERT:
+        return EXPERT_FALLBACK
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@compiled
+def expert_choice(decision, s, r, p, plans, options, n):
+    """The expert's option: the best valued by its weights over the options' features."""
+    return valued_choice(option_features(decision, s, r, p, options, n), n, plans[1][p],
+                         W_FIRST_VALUE)
 
 
 # --- what a card is worth --------------------------------------------------------------------------
@@ -254,11 +303,13 @@ def discard_card_value(s, r, p, w, greedy, bonuses, turns_left):
 @compiled
 def choose_card(s, r, p, plans, rng):
     """The zone slot ``p`` takes on their quest turn (the zone holds at least one card)."""
-    if plans[0][p] == LOOKAHEAD:
+    if plans[0][p] == LOOKAHEAD or plans[0][p] == EXPERT:
         options = np.zeros(MAX_ZONE, dtype=np.int64)
         n = take_options(s, p, options)
         if n == 1:
             return options[0]
+        if plans[0][p] == EXPERT:
+            return options[expert_choice(DECIDE_CARD, s, r, p, plans, options, n)]
         return options[searched(DECIDE_CARD, s, r, p, plans, rng, options, n)]
     return card_choice(s, r, p, plans, rng)
 
@@ -783,10 +834,12 @@ def choose_spell(s, r, p, plans, rng, memo):
     of what each player will likely choose (see ``likely_spell``): public reasoning shared by
     every player, never this round's actual choices."""
     sid = plans[0][p]
-    if sid == LOOKAHEAD:
+    if sid == LOOKAHEAD or sid == EXPERT:
         if s.level == 1:
             return 1
         options = np.arange(1, s.level + 1)
+        if sid == EXPERT:
+            return options[expert_choice(DECIDE_SPELL, s, r, p, plans, options, s.level)]
         return options[searched(DECIDE_SPELL, s, r, p, plans, rng, options, s.level)]
     if sid == RANDOM:
         return 1 + below(rng, s.level)
@@ -797,3 +850,107 @@ def choose_spell(s, r, p, plans, rng, memo):
         if worth[level] > worth[best]:
             best = level
     return best
+
+
+# --- the expert's view of an option -------------------------------------------------------------
+
+@compiled
+def spell_features(s, r, p, options, n, f):
+    """Fill ``f`` (a row per spell of ``options``) with what each spell brings ``p`` this round:
+    the amounts ``spell_values`` weighs, reckoned with the default judgement."""
+    w = JUDGED
+    memo = np.full((2, MAX_PLAYERS), -1.0)  # public reasoning, as in the Book Phase
+    unread = np.zeros(N_WEIGHTS)  # the greedy valuation reads no weights
+    unknown = unknown_card_value(s, r, p, unread, True, (0.0, 0.0), 0.0)
+    discard_card = discard_card_value(s, r, p, unread, True, (0.0, 0.0), 0.0)
+    probs = np.zeros(N_SPELLS + 1, dtype=np.float64)
+    predicted_picks(s, r, p, w, probs, memo)
+    denied = forbidden_gains(s, r, p, memo) / max(1, s.n_players - 1)
+    danger = threat(s, r, p, w, memo)
+    unsilenced = 1.0
+    for q in range(s.n_players):
+        if q != p:
+            unsilenced *= 1.0 - (w[W_SILENCE_AGAIN] if s.prev_spell[q] == SILENCE else w[W_SILENCE_ODDS])
+    lead = leading(s, r, p)
+    race = w[W_RACE] if lead >= 0.0 else -w[W_RACE_BEHIND] * w[W_RACE]
+    turns_left = rounds_left(s, r)
+    values = np.zeros(MAX_ZONE, dtype=np.float64)
+    m = zone_values(s, r, p, w, card_bonuses(s, r, p, w, race), turns_left,
+                    unknown_card_value(s, r, p, w, False, card_bonuses(s, r, p, w, race),
+                                       turns_left), values)
+    last = s.n_players - 1.0
+    ahead = float(unique_rivals(s, r, p, memo))
+    greedy = 0
+    for i in range(n):
+        level = options[i]
+        gain = immediate_gain(s, r, p, p, level, unknown, discard_card, 0.0)
+        f[i, F_SPELL_POINTS] = gain
+        f[i, F_SPELL_HARM] = immediate_gain(s, r, p, p, level, unknown, discard_card, 1.0) - gain
+        if level == CREATION and s.item_deck_n > 0:
+            f[i, F_NEW_ITEMS] = r.creation_items
+        f[i, F_LUCK] = 1.0 if level == LUCK else 0.0
+        if level == SILENCE:
+            f[i, F_SILENCE] = 1.0
+            f[i, F_SILENCE_DENIES] = denied
+        if is_defensive_spell(r, level) or level == SILENCE:
+            f[i, F_DEFENDS] = danger
+        if is_forbidden(r, level):
+            f[i, F_SILENCED_RISK] = (1.0 - unsilenced) * gain
+        dup = probs[level]
+        f[i, F_DUPLICATE_CHANCE] = dup
+        position = (1.0 - dup) * ahead * w[W_UNIQUE_SPREAD] * (level - 1.0) / (N_SPELLS - 1.0) + \
+            dup * last * w[W_SHARED_PLACE]
+        if level == ACCELERATION:
+            position = dup
+        elif level == TIME_STOP:
+            position = last - position
+        f[i, F_TURN_ORDER_LOSS] = values[0] - card_at(values, m, position)
+        if gain > f[greedy, F_SPELL_POINTS]:  # greedy's pick: the lowest of the best
+            greedy = i
+    f[greedy, F_GREEDY_SPELL] = 1.0
+
+
+@compiled
+def card_features(s, r, p, options, n, f):
+    """Fill ``f`` (a row per zone slot of ``options``) with what each card brings ``p``: its
+    points, its kind and the progress it makes to the end trigger, a blind card at the deck's
+    mean."""
+    unread = np.zeros(N_WEIGHTS)
+    unknown = unknown_card_value(s, r, p, unread, True, (0.0, 0.0), 0.0)
+    behind = leading(s, r, p) < 0.0
+    turns_left = rounds_left(s, r)
+    greedy = 0
+    for i in range(n):
+        slot = options[i]
+        if not can_see(s, p, slot):
+            f[i, F_BLIND] = 1.0
+            f[i, F_CARD_POINTS] = unknown
+        else:
+            kind = s.zone[slot]
+            f[i, F_CARD_POINTS] = greedy_card_value(s, r, p, kind)
+            if kind < N_TREASURE_KINDS:
+                f[i, F_TREASURE] = 1.0
+                progress = (treasure_count(s, p) + 1.0) / max(1, r.end_treasures)
+            else:
+                f[i, F_COMPANION] = 1.0
+                progress = (companion_count(s, p) + 1.0) / max(1, r.end_companions)
+            f[i, F_RACE_WHILE_BEHIND if behind else F_RACE_WHILE_LEADING] = progress
+            if kind == THIEF:
+                f[i, F_THIEF_TOKENS] = r.thief_tokens * turns_left
+            f[i, F_SPY] = 1.0 if kind == SPY else 0.0
+        if f[i, F_CARD_POINTS] > f[greedy, F_CARD_POINTS]:
+            greedy = i
+    f[greedy, F_GREEDY_CARD] = 1.0
+
+
+@compiled
+def option_features(decision, s, r, p, options, n):
+    """The features (``FEATURE_NAMES``) of each of the ``n`` options of ``p``'s decision, one
+    row each, from what ``p`` sees: their own Territory, rivals' public cards and counts, the
+    zone cards they may look at."""
+    f = np.zeros((n, N_FEATURES))
+    if decision == DECIDE_SPELL:
+        spell_features(s, r, p, options, n, f)
+    else:
+        card_features(s, r, p, options, n, f)
+    return f

@@ -13,7 +13,6 @@ from simulator.core.dataset import roleless_seat_columns
 
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
-from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.grimoire import board, kernel, story
 from simulator.games.grimoire import search  # noqa: F401  (registers the search player's verbs)
 from strategies import grimoire as players
@@ -75,9 +74,9 @@ GAME = Game(
                                        "spell_timer", "balanced"),
                           tunable=("companion_collector", "treasure_hoarder", "spell_timer",
                                    "balanced"),
-                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES
-                                              if n != "noise" and n not in SEARCH_WEIGHTS),
-                          search="lookahead"),
+                          tuned_weights=tuple(n for n in players.HEURISTIC_WEIGHT_NAMES
+                                              if n != "noise"),
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,
