@@ -457,7 +457,7 @@ def closeness(role_rows: list[dict], names: list[str], confidence: float) -> dic
         point, drawn, roles = distances(i)
         if point is None:
             continue
-        entry = {"distance": point, "low": float(np.percentile(drawn, tail)),
+        entry = {"distance": point, "low": max(0.0, float(np.percentile(drawn, tail))),
                  "high": float(np.percentile(drawn, 100 - tail)), "roles": roles}
         if mix is not None and i != mix:  # on the roles all three estimated
             theirs, their_draws, _ = distances(mix, also=i)
@@ -565,8 +565,10 @@ def build_ladder_report(ladder, folders: list[Path], match_dir: Path, expert: in
                          "folder": str(Path(f).relative_to(out.parent))}
                         for r, c, f in zip(ladder, cells, folders)],
               "strength": strength, "families": families}
-    if "role" in families and len(names) > 1:
-        result["closeness"] = closeness(families["role"], names, confidence)
+    # a game without roles: the first seat's edge, its one verdict of who wins
+    rated = "role" if "role" in families else "first_seat"
+    if rated in families and len(names) > 1:
+        result["closeness"] = {**closeness(families[rated], names, confidence), "rows": rated}
     if real is not None:
         result["real"] = {"file": Path(real_path).name, "games": real_cells["games"],
                           "agreement": {n: agreement(real, real_cells, c, confidence)
@@ -609,7 +611,8 @@ def _summary_lines(result: dict) -> list[str]:
                 part += (f", {100 * gain['difference']:+.1f} nearer than the heuristics "
                          f"({100 * gain['low']:+.1f} to {100 * gain['high']:+.1f})")
             parts.append(part)
-        lines.append(f"Role win rates' mean absolute difference from {near['reference']}'s, in "
+        what = "Role win rates'" if near.get("rows", "role") == "role" else "The first seat's edge:"
+        lines.append(f"{what} mean absolute difference from {near['reference']}'s, in "
                      f"points ({pct} intervals): " + "; ".join(parts) + ".")
     real = result.get("real")
     if real:

@@ -136,7 +136,7 @@ def test_the_ladder_plays_each_rung_as_a_run_and_reports_each_verdict_along_it(w
     assert page.count("data:image/png;base64,") == 4 and "strategy-adjusted" in page
     assert "Settled from the expert rung up:" in printed
     # 40 games of the top rung leave no role with an estimate: no distance to report
-    assert result["closeness"] == {"reference": "lookahead-2", "rungs": {}}
+    assert result["closeness"] == {"reference": "lookahead-2", "rungs": {}, "rows": "role"}
     assert "mean absolute difference" not in printed
     assert printed.strip().endswith("ladder.html")
 
