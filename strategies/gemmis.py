@@ -20,6 +20,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS, searched
@@ -33,9 +34,10 @@ from simulator.games.gemmis.board import (
 )
 from simulator.games.gemmis.codes import DECIDE_DIRECTION, DECIDE_SWITCH
 
-RANDOM, GREEDY, QUICK_SCORER, BIG_BUILDER, MARKET_TRADER, ALGUAZIL_TACTICIAN, LOOKAHEAD = range(7)
+RANDOM, GREEDY, QUICK_SCORER, BIG_BUILDER, MARKET_TRADER, ALGUAZIL_TACTICIAN, LOOKAHEAD, \
+    EXPERT = range(8)
 NAMES = ("random", "greedy", "quick_scorer", "big_builder", "market_trader", "alguazil_tactician",
-         "lookahead")
+         "lookahead", "expert")
 DESCRIPTIONS = (
     "uniform over the legal choices (switches, jokers' colours, gems taken, direction, skills)",
     "most points now: the switch, jokers and refill that score most at once; nothing for later",
@@ -48,10 +50,13 @@ DESCRIPTIONS = (
     "cleans a street that favours the opponent, turns the market, cancels",
     "searches: plays each of its switches (and street directions) out, the sack re-dealt "
     "before each rollout, and leaves its rollout policy's choice only for a surely better one",
+    "learnt from the search (playtest distill): values its switches and street directions by a "
+    "weighted sum of their features, and decides the rest as quick_scorer does",
 )
 
-# The weight vector: what each entry means (values are in points).
-WEIGHT_NAMES = (
+# The weight vector: what each entry means (values are in points), then the expert's and the
+# search's weights.
+HEURISTIC_WEIGHT_NAMES = (
     "points",             # value of one point scored now
     "near_runs",          # value of each window of three cells holding two gems of a colour
     "both_rows",          # value of near runs (or runs) in both rows at once
@@ -68,15 +73,44 @@ WEIGHT_NAMES = (
     "small_gem_at",       # spend a small gem when one more switch gains this many points
     "noise",              # random jitter on every value, so equal players do not mirror each other
     "search_breadth",     # the search player: how many of its policy's best switches it plays out
-) + SEARCH_WEIGHTS        # a search player's budget and rollout policy (simulator/core/search.py)
+)
 (W_POINTS, W_NEAR_RUNS, W_BOTH_ROWS, W_KEPT_JOKER, W_SMALL_COMBINATION, W_MIN_SIZE,
  W_ZONE_VALUES, W_DENIAL, W_INTERRUPT_AT, W_CLEAN_AT, W_REVERSE_AT, W_CANCEL_AT, W_SMALL_GEM_AT,
- W_NOISE, W_SEARCH_BREADTH, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
- W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
+ W_NOISE, W_SEARCH_BREADTH) = range(len(HEURISTIC_WEIGHT_NAMES))
+
+# What the expert (core/expert.py) sees of an option, raw: points as the rules count them, gems
+# and windows as they lie in the zone. Only what the player sees (the sack's new gems unknown).
+FEATURE_NAMES = (
+    # a switch (the zone after it)
+    "points_now",         # the most points a combination of the zone scores after the switch
+    "combination_gems",   # gems in its natural combination (runs of three or more; 0 if none)
+    "near_runs",          # windows of three cells holding two gems of a colour, in what the
+                          # natural combination leaves of the zone
+    "both_rows",          # 1 if those near runs lie in both rows
+    "jokers_kept",        # jokers left in the zone
+    "zone_values",        # printed points left in the zone
+    "with_street",        # 1 for a switch with the street (0: within the zone)
+    # a switch or a direction of the street
+    "opponent_reply",     # the most points the opponent's best next switch could score on the
+                          # street this option leaves (its new gems unknown)
+    "towards_last",       # a direction: 1 for the street moving towards place 8
+    "quick_scorer_pick",  # 1 for the option quick_scorer (its weights, no noise) takes
+)
+(F_POINTS_NOW, F_COMBINATION_GEMS, F_NEAR_RUNS, F_BOTH_ROWS, F_JOKERS_KEPT, F_ZONE_VALUES,
+ F_WITH_STREET, F_OPPONENT_REPLY, F_TOWARDS_LAST, F_QUICK_SCORER_PICK) = range(len(FEATURE_NAMES))
+N_FEATURES = len(FEATURE_NAMES)
+EXPERT_FALLBACK = QUICK_SCORER  # what the expert does where it values no options (the search's
+                                # rollout policy, among the strongest of the mix)
+
+WEIGHT_NAMES = HEURISTIC_WEIGHT_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
+W_FIRST_VALUE = len(HEURISTIC_WEIGHT_NAMES)
+W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
+    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
 N_WEIGHTS = len(WEIGHT_NAMES)
 NEVER = 999.0  # a threshold no stake reaches
+SEARCH_BREADTH = 8  # the search player's switches played out
 
-DEFAULT_WEIGHTS = np.array([
+DEFAULT_WEIGHTS = weight_table(np.array([
     # pts near both  joker small size values deny  intr   clean  rev    cancel gem  noise brd  rollouts turns policy conf
     [0.0, 0.0, 0.0,  0.0,  0.0,  0.0, 0.0,   0.0,  0.0,   0.0,   0.0,   0.0,   0.0, 0.0,  0,   0, 0, 0, 0],   # random (unused)
     [1.0, 0.0, 0.0,  0.0,  0.0,  0.0, 0.0,   0.0,  6.0,   NEVER, NEVER, 6.0,   1.0, 0.0,  0,   0, 0, 0, 0],   # greedy
@@ -86,8 +120,11 @@ DEFAULT_WEIGHTS = np.array([
     [1.0, 0.35, 0.2, 0.3,  0.0,  0.0, 0.3,   0.1,  3.0,   3.0,   1.5,   3.0,   2.0, 0.05, 0,   0, 0, 0, 0],   # alguazil_tactician
     # lookahead: quick_scorer's weights for its rollouts; 8 switches searched, 16 rollouts
     # each, 8 turns deep
-    [1.0, 0.35, 0.2, 0.3,  0.0,  0.0, 0.3,   0.1,  5.0,   NEVER, 3.0,   5.0,   2.0, 0.05, 8,   16, 8, QUICK_SCORER, 1.0],
-])
+    [1.0, 0.35, 0.2, 0.3,  0.0,  0.0, 0.3,   0.1,  5.0,   NEVER, 3.0,   5.0,   2.0, 0.05, SEARCH_BREADTH, 16, 8, QUICK_SCORER, 1.0],
+]), len(HEURISTIC_WEIGHT_NAMES), EXPERT_FALLBACK, shipped_expert("gemmis", FEATURE_NAMES))
+# The expert never reads its search_breadth; distill's later rounds search with the expert's row
+# (its search weights replaced), and the search must then still try the search's many switches.
+DEFAULT_WEIGHTS[EXPERT, W_SEARCH_BREADTH] = SEARCH_BREADTH
 
 
 @compiled
@@ -95,7 +132,16 @@ def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     (jokers, refills, small gems, the Alguazil) as its rollout policy would."""
     sid = plans[0][p]
+    if sid == EXPERT:
+        return EXPERT_FALLBACK
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@compiled
+def expert_choice(decision, s, r, p, plans, options, n):
+    """The expert's option: the best valued by its weights over the options' features."""
+    return valued_choice(option_features(decision, s, r, p, options, n), n, plans[1][p],
+                         W_FIRST_VALUE)
 
 
 @compiled(inline="always")
@@ -340,6 +386,8 @@ def choose_switch(s, r, p, plans, rng, options, n):
     sid = plans[0][p]
     if sid == LOOKAHEAD:
         return searched(DECIDE_SWITCH, s, r, p, plans, rng, options, n)
+    if sid == EXPERT:
+        return expert_choice(DECIDE_SWITCH, s, r, p, plans, options, n)
     if sid == RANDOM:
         return below(rng, n)
     values = s.turn_values
@@ -460,6 +508,10 @@ def choose_direction(s, r, p, plans, rng):
         options = np.zeros((2, 3), dtype=np.int64)
         options[1, 0] = TOWARDS_LAST
         return searched(DECIDE_DIRECTION, s, r, p, plans, rng, options, 2)
+    if plans[0][p] == EXPERT:
+        options = np.zeros((2, 3), dtype=np.int64)
+        options[1, 0] = TOWARDS_LAST
+        return expert_choice(DECIDE_DIRECTION, s, r, p, plans, options, 2)
     sid = acting(plans, p)
     w = plans[1][p]
     if sid == RANDOM or w[W_DENIAL] == 0.0:
@@ -529,3 +581,62 @@ def cancels(s, r, u, plans, rng, skill, mask, direction):
     else:
         stake = street_gain_of_reversal(s, r, 1 - u, direction)
     return stake >= plans[1][u][W_CANCEL_AT]
+
+
+# --- the expert's view of an option -------------------------------------------------------------
+
+@compiled
+def zone_features(masks, gone, f):
+    """Fill ``f`` (one option's row) with what the zone ``masks`` keeps once the cells ``gone``
+    are triggered: the raw counts ``zone_worth`` weighs."""
+    keep = ~(gone * LANE_BITS)  # in every lane
+    low = near_windows(masks[0] & keep)
+    high = near_windows(masks[1] & COLOUR_LANES_1 & keep)
+    near_outer = popcount(low & ROWS_IN_LANES[0]) + popcount(high & ROWS_IN_LANES[0])
+    near_inner = popcount(low & ROWS_IN_LANES[1]) + popcount(high & ROWS_IN_LANES[1])
+    f[F_NEAR_RUNS] = near_outer + near_inner
+    f[F_BOTH_ROWS] = 1.0 if near_outer > 0 and near_inner > 0 else 0.0
+    f[F_JOKERS_KEPT] = popcount(jokers_of(masks) & ~gone)
+    f[F_ZONE_VALUES] = mask_values(masks, FULL & ~gone)
+
+
+@compiled
+def option_features(decision, s, r, p, options, n):
+    """The features (``FEATURE_NAMES``) of each of the ``n`` options of ``p``'s decision, one
+    row each, from what ``p`` sees: both zones and the street (never the sack's order)."""
+    f = np.zeros((n, N_FEATURES))
+    no_draws = np.zeros(4, dtype=np.uint64)  # noise 0: the valuations below draw nothing
+    values = np.empty(max(n, 2), dtype=np.float64)
+    if decision == DECIDE_SWITCH:
+        # the opponent's best reply: a valuation by denial alone is minus that reply
+        deny = np.zeros(N_WEIGHTS)
+        deny[W_DENIAL] = 1.0
+        switch_values(s, r, p, deny, options, n, values, no_draws)
+        masks = zone_masks(s, p)
+        for i in range(n):
+            kind, a, b = options[i, 0], options[i, 1], options[i, 2]
+            after = masks_after_switch(s, masks, s.street, kind, a, b)
+            natural = natural_combination(after)
+            f[i, F_POINTS_NOW] = best_points(s, r, after)
+            f[i, F_COMBINATION_GEMS] = popcount(natural)
+            zone_features(after, natural, f[i])
+            f[i, F_WITH_STREET] = 0.0 if kind == SWITCH_IN_ZONE else 1.0
+            f[i, F_OPPONENT_REPLY] = -values[i]
+        quick = DEFAULT_WEIGHTS[QUICK_SCORER].copy()
+        quick[W_NOISE] = 0.0
+        switch_values(s, r, p, quick, options, n, values, no_draws)
+    else:
+        deny = np.zeros(N_WEIGHTS)
+        deny[W_DENIAL] = 1.0
+        replies = direction_values(s, r, p, deny)
+        for i in range(n):
+            d = options[i, 0]
+            f[i, F_OPPONENT_REPLY] = -replies[d]
+            f[i, F_TOWARDS_LAST] = 1.0 if d == TOWARDS_LAST else 0.0
+            values[i] = DEFAULT_WEIGHTS[QUICK_SCORER, W_DENIAL] * replies[d]
+    best = 0
+    for i in range(1, n):  # the first of equals (quick_scorer draws among them)
+        if values[i] > values[best] + 1e-9:
+            best = i
+    f[best, F_QUICK_SCORER_PICK] = 1.0
+    return f

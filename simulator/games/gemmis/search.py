@@ -22,7 +22,8 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
+    declares, option_features, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option,
+    tried_options,
 )
 from simulator.core.trace import no_log
 from simulator.games.gemmis.board import N_PLAYERS, STATE, copy_of, standing
@@ -111,3 +112,10 @@ def standings():
             out[q] = standing(s, r, q)
         return out
     return scores
+
+
+@declares(option_features, STATE)
+def expert_features():
+    """What the learnt expert weighs (recorded by ``playtest distill``)."""
+    return lambda decision, s, r, p, options, n: players.option_features(decision, s, r, p,
+                                                                          options, n)

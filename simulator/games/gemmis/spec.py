@@ -14,7 +14,6 @@ import numpy as np
 from simulator.core.dataset import roleless_seat_columns
 from simulator.core.errors import UsageError
 from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
-from simulator.core.search import SEARCH_WEIGHTS
 from simulator.games.gemmis import board, kernel, story
 from simulator.games.gemmis import search  # noqa: F401  (registers the search player's verbs)
 from strategies import gemmis as players
@@ -90,10 +89,9 @@ GAME = Game(
                                        "alguazil_tactician"),
                           tunable=("quick_scorer", "big_builder", "market_trader",
                                    "alguazil_tactician"),
-                          tuned_weights=tuple(n for n in players.WEIGHT_NAMES
-                                              if n not in ("noise", "search_breadth")
-                                              and n not in SEARCH_WEIGHTS),
-                          search="lookahead"),
+                          tuned_weights=tuple(n for n in players.HEURISTIC_WEIGHT_NAMES
+                                              if n not in ("noise", "search_breadth")),
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,
