@@ -16,6 +16,7 @@ import numpy as np
 from numba.extending import overload
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
+from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import SEARCH_WEIGHTS, searched
@@ -33,9 +34,10 @@ from simulator.games.gnomeland.codes import (
     OPT_UPGRADE_NORMAL, OPT_UPGRADE_SPECIAL,
 )
 
-RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED, LOOKAHEAD = range(8)
+RANDOM, GREEDY, MISSION_HUNTER, ENGINE_BUILDER, COPIER, BRAWLER, BALANCED, LOOKAHEAD, EXPERT = \
+    range(9)
 NAMES = ("random", "greedy", "mission_hunter", "engine_builder", "copier", "brawler", "balanced",
-         "lookahead")
+         "lookahead", "expert")
 DESCRIPTIONS = (
     "uniform over the legal actions (ending the turn is one once every die is spent)",
     "most victory points now: missions and buildings' end points first; no value for the rounds ahead",
@@ -46,6 +48,8 @@ DESCRIPTIONS = (
     "weighs missions, buildings, contests and copying evenly",
     "searches: plays each action of its turn out to the end of the game (rollouts by balanced "
     "players, decks re-dealt) and leaves balanced's choice only for a surely better one",
+    "learnt from the search (playtest distill): values each action of its turn by a weighted sum "
+    "of its features, and decides the rest (copying, Warehouses, contests) as balanced does",
 )
 
 STYLE_NAMES = (
@@ -64,10 +68,46 @@ STYLE_NAMES = (
     "die_first",         # priority of spending dice before buying (in victory points)
     "noise",             # random jitter on every value, so equal players do not mirror each other
 )
-WEIGHT_NAMES = STYLE_NAMES + SEARCH_WEIGHTS
 (W_VP, W_COIN, W_MANA, W_WEAPON, W_MERC, W_GNOME, W_ENGINE, W_MISSION, W_CONTEST, W_COPY,
- W_KEEP, W_ATTACK, W_DIE_FIRST, W_NOISE, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
- W_SEARCH_CONFIDENCE) = range(len(STYLE_NAMES) + len(SEARCH_WEIGHTS))
+ W_KEEP, W_ATTACK, W_DIE_FIRST, W_NOISE) = range(len(STYLE_NAMES))
+
+# What the expert (core/expert.py) sees of an action of its turn (DECIDE_ACTION, the one decision
+# the search player searches). All of it is on the table: the decks' order is never read.
+FEATURE_NAMES = (
+    "ends_turn",          # 1 for ending the turn
+    "spends_die",         # 1 for spending a die on a Normal Building
+    "improves_dice",      # 1 for an action worth taking only before the dice are spent (is_improver)
+    "contest_gnome",      # 1 for a gnome sent to the Brawl or the Magic Challenge
+    "tavern_other",       # 1 for any other Tavern action (a gnome spent)
+    "spell",              # 1 for a spell cast (Mana paid)
+    "attack",             # 1 for a Hex or a Curse (taken from a rival)
+    "hire",               # 1 for a Mercenary hired
+    "build_normal",       # 1 for a Normal Building built
+    "build_special",      # 1 for a Special Building built
+    "upgrade",            # 1 for a building turned to its advanced side
+    "mission",            # 1 for a mission completed
+    "convert_income",     # 1 for a Special Building's conversion or income
+    "points_now",         # victory points the action gains at once (minus those it covers)
+    "resources_paid",     # Coins, Mana and Weapons it costs, counted together
+    "rounds_left",        # rounds after this one (the building actions' horizon; 0 for the rest)
+    "balanced_value",     # its worth to balanced (the strongest heuristic), in victory points
+    "greedy_value",       # its worth to greedy: points and resources now, nothing for later
+    "balanced_rank",      # balanced's rank of it: its worth plus the priority of dice and of
+                          # dice-changing actions (0 for ending the turn and for what it skips)
+    "balanced_skips",     # 1 for an action balanced never takes (a purchase worth nothing to it)
+    "balanced_pick",      # 1 for the action balanced would take (its ranking, without noise)
+)
+(F_ENDS_TURN, F_SPENDS_DIE, F_IMPROVES_DICE, F_CONTEST_GNOME, F_TAVERN_OTHER, F_SPELL, F_ATTACK,
+ F_HIRE, F_BUILD_NORMAL, F_BUILD_SPECIAL, F_UPGRADE, F_MISSION, F_CONVERT_INCOME, F_POINTS_NOW,
+ F_RESOURCES_PAID, F_ROUNDS_LEFT, F_BALANCED_VALUE, F_GREEDY_VALUE, F_BALANCED_RANK,
+ F_BALANCED_SKIPS, F_BALANCED_PICK) = range(len(FEATURE_NAMES))
+N_FEATURES = len(FEATURE_NAMES)
+EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
+
+WEIGHT_NAMES = STYLE_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
+W_FIRST_VALUE = len(STYLE_NAMES)
+W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
+    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 _STYLE = np.array([
@@ -80,12 +120,17 @@ _STYLE = np.array([
     [1.0, 0.3,  0.45, 0.45, 0.4,  0.4,  0.4,   0.1,  1.2,  1.0,  0.9,  0.4,  3.0,  0.05],  # brawler
     [1.0, 0.35, 0.35, 0.35, 0.4,  0.5,  0.6,   0.2,  0.4,  1.0,  0.9,  0.2,  3.0,  0.05],  # balanced
 ])
-_SEARCH = np.zeros((len(NAMES), len(SEARCH_WEIGHTS)))
+_SEARCH = np.zeros((LOOKAHEAD + 1, len(SEARCH_WEIGHTS)))
 # lookahead: balanced's weights, 4 rollouts per option to the game's end, balanced rollouts,
 # leaving balanced's own choice at 1 standard error
 _STYLE = np.vstack([_STYLE, _STYLE[BALANCED]])
 _SEARCH[LOOKAHEAD] = (4, 0, BALANCED, 1.0)
-DEFAULT_WEIGHTS = np.hstack([_STYLE, _SEARCH])
+DEFAULT_WEIGHTS = weight_table(np.hstack([_STYLE, _SEARCH]), len(STYLE_NAMES), EXPERT_FALLBACK,
+                               shipped_expert("gnomeland", FEATURE_NAMES))
+# the features' valuations: balanced's and greedy's weights without noise, the expert's zero
+BALANCED_WEIGHTS = DEFAULT_WEIGHTS[BALANCED].copy()
+BALANCED_WEIGHTS[W_NOISE] = 0.0
+GREEDY_WEIGHTS = DEFAULT_WEIGHTS[GREEDY].copy()
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 IMPROVE_FIRST = 6.0   # dice-changing actions are worth taking only before the dice are spent
@@ -108,6 +153,8 @@ def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     (copying, Warehouses, re-rolls, contests) as its rollout policy would."""
     sid = plans[0][p]
+    if sid == EXPERT:
+        return EXPERT_FALLBACK
     return int(plans[1][p, W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
 
 
@@ -453,6 +500,11 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
         for i in range(n):
             values[i] = 0.0
         return searched(DECIDE_ACTION, s, r, p, plans, rng, opts, n)
+    if sid == EXPERT:
+        for i in range(n):
+            values[i] = 0.0
+        return valued_choice(option_features(DECIDE_ACTION, s, r, p, opts, n), n, plans[1][p],
+                             W_FIRST_VALUE)
     if sid == RANDOM:
         for i in range(n):
             values[i] = 0.0
@@ -597,3 +649,131 @@ def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals, free, price, ma
             if v > best_v:
                 best, best_h, best_v = j, h, v
     return best, best_h
+
+
+# --- the expert's view of an action ------------------------------------------------------------
+
+@compiled
+def heuristic_values(s, r, p, w, opts, n, values, ranks):
+    """Fill ``values[:n]`` with each action's worth to a heuristic of weights ``w`` (a tuple, no
+    noise), as ``choose_option`` values them, and ``ranks[:n]`` with how it ranks them (-inf: never
+    taken); return the index it would take."""
+    best = -1
+    best_rank = -1e18
+    now = decision_constants(s, r, p, w)
+    card_kind, card, worth, cost = -1, -1, 0.0, 0.0
+    for i in range(n):
+        kind, a, b = opts[i, 0], opts[i, 1], opts[i, 2]
+        if kind == OPT_BUILD_NORMAL or kind == OPT_BUILD_SPECIAL:
+            if kind != card_kind or a != card:
+                card_kind, card = kind, a
+                worth, cost = card_value(s, r, p, w, kind, a, now)
+            v = build_value(s, r, p, w, kind, b, worth, cost, now)
+        else:
+            v = option_value(s, r, p, w, kind, a, b, now)
+        values[i] = v
+        if kind == OPT_DIE:
+            rank = v + w[W_DIE_FIRST]
+        elif kind == OPT_END:
+            rank = 0.0
+        elif v <= 0.0:
+            ranks[i] = -np.inf
+            continue
+        elif is_improver(kind, b):
+            rank = v + IMPROVE_FIRST
+        else:
+            rank = v
+        ranks[i] = rank
+        if rank > best_rank:
+            best, best_rank = i, rank
+    return best
+
+
+@compiled
+def action_kind_features(s, r, p, kind, a, b, f):
+    """Fill ``f`` (one action's row) with what kind of action it is, the points it gains at once
+    and the resources it costs, as the rules count them."""
+    paid = 0
+    points = 0.0
+    if kind == OPT_END:
+        f[F_ENDS_TURN] = 1.0
+    elif kind == OPT_DIE:
+        f[F_SPENDS_DIE] = 1.0
+    elif kind == OPT_TAVERN:
+        if b == BRAWL or b == MAGIC_CHALLENGE:
+            f[F_CONTEST_GNOME] = 1.0
+        else:
+            f[F_TAVERN_OTHER] = 1.0
+    elif kind == OPT_SPELL:
+        f[F_SPELL] = 1.0
+        paid = r.spell_cost_mana
+        if b == HEX or b == CURSE:
+            f[F_ATTACK] = 1.0
+    elif kind == OPT_PALACE:
+        paid = r.palace_pay_coin
+    elif kind == OPT_CONVERT:
+        f[F_CONVERT_INCOME] = 1.0
+        paid = convert_price(r, s.special_side[p, a])
+    elif kind == OPT_INCOME:
+        f[F_CONVERT_INCOME] = 1.0
+    elif kind == OPT_HIRE:
+        f[F_HIRE] = 1.0
+        paid = r.trader_cost_coin if a == 0 else (r.wizard_cost if a == 1 else r.soldier_cost)
+    elif kind == OPT_UPGRADE_NORMAL:
+        f[F_UPGRADE] = 1.0
+        t = s.normal[p, a]
+        points = r.vp_advanced_normal
+        paid = r.n_cost[t, 1, 0] + r.n_cost[t, 1, 1] + r.n_cost[t, 1, 2]
+    elif kind == OPT_UPGRADE_SPECIAL:
+        f[F_UPGRADE] = 1.0
+        t = s.special[p, a]
+        points = r.vp_advanced_special - r.vp_base_special
+        paid = r.s_cost[t, 1, 0] + r.s_cost[t, 1, 1] + r.s_cost[t, 1, 2]
+    elif kind == OPT_MISSION:
+        f[F_MISSION] = 1.0
+        c = r.m_cost[s.missions[a], 0 if a < 2 else 1]
+        points = mission_vp(s, r, a)
+        paid = c[0] + c[1] + c[2]
+    elif kind == OPT_BUILD_NORMAL:
+        f[F_BUILD_NORMAL] = 1.0
+        paid = r.n_cost[a, 0, 0] + r.n_cost[a, 0, 1] + r.n_cost[a, 0, 2]
+        if s.normal[p, b] >= FIRST_NORMAL_CARD and s.normal_side[p, b] == ADVANCED:
+            points = -r.vp_advanced_normal  # the advanced building it covers
+    elif kind == OPT_BUILD_SPECIAL:
+        f[F_BUILD_SPECIAL] = 1.0
+        paid = r.s_cost[a, 0, 0] + r.s_cost[a, 0, 1] + r.s_cost[a, 0, 2]
+        points = r.vp_base_special - special_points(r, s.special[p, b], s.special_side[p, b])
+    if kind == OPT_BUILD_NORMAL or kind == OPT_BUILD_SPECIAL or kind == OPT_UPGRADE_NORMAL or \
+            kind == OPT_UPGRADE_SPECIAL:
+        f[F_ROUNDS_LEFT] = rounds_after(s, r)
+    if is_improver(kind, b):
+        f[F_IMPROVES_DICE] = 1.0
+    f[F_POINTS_NOW] = points
+    f[F_RESOURCES_PAID] = paid
+
+
+@compiled
+def option_features(decision, s, r, p, options, n):
+    """The features (``FEATURE_NAMES``) of each of the ``n`` actions of ``p``'s decision, one row
+    each, from the table (all public) and never the decks' order."""
+    f = np.zeros((n, N_FEATURES))
+    if decision != DECIDE_ACTION:
+        return f
+    for i in range(n):
+        action_kind_features(s, r, p, options[i, 0], options[i, 1], options[i, 2], f[i])
+    values = np.zeros(n)
+    ranks = np.zeros(n)
+    pick = heuristic_values(s, r, p, to_fixed_tuple(BALANCED_WEIGHTS, N_WEIGHTS), options, n,
+                            values, ranks)
+    f[:, F_BALANCED_VALUE] = values
+    for i in range(n):
+        if ranks[i] == -np.inf:
+            f[i, F_BALANCED_SKIPS] = 1.0
+        else:
+            f[i, F_BALANCED_RANK] = ranks[i]
+    heuristic_values(s, r, p, to_fixed_tuple(GREEDY_WEIGHTS, N_WEIGHTS), options, n, values,
+                     ranks)
+    f[:, F_GREEDY_VALUE] = values
+    if pick >= 0:
+        f[pick, F_BALANCED_PICK] = 1.0
+    return f

@@ -22,7 +22,8 @@ import numpy as np
 from simulator.core.jit import compiled
 from simulator.core.rng import seed_stream
 from simulator.core.search import (
-    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
+    declares, option_features, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option,
+    tried_options,
 )
 from simulator.core.trace import no_log
 from simulator.games.gnomeland import turn  # (the rules import the players, never this module)
@@ -62,6 +63,13 @@ def every_action():
         values = np.zeros(options.shape[0], dtype=np.float64)
         return np.arange(n), n, players.choose_option(s, r, p, policy, own, options, n, values)
     return tried
+
+
+@declares(option_features, STATE)
+def expert_features():
+    """What the learnt expert weighs (recorded by ``playtest distill``)."""
+    return lambda decision, s, r, p, options, n: players.option_features(decision, s, r, p,
+                                                                          options, n)
 
 
 @declares(redeal, STATE)
