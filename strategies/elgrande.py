@@ -24,11 +24,14 @@ every other decision it makes as its rollout policy would, with its own weights.
 
 import numpy as np
 
+from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice
 from simulator.core.jit import compiled
 from simulator.core.rng import below, flagged, jitter
 from simulator.core.search import SEARCH_WEIGHTS, searched
 from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
+    ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, OPPONENTS_COURT_HOME, SCORE_BLACK_REGIONS,
+    SCORE_CASTILLO, SCORE_FEWEST_CABALLEROS, SCORE_OUTSIDE_SPAIN,
     CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS, MOBILE_SCOREBOARD, MOVE_GRANDE,
     N_PLACES, N_POWER, N_STACKS, SCORE_ANY_REGION, SCORE_CHOSEN_REGION, SECRET_RETURN_2,
     SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE,
@@ -37,9 +40,9 @@ from simulator.games.elgrande.board import (
 )
 
 RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER, COLONIAL_MERCHANT, \
-    INQUISITOR, LOOKAHEAD = range(9)
+    INQUISITOR, LOOKAHEAD, EXPERT = range(10)
 NAMES = ("random", "greedy", "king_shadow", "castillo_schemer", "intriguer", "spoiler",
-         "colonial_merchant", "inquisitor", "lookahead")
+         "colonial_merchant", "inquisitor", "lookahead", "expert")
 DESCRIPTIONS = (
     "uniform over the legal choices (power card, action card and its order, every placement, "
     "move and region)",
@@ -57,6 +60,9 @@ DESCRIPTIONS = (
     "searches: plays each face-up action card (and each power card) out to the end of the round "
     "(rollouts by spoiler players, the stacks re-dealt) and leaves spoiler's choice only for a "
     "surely better one",
+    "learnt from the search (playtest distill): values its power card and its action card by a "
+    "weighted sum of their features (no card played out), carries the card out in the order "
+    "spoiler finds best (that card alone tried), and decides the rest as spoiler does",
 )
 
 # The weight vector: what each entry means (values in points).
@@ -77,13 +83,47 @@ STYLE_NAMES = (
     "inquisitor",   # value of holding the Grand Inquisitor card
     "noise",        # random jitter on every value, so equal players do not mirror each other
 )
+# What the learnt expert (core/expert.py) sees of an option, raw, from the open board alone (no
+# card played out). Each decision fills only its own features (the rest 0).
+FEATURE_NAMES = (
+    # the power card (DECIDE_POWER)
+    "power_order",     # the card's value / 13 (acting early)
+    "power_court",     # Caballeros it brings from the provinces to the court
+    "power_save",      # its value above the mean of the player's cards left, / 13
+    "power_beats",     # share of the rivals whose card played this round it beats
+    "power_beaten",    # share of the rivals whose card played this round beats it
+    "power_highest",   # 1 if it is the highest card the player has left
+    # the action card (DECIDE_CARD)
+    "card_places",     # Caballeros its placement lets the player place (at most its court)
+    "place_points",    # points the best such placements would gain now (each valued alone,
+                       # own less the rivals' mean, as greedy values a placement)
+    "stack_1", "stack_2", "stack_3", "stack_4", "stack_5",  # which stack the card is from
+    "stack_6", "stack_7",
+    "king_card",       # the King's card or King to a neighbour: the King moves
+    "scoring_lead",    # a scoring card: the player's lead if the board were scored now
+    "castillo_lead",   # the Castillo's scoring card: the player's lead in the Castillo
+    "returns",         # a card that sends Caballeros home (the secret returns, all out...)
+)
+(F_POWER_ORDER, F_POWER_COURT, F_POWER_SAVE, F_POWER_BEATS, F_POWER_BEATEN, F_POWER_HIGHEST,
+ F_CARD_PLACES, F_PLACE_POINTS, F_STACK_1, F_STACK_2, F_STACK_3, F_STACK_4, F_STACK_5,
+ F_STACK_6, F_STACK_7, F_KING_CARD, F_SCORING_LEAD, F_CASTILLO_LEAD, F_RETURNS) = \
+    range(len(FEATURE_NAMES))
+N_FEATURES = len(FEATURE_NAMES)
+# What the expert does where it values no options (placements, moves, regions, Vetoes...):
+# spoiler's, as the search player it learns from does (greedy's placements, blind to the rivals'
+# points, lose nearly every two-player game to spoiler's).
+EXPERT_FALLBACK = SPOILER
+
 WEIGHT_NAMES = STYLE_NAMES + (
     "search_power",  # the search player: 1 plays its power cards out too, 0 plays its policy's
-) + SEARCH_WEIGHTS   # a search player's budget and rollout policy (simulator/core/search.py)
+) + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS  # then a search player's budget and
+# rollout policy (simulator/core/search.py)
 (W_STANDING, W_RIVAL, W_LEADER, W_CASTILLO, W_COURT, W_POWER_ORDER, W_POWER_COURT, W_POWER_SAVE,
  W_STACK_1, W_STACK_2, W_STACK_3, W_STACK_4, W_STACK_5, W_STACK_6, W_STACK_7, W_VETO_AT, W_CARGO,
- W_VOYAGE, W_INQUISITOR, W_NOISE, W_SEARCH_POWER, W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY,
- W_SEARCH_CONFIDENCE) = range(len(WEIGHT_NAMES))
+ W_VOYAGE, W_INQUISITOR, W_NOISE, W_SEARCH_POWER) = range(len(STYLE_NAMES) + 1)
+W_FIRST_VALUE = W_SEARCH_POWER + 1
+W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
+    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 # The expansion's weights (stack_6, stack_7, cargo, voyage, inquisitor) weigh nothing in the
@@ -99,13 +139,20 @@ _STYLE = np.array([
     [0.8,   0.3,  0.0,  0.1,  0.1,  2.0,  0.5,   2.0,  0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.9, 1.5, 1.0, 0.1],  # colonial_merchant
     [0.8,   0.3,  0.0,  0.2,  0.1,  5.0,  0.5,   1.0,  0.0, 0.0, 0.0, 0.0, 0.0, 6.0, 0.0, 3.0, 0.5, 0.2, 4.0, 0.1],  # inquisitor
 ])
-_SEARCH = np.zeros((len(NAMES), 1 + len(SEARCH_WEIGHTS)))
+_SEARCH = np.zeros((len(NAMES) - 1, 1 + len(SEARCH_WEIGHTS)))
 # lookahead: spoiler's weights (the strongest heuristic at 3 and 4 players); power cards searched
 # too; 4 rollouts per option to the end of the round, spoiler rollouts, leaving spoiler's own
 # choice at 1 standard error
 _STYLE = np.vstack([_STYLE, _STYLE[SPOILER]])
 _SEARCH[LOOKAHEAD] = (1, 4, 1, SPOILER, 1.0)
-DEFAULT_WEIGHTS = np.hstack([_STYLE, _SEARCH])
+# The expert's row (built as core/expert.py's weight_table builds one, search_power kept apart):
+# its fallback's style, the shipped values; search_power 1, so that a search player distilled
+# from it (playtest distill: its row with the search's budget) still plays its power cards out.
+_EXPERT = np.concatenate([_STYLE[EXPERT_FALLBACK], [1.0], shipped_expert("elgrande", FEATURE_NAMES),
+                          np.zeros(len(SEARCH_WEIGHTS))])
+DEFAULT_WEIGHTS = np.vstack([
+    np.hstack([_STYLE, _SEARCH[:, :1], np.zeros((len(NAMES) - 1, N_FEATURES)), _SEARCH[:, 1:]]),
+    _EXPERT])
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 @compiled
@@ -113,7 +160,16 @@ def acting(plans, p):
     """The strategy that makes ``p``'s decision: a search player decides what it does not search
     as its rollout policy would."""
     sid = plans[0][p]
+    if sid == EXPERT:
+        return EXPERT_FALLBACK
     return int(plans[1][p][W_ROLLOUT_POLICY]) if sid == LOOKAHEAD else sid
+
+
+@compiled
+def expert_choice(decision, s, r, p, plans, options, n):
+    """The expert's option: the best valued by its weights over the options' features."""
+    return valued_choice(option_features(decision, s, r, p, options, n), n, plans[1][p],
+                         W_FIRST_VALUE)
 
 
 @compiled
@@ -409,6 +465,15 @@ def choose_power(s, r, p, plans, rng, allowed):
                 i += 1
         i = searched(L.DECIDE_POWER, s, r, p, plans, rng, options, k)
         return options[i, 0], i
+    if plans[0][p] == EXPERT:
+        options = np.zeros((N_POWER, 1), dtype=np.int64)
+        i = 0
+        for v in range(1, N_POWER + 1):
+            if allowed[v]:
+                options[i, 0] = v
+                i += 1
+        i = expert_choice(L.DECIDE_POWER, s, r, p, plans, options, k)
+        return options[i, 0], i
     sid = acting(plans, p)
     if sid == RANDOM:
         pick = below(rng, k)
@@ -469,6 +534,27 @@ def worth_trying(card, order):
 def searches_cards(plans, p):
     """Whether ``p`` is the search player, who searches its action card (``searched_card``)."""
     return plans[0][p] == LOOKAHEAD
+
+
+@compiled
+def values_cards(plans, p):
+    """Whether ``p`` is the learnt expert, who values its action card (``valued_card``) without
+    playing it out."""
+    return plans[0][p] == EXPERT
+
+
+@compiled
+def valued_card(s, r, p, plans):
+    """(stack, face-up cards, the card's row among them) of the card the expert's weights value
+    most."""
+    cards = np.zeros((N_STACKS, 2), dtype=np.int64)
+    n = 0
+    for stack in range(N_STACKS):
+        if s.face[stack] >= 0:
+            cards[n, 0] = stack
+            n += 1
+    o = expert_choice(L.DECIDE_CARD, s, r, p, plans, cards, n)
+    return cards[o, 0], n, o
 
 
 @compiled(inline="always")  # compiled into its caller, turn.choose_card
@@ -882,3 +968,75 @@ def choose_table_colour(s, r, p, plans, rng, beside):
         if replace:
             best, pick_c = v, c
     return pick_c
+
+
+# --- the expert's view of an option -------------------------------------------------------------
+
+@compiled
+def option_features(decision, s, r, p, options, n):
+    """One row of ``FEATURE_NAMES`` per option of ``options[:n]`` (the power cards' values, or
+    the face-up cards' stacks), from the open board alone: no card is played out."""
+    f = np.zeros((n, N_FEATURES), dtype=np.float64)
+    if decision == L.DECIDE_POWER:
+        left = 0.0
+        n_left = 0
+        highest = 0
+        for v in range(1, N_POWER + 1):
+            if s.power_used[p, v] == 0:
+                left += v
+                n_left += 1
+                highest = v
+        mean = left / max(1, n_left)
+        rivals = max(1, s.n_players - 1)
+        for o in range(n):
+            v = options[o, 0]
+            f[o, F_POWER_ORDER] = v / N_POWER
+            f[o, F_POWER_COURT] = min(s.power_caballeros[v], s.provinces[p])
+            f[o, F_POWER_SAVE] = (v - mean) / N_POWER
+            for q in range(s.n_players):
+                played = s.power_played[q]
+                if q != p and played > 0:
+                    if played < v:
+                        f[o, F_POWER_BEATS] += 1.0 / rivals
+                    elif played > v:
+                        f[o, F_POWER_BEATEN] += 1.0 / rivals
+            f[o, F_POWER_HIGHEST] = 1.0 if v == highest else 0.0
+        return f
+    # the action card: the placements' points, each place valued alone (own less the rivals'
+    # mean), best first; the lead in every place and in the Castillo, were they scored now
+    coef = np.full(MAX_PLAYERS, -1.0 / max(1, s.n_players - 1), dtype=np.float64)
+    coef[p] = 1.0
+    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    gains = np.zeros(N_PLACES, dtype=np.float64)
+    k = 0
+    lead = 0.0
+    castillo = 0.0
+    for g in range(N_PLACES):
+        if not in_play(s, g):
+            continue
+        now = place_term(s, r, g, coef, pts)
+        lead += now
+        if g == CASTILLO:
+            castillo = now
+        if placement_target(s, g):
+            gains[k] = term_with(s, r, p, g, 1, coef, pts) - now
+            k += 1
+    ranked = -np.sort(-gains[:k])
+    for o in range(n):
+        stack = options[o, 0]
+        card = s.face[stack]
+        places = min(s.card_caballeros[card], s.court[p])
+        f[o, F_CARD_PLACES] = places
+        for i in range(min(places, k)):  # one place's gain for each Caballero, at most once each
+            if ranked[i] > 0:
+                f[o, F_PLACE_POINTS] += ranked[i]
+        f[o, F_STACK_1 + CARD_STACK[card] - 1] = 1.0
+        f[o, F_KING_CARD] = 1.0 if card == KING or card == KING_TO_NEIGHBOUR else 0.0
+        if SCORE_CHOSEN_REGION <= card <= SCORE_FEWEST_CABALLEROS or card == MOBILE_SCOREBOARD \
+                or card == SCORE_OUTSIDE_SPAIN or card == SCORE_BLACK_REGIONS:
+            f[o, F_SCORING_LEAD] = lead
+        f[o, F_CASTILLO_LEAD] = castillo if card == SCORE_CASTILLO else 0.0
+        f[o, F_RETURNS] = 1.0 if card == SECRET_RETURN_2 or card == SECRET_RETURN_ALL or \
+            card == ALL_OUT_OF_ONE_REGION or card == ALL_OUT_OR_PLACE_2 or \
+            card == OPPONENTS_COURT_HOME else 0.0
+    return f

@@ -12,7 +12,8 @@ from simulator.games.elgrande.turn import new_game
 from strategies.elgrande import DEFAULT_WEIGHTS, GREEDY, NAMES, RANDOM
 from tests.game_fixtures import GameFixtures, plan_maker
 
-HEURISTICS = [n for n in NAMES if n not in ("random", "lookahead")]  # the search player: test_search.py
+HEURISTICS = [n for n in NAMES if n not in ("random", "lookahead", "expert")]  # the search
+# player: test_search.py; the learnt expert: test_expert.py
 
 
 make_plans = plan_maker(DEFAULT_WEIGHTS, MAX_PLAYERS)

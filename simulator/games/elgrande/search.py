@@ -35,7 +35,8 @@ import numpy as np
 
 from simulator.core.jit import compiled
 from simulator.core.search import (
-    declares, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option, tried_options,
+    declares, option_features, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option,
+    tried_options,
 )
 from simulator.core.trace import no_log
 from simulator.games.elgrande import turn  # (the rules import the players, never this module)
@@ -150,3 +151,10 @@ def rounds_on():
 @declares(rollout_scores, STATE)
 def scores_with_standings():
     return lambda table, r: standing_scores(table, r)
+
+
+@declares(option_features, STATE)
+def expert_features():
+    """What the learnt expert weighs (recorded by ``playtest distill``)."""
+    return lambda decision, s, r, p, options, n: players.option_features(decision, s, r, p,
+                                                                          options, n)

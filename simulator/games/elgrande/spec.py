@@ -94,7 +94,7 @@ GAME = Game(
                                        "spoiler"),
                           tunable=("king_shadow", "castillo_schemer", "intriguer", "spoiler"),
                           tuned_weights=tuple(n for n in players.STYLE_NAMES if n != "noise"),
-                          search="lookahead"),
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,

@@ -265,8 +265,13 @@ def play_card(s, r, plans, rng, log, p, card, order):
 def choose_card(s, r, p, plans, rng):
     """(stack, order, options, chosen) of the action card ``p`` takes and how it carries it out
     (``ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options three
-    to a face-up card): the search player's search (``strategies.searched_card``), else each
-    card tried (``card_choice``)."""
+    to a face-up card): the search player's search (``strategies.searched_card``), the learnt
+    expert's valuation (``strategies.valued_card``; that card then tried in each order, as the
+    search's options carry its rollout policy's order), else each card tried (``card_choice``)."""
+    if players.values_cards(plans, p):
+        stack, n, o = players.valued_card(s, r, p, plans)
+        order = card_choice(s, r, p, plans, rng, stack)[1]
+        return stack, order, 3 * n, 3 * o + order
     if players.searches_cards(plans, p):
         return players.searched_card(s, r, p, plans, rng)
     return card_choice(s, r, p, plans, rng, -1)

@@ -1,0 +1,118 @@
+"""The learnt expert: it sees only what a player sees (never the stacks' order), plays the
+weights it ships with, and takes the option its weights value most."""
+
+import json
+
+import numpy as np
+
+from simulator.core.expert import SHIPPED, expert_weight_names
+from simulator.core.rng import seed_stream
+from simulator.core.trace import new_log, no_log
+from simulator.games.elgrande import board, codes
+from simulator.games.elgrande.effects import copy_of
+from simulator.games.elgrande.search import redeal_hidden
+from simulator.games.elgrande.turn import card_choice, choose_card, new_game, play_on, turn_up_cards
+from strategies import elgrande as players
+from tests.elgrande.conftest import make_plans
+
+
+def positions(r, count=8):
+    """Tables at the start of a round's power cards, after some rounds of greedy play, the
+    round's cards face up (two to five players, the base game and the expansion)."""
+    plans = make_plans(players.GREEDY)
+    out = []
+    for i in range(count):
+        n = 2 + i % 4
+        mode = i % 2
+        table = new_game(r, n, plans, seed_stream(40 + i, 0), new_log(100), mode).view(np.recarray)
+        s = table[0]
+        play_on(s, r, plans, seed_stream(60 + i, 0), no_log(), 1 + i % 5)
+        s.round_no += 1
+        turn_up_cards(s, no_log())
+        out.append(table)
+    return out
+
+
+def decisions(s, p):
+    """The decisions the expert values at ``s``: (code, options, n)."""
+    power = np.zeros((board.N_POWER, 1), dtype=np.int64)
+    k = 0
+    for v in range(1, board.N_POWER + 1):
+        if s.power_used[p, v] == 0:
+            power[k, 0] = v
+            k += 1
+    cards = np.zeros((board.N_STACKS, 2), dtype=np.int64)
+    n = 0
+    for stack in range(board.N_STACKS):
+        if s.face[stack] >= 0:
+            cards[n, 0] = stack
+            n += 1
+    return [(codes.DECIDE_POWER, power, k), (codes.DECIDE_CARD, cards, n)]
+
+
+def test_the_features_do_not_change_when_the_stacks_are_redealt(r):
+    moved = 0
+    for i, table in enumerate(positions(r)):
+        s = table[0]
+        for p in range(s.n_players):
+            seen = [players.option_features(code, s, r, p, options, n)
+                    for code, options, n in decisions(s, p)]
+            x = copy_of(s).view(np.recarray)
+            redeal_hidden(x[0], seed_stream(300 + i, p))
+            moved += x[0].deck.tobytes() != s.deck.tobytes()
+            again = [players.option_features(code, x[0], r, p, options, n)
+                     for code, options, n in decisions(x[0], p)]
+            for a, b in zip(seen, again):
+                assert np.array_equal(a, b)
+    assert moved >= 10  # the re-deals really changed the hidden order
+
+
+def test_the_expert_takes_the_option_its_weights_value_most(r):
+    w = players.DEFAULT_WEIGHTS[players.EXPERT]
+    values = w[players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES]
+    ids = np.full(board.MAX_PLAYERS, players.EXPERT)
+    plans = (ids, players.DEFAULT_WEIGHTS[ids].copy())
+    differs = 0
+    for table in positions(r):
+        s = table[0]
+        for p in range(s.n_players):
+            for code, options, n in decisions(s, p):
+                f = players.option_features(code, s, r, p, options, n)
+                assert f.shape == (n, players.N_FEATURES)
+                pick = players.expert_choice(code, s, r, p, plans, options, n)
+                assert pick == int(np.argmax(f[:n] @ values))
+                differs += pick != 0
+    assert differs > 0
+
+
+def test_the_expert_plays_the_weights_it_ships_with():
+    shipped = json.loads((SHIPPED / "elgrande.json").read_text())
+    assert shipped["game"] == "elgrande" and shipped["strategy"] == "expert"
+    row = players.DEFAULT_WEIGHTS[players.EXPERT]
+    names = expert_weight_names(players.FEATURE_NAMES)
+    assert [row[players.WEIGHT_NAMES.index(n)] for n in names] == [shipped["weights"][n]
+                                                                    for n in names]
+    assert np.any(row[players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES] != 0)
+    # the fallback's style, and search_power 1 (for the search distilled from it)
+    fallback = players.DEFAULT_WEIGHTS[players.EXPERT_FALLBACK]
+    assert np.array_equal(row[:players.W_SEARCH_POWER], fallback[:players.W_SEARCH_POWER])
+    assert row[players.W_SEARCH_POWER] == 1
+    # and every other player's expert weights are 0: nobody else reads them
+    others = np.delete(players.DEFAULT_WEIGHTS, players.EXPERT, axis=0)
+    assert not others[:, players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES].any()
+
+
+def test_the_expert_carries_its_card_out_in_the_order_spoiler_finds_best(r):
+    ids = np.full(board.MAX_PLAYERS, players.EXPERT)
+    plans = (ids, players.DEFAULT_WEIGHTS[ids].copy())
+    orders = set()
+    for i, table in enumerate(positions(r)):
+        s = table[0]
+        for p in range(s.n_players):
+            stack, n, o = players.valued_card(s, r, p, plans)
+            # the card alone, tried in each order by the expert's fallback (spoiler)
+            order = card_choice(s, r, p, plans, seed_stream(90 + i, p), stack)[1]
+            assert choose_card(s, r, p, plans, seed_stream(90 + i, p)) == \
+                (stack, order, 3 * n, 3 * o + order)
+            orders.add(order)
+    assert len(orders) > 1  # not always the action first
