@@ -260,3 +260,19 @@ def test_a_rung_of_one_strategy_has_the_balance_index_of_experiments(whole):
         theirs = experiments_index(path)
         ours = balance_index(seats, run.n_games, 2, 0.95)
         assert ours == pytest.approx((theirs["index"], theirs["low"], theirs["high"]))
+
+
+@pytest.mark.parametrize("game", ["grimoire", "gemmis", "gnomeland", "elgrande"])
+def test_every_game_climbs_the_ladder_to_its_learnt_expert(game, tmp_path):
+    out = api.ladder(game, tmp_path / game, players=2, games=100, search_games=4, match_games=40,
+                     rollouts=[1, 2], rollout_turns=1, seed=3, progress=False)
+    result = json.loads((out / "report" / "ladder.json").read_text())
+    assert [r["name"] for r in result["rungs"]] == ["random", "heuristics", "expert",
+                                                    "lookahead-1", "lookahead-2"]
+    assert result["expert_rung"] == "expert"
+    expert = next(r for r in result["rungs"] if r["name"] == "expert")
+    assert api.load(out / expert["folder"]).manifest["strategies"] == ["expert"]
+    for rows in result["families"].values():
+        for row in rows:
+            assert len(row["cells"]) == 5
+    assert (out / "report" / "ladder.html").exists()
