@@ -15,6 +15,9 @@ For each game, with its default mix at its largest standard table:
 player) on one thread and on every thread, in different chunk sizes, and says whether the bytes
 agree.
 
+``playtest bench --experts`` times each game's learnt expert in every seat against its default
+mix and against four-player Gremios, alternated, at the smallest and largest table.
+
 ``playtest bench --compile`` measures only the compile: for each game, a fresh process with an
 empty cache compiles and plays its heuristic game loop with a replay, then its searching loop
 (where the game has a search player), each timed (wall and CPU), and counts what compiled: the
@@ -320,6 +323,79 @@ def determinism_table(results: list[dict]) -> str:
             lines.append(f"{r['game']:<10} {r['players']:>7} {run['mix']:<14} {run['games']:>10,} "
                          f"{run['seconds_1_thread']:>11,.1f} {run[every]:>13,.1f}  "
                          f"{'yes' if run['identical'] else 'NO'}")
+    return "\n".join(lines)
+
+
+EXPERT_TIMING_S = 1.0  # each timing of ``--experts`` plays games for about this long
+
+
+def _seconds_per_game(config, games: int) -> float:
+    from simulator.core.batch import play_in_memory
+    started = time.perf_counter()
+    play_in_memory(config, games, threads=1)
+    return (time.perf_counter() - started) / games
+
+
+def _games_for(config, seconds: float) -> int:
+    """Enough games of ``config`` for a timing of about ``seconds`` (compiled and warm first)."""
+    _seconds_per_game(config, 20)
+    return max(20, int(seconds / _seconds_per_game(config, 100)))
+
+
+def expert_cost_game(game: str, repeats: int, seconds: float = EXPERT_TIMING_S, log=print) -> dict:
+    """The learnt expert's cost: at the smallest and largest table of the first mode, the expert
+    in every seat, the default mix and four-player Gremios (the yardstick) timed in turn on one
+    thread, ``repeats`` times; the per-game ratios of each round, expert over mix and each over
+    Gremios."""
+    from simulator.core.config import make_config
+    from simulator.core.game import get_game
+
+    spec = get_game(game)
+    counts = spec.modes[spec.default_mode].player_counts
+    yardstick = make_config(YARDSTICK, 4, seed=1)
+    yardstick_games = _games_for(yardstick, seconds)
+    result = {"game": game, "expert": spec.strategies.expert, "tables": []}
+    for players in sorted({min(counts), max(counts)}):
+        log(f"{game}, {players} players: the expert against the default mix and {YARDSTICK}")
+        expert = make_config(game, players, strategies=[spec.strategies.expert], seed=1)
+        mix = make_config(game, players, seed=1)
+        n_expert, n_mix = _games_for(expert, seconds), _games_for(mix, seconds)
+        over_mix, expert_in, mix_in = [], [], []
+        for _ in range(repeats):
+            e = _seconds_per_game(expert, n_expert)
+            m = _seconds_per_game(mix, n_mix)
+            y = _seconds_per_game(yardstick, yardstick_games)
+            over_mix.append(e / m)
+            expert_in.append(e / y)
+            mix_in.append(m / y)
+        result["tables"].append({
+            "players": players, "games": {"expert": n_expert, "mix": n_mix,
+                                          YARDSTICK: yardstick_games},
+            "expert_over_mix": _stats(over_mix), f"expert_in_{YARDSTICK}_games": _stats(expert_in),
+            f"mix_in_{YARDSTICK}_games": _stats(mix_in)})
+    return result
+
+
+def run_expert_bench(games: list[str], repeats: int, seconds: float = EXPERT_TIMING_S,
+                     out: Path | None = None, log=print) -> dict:
+    from simulator.core.game import get_game
+    games = [g for g in games if get_game(g).strategies.expert]
+    report = {"machine": machine(), "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+              "load": os.getloadavg(), "settings": {"repeats": repeats, "timing_s": seconds},
+              "results": [expert_cost_game(g, repeats, seconds, log) for g in games]}
+    if out is not None:
+        Path(out).write_text(json.dumps(report, indent=2) + "\n")
+    return report
+
+
+def expert_table(results: list[dict]) -> str:
+    lines = [f"{'game':<10} {'players':>7} {'expert / mix':>13} {'expert in ' + YARDSTICK + ' games':>24}"
+             f" {'mix in ' + YARDSTICK + ' games':>21}"]
+    for r in results:
+        for t in r["tables"]:
+            lines.append(f"{r['game']:<10} {t['players']:>7} {t['expert_over_mix']['median']:>13.2f} "
+                         f"{t[f'expert_in_{YARDSTICK}_games']['median']:>24.2f} "
+                         f"{t[f'mix_in_{YARDSTICK}_games']['median']:>21.2f}")
     return "\n".join(lines)
 
 

@@ -716,9 +716,13 @@ def new_game(name):
                    "the bytes the same?")
 @click.option("--search-games", type=int, default=20, show_default=True,
               help="With --determinism: games with the search player seated.")
+@click.option("--experts", is_flag=True,
+              help="Only the learnt experts' cost: the expert in every seat, the default mix and "
+                   "four-player Gremios timed in turn (one thread, --repeats rounds), at the "
+                   "smallest and largest table.")
 @click.option("--out", "-o", type=click.Path(), default="bench.json", show_default=True)
 def bench(games, repeats, engine_games, run_games, interpreted_games, quick, compile_only,
-          determinism, search_games, out):
+          determinism, search_games, experts, out):
     """Measure each GAME (default: all): engine speed, end to end, memory, start-up, JIT gain."""
     from simulator.bench import compile_table, run_bench, run_compile_bench, table
     from simulator.core.game import GAME_NAMES, get_game
@@ -745,6 +749,16 @@ def bench(games, repeats, engine_games, run_games, interpreted_games, quick, com
         click.echo(f"written: {out}")
         if not all(run["identical"] for r in report["results"] for run in r["runs"]):
             raise SystemExit(1)
+        return
+    if experts:
+        from simulator.bench import EXPERT_TIMING_S, expert_table, run_expert_bench
+        if repeats < 1:
+            raise UsageError(f"--repeats {repeats}: must be at least 1")
+        report = run_expert_bench(list(games) or list(GAME_NAMES), 1 if quick else repeats,
+                                  0.05 if quick else EXPERT_TIMING_S, out,
+                                  log=lambda m: click.echo(m, err=True))
+        click.echo(expert_table(report["results"]))
+        click.echo(f"written: {out}")
         return
     for name, value in (("--repeats", repeats), ("--engine-games", engine_games),
                         ("--run-games", run_games), ("--interpreted-games", interpreted_games)):

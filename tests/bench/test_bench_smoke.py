@@ -66,3 +66,19 @@ def test_the_determinism_bench_fails_when_the_bytes_differ(tmp_path, monkeypatch
         cli.entry()
     assert exit_.value.code == 1
     assert capsys.readouterr().out.splitlines()[1].endswith("NO")
+
+
+def test_the_expert_bench_times_the_expert_the_mix_and_gremios_at_each_table(tmp_path,
+                                                                             monkeypatch, capsys):
+    out = tmp_path / "experts.json"
+    monkeypatch.setattr(sys, "argv", ["playtest", "bench", "--experts", "gremios", "--quick",
+                                      "-o", str(out)])
+    cli.entry()
+    (result,) = json.loads(out.read_text())["results"]
+    assert result["expert"] == "expert"
+    assert [t["players"] for t in result["tables"]] == [2, 4]
+    for t in result["tables"]:
+        for key in ("expert_over_mix", "expert_in_gremios_games", "mix_in_gremios_games"):
+            assert t[key]["runs"] == 1 and t[key]["median"] > 0
+        assert min(t["games"].values()) >= 20
+    assert "expert / mix" in capsys.readouterr().out
