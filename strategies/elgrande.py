@@ -456,23 +456,18 @@ def choose_power(s, r, p, plans, rng, allowed):
     k = 0
     for v in range(1, N_POWER + 1):
         k += allowed[v]
-    if plans[0][p] == LOOKAHEAD and plans[1][p][W_SEARCH_POWER] > 0:
+    searches = plans[0][p] == LOOKAHEAD and plans[1][p][W_SEARCH_POWER] > 0
+    if searches or plans[0][p] == EXPERT:
         options = np.zeros((N_POWER, 1), dtype=np.int64)
         i = 0
         for v in range(1, N_POWER + 1):
             if allowed[v]:
                 options[i, 0] = v
                 i += 1
-        i = searched(L.DECIDE_POWER, s, r, p, plans, rng, options, k)
-        return options[i, 0], i
-    if plans[0][p] == EXPERT:
-        options = np.zeros((N_POWER, 1), dtype=np.int64)
-        i = 0
-        for v in range(1, N_POWER + 1):
-            if allowed[v]:
-                options[i, 0] = v
-                i += 1
-        i = expert_choice(L.DECIDE_POWER, s, r, p, plans, options, k)
+        if searches:
+            i = searched(L.DECIDE_POWER, s, r, p, plans, rng, options, k)
+        else:
+            i = expert_choice(L.DECIDE_POWER, s, r, p, plans, options, k)
         return options[i, 0], i
     sid = acting(plans, p)
     if sid == RANDOM:

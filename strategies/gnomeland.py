@@ -131,6 +131,7 @@ DEFAULT_WEIGHTS = weight_table(np.hstack([_STYLE, _SEARCH]), len(STYLE_NAMES), E
 BALANCED_WEIGHTS = DEFAULT_WEIGHTS[BALANCED].copy()
 BALANCED_WEIGHTS[W_NOISE] = 0.0
 GREEDY_WEIGHTS = DEFAULT_WEIGHTS[GREEDY].copy()
+GREEDY_WEIGHTS[W_NOISE] = 0.0
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 IMPROVE_FIRST = 6.0   # dice-changing actions are worth taking only before the dice are spent
@@ -509,7 +510,28 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
         for i in range(n):
             values[i] = 0.0
         return below(rng, n)
-    w = weights_of(plans, p)
+    return heuristic_choice(s, r, p, weights_of(plans, p), rng, opts, n, values)
+
+
+@compiled(inline="always")
+def ranked(kind, b, v, w):
+    """How a heuristic ranks an action it values ``v``: dice-changing actions first, then dice,
+    then the best purchase worth more than nothing (-inf: never taken)."""
+    if kind == OPT_DIE:
+        return v + w[W_DIE_FIRST]
+    if kind == OPT_END:
+        return 0.0
+    if v <= 0.0:
+        return -np.inf
+    if is_improver(kind, b):
+        return v + IMPROVE_FIRST
+    return v
+
+
+@compiled
+def heuristic_choice(s, r, p, w, rng, opts, n, values):
+    """The action a heuristic of weights ``w`` (a tuple) takes: an index into ``opts[:n]``;
+    ``values[:n]`` is filled with the worth of each, its noise drawn from ``rng``."""
     best = -1
     best_rank = -1e18
     now = decision_constants(s, r, p, w)
@@ -524,16 +546,7 @@ def choose_option(s, r, p, plans, rng, opts, n, values):
         else:
             v = option_value(s, r, p, w, kind, a, b, now) + jitter(w[W_NOISE], rng)
         values[i] = v
-        if kind == OPT_DIE:
-            rank = v + w[W_DIE_FIRST]
-        elif kind == OPT_END:
-            rank = 0.0
-        elif v <= 0.0:
-            continue
-        elif is_improver(kind, b):
-            rank = v + IMPROVE_FIRST
-        else:
-            rank = v
+        rank = ranked(kind, b, v, w)
         if rank > best_rank:
             best, best_rank = i, rank
     return best
@@ -654,42 +667,6 @@ def contest_mercs(s, r, q, plans, rng, k, mine, counted, totals, free, price, ma
 # --- the expert's view of an action ------------------------------------------------------------
 
 @compiled
-def heuristic_values(s, r, p, w, opts, n, values, ranks):
-    """Fill ``values[:n]`` with each action's worth to a heuristic of weights ``w`` (a tuple, no
-    noise), as ``choose_option`` values them, and ``ranks[:n]`` with how it ranks them (-inf: never
-    taken); return the index it would take."""
-    best = -1
-    best_rank = -1e18
-    now = decision_constants(s, r, p, w)
-    card_kind, card, worth, cost = -1, -1, 0.0, 0.0
-    for i in range(n):
-        kind, a, b = opts[i, 0], opts[i, 1], opts[i, 2]
-        if kind == OPT_BUILD_NORMAL or kind == OPT_BUILD_SPECIAL:
-            if kind != card_kind or a != card:
-                card_kind, card = kind, a
-                worth, cost = card_value(s, r, p, w, kind, a, now)
-            v = build_value(s, r, p, w, kind, b, worth, cost, now)
-        else:
-            v = option_value(s, r, p, w, kind, a, b, now)
-        values[i] = v
-        if kind == OPT_DIE:
-            rank = v + w[W_DIE_FIRST]
-        elif kind == OPT_END:
-            rank = 0.0
-        elif v <= 0.0:
-            ranks[i] = -np.inf
-            continue
-        elif is_improver(kind, b):
-            rank = v + IMPROVE_FIRST
-        else:
-            rank = v
-        ranks[i] = rank
-        if rank > best_rank:
-            best, best_rank = i, rank
-    return best
-
-
-@compiled
 def action_kind_features(s, r, p, kind, a, b, f):
     """Fill ``f`` (one action's row) with what kind of action it is, the points it gains at once
     and the resources it costs, as the rules count them."""
@@ -762,17 +739,18 @@ def option_features(decision, s, r, p, options, n):
     for i in range(n):
         action_kind_features(s, r, p, options[i, 0], options[i, 1], options[i, 2], f[i])
     values = np.zeros(n)
-    ranks = np.zeros(n)
-    pick = heuristic_values(s, r, p, to_fixed_tuple(BALANCED_WEIGHTS, N_WEIGHTS), options, n,
-                            values, ranks)
+    no_draws = np.zeros(4, dtype=np.uint64)  # noise 0: the valuations below draw nothing
+    balanced = to_fixed_tuple(BALANCED_WEIGHTS, N_WEIGHTS)
+    pick = heuristic_choice(s, r, p, balanced, no_draws, options, n, values)
     f[:, F_BALANCED_VALUE] = values
     for i in range(n):
-        if ranks[i] == -np.inf:
+        rank = ranked(options[i, 0], options[i, 2], values[i], balanced)
+        if rank == -np.inf:
             f[i, F_BALANCED_SKIPS] = 1.0
         else:
-            f[i, F_BALANCED_RANK] = ranks[i]
-    heuristic_values(s, r, p, to_fixed_tuple(GREEDY_WEIGHTS, N_WEIGHTS), options, n, values,
-                     ranks)
+            f[i, F_BALANCED_RANK] = rank
+    heuristic_choice(s, r, p, to_fixed_tuple(GREEDY_WEIGHTS, N_WEIGHTS), no_draws, options, n,
+                     values)
     f[:, F_GREEDY_VALUE] = values
     if pick >= 0:
         f[pick, F_BALANCED_PICK] = 1.0

@@ -1,18 +1,18 @@
 """The learnt expert: it sees only what a player sees (never the stacks' order), plays the
 weights it ships with, and takes the option its weights value most."""
 
-import json
-
 import numpy as np
 
-from simulator.core.expert import SHIPPED, expert_weight_names
 from simulator.core.rng import seed_stream
 from simulator.core.trace import new_log, no_log
 from simulator.games.elgrande import board, codes
 from simulator.games.elgrande.effects import copy_of
 from simulator.games.elgrande.search import redeal_hidden
-from simulator.games.elgrande.turn import card_choice, choose_card, new_game, play_on, turn_up_cards
+from simulator.games.elgrande.turn import (
+    card_choice, choose_card, new_game, play_on, turn_up_cards,
+)
 from strategies import elgrande as players
+from tests.experts import assert_plays_the_weights_it_ships_with
 from tests.elgrande.conftest import make_plans
 
 
@@ -86,20 +86,12 @@ def test_the_expert_takes_the_option_its_weights_value_most(r):
 
 
 def test_the_expert_plays_the_weights_it_ships_with():
-    shipped = json.loads((SHIPPED / "elgrande.json").read_text())
-    assert shipped["game"] == "elgrande" and shipped["strategy"] == "expert"
+    assert_plays_the_weights_it_ships_with("elgrande", players)
     row = players.DEFAULT_WEIGHTS[players.EXPERT]
-    names = expert_weight_names(players.FEATURE_NAMES)
-    assert [row[players.WEIGHT_NAMES.index(n)] for n in names] == [shipped["weights"][n]
-                                                                    for n in names]
-    assert np.any(row[players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES] != 0)
     # the fallback's style, and search_power 1 (for the search distilled from it)
     fallback = players.DEFAULT_WEIGHTS[players.EXPERT_FALLBACK]
     assert np.array_equal(row[:players.W_SEARCH_POWER], fallback[:players.W_SEARCH_POWER])
     assert row[players.W_SEARCH_POWER] == 1
-    # and every other player's expert weights are 0: nobody else reads them
-    others = np.delete(players.DEFAULT_WEIGHTS, players.EXPERT, axis=0)
-    assert not others[:, players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES].any()
 
 
 def test_the_expert_carries_its_card_out_in_the_order_spoiler_finds_best(r):

@@ -1,18 +1,16 @@
 """The learnt expert: it sees only the table, carries the shipped weights, and takes the action
 its weights value most."""
 
-import json
-
 import numpy as np
 
 from simulator.core.config import make_config
-from simulator.core.expert import SHIPPED, expert_weight_names
 from simulator.core.rng import seed_stream
 from simulator.core.trace import no_log
 from simulator.games.gnomeland import turn
 from simulator.games.gnomeland.codes import DECIDE_ACTION
 from simulator.games.gnomeland.search import copy_of, redeal_hidden
 from strategies import gnomeland as players
+from tests.experts import assert_plays_the_weights_it_ships_with
 
 N_PLAYERS = 3
 DECKS = ("mission_deck", "action_deck", "spell_deck")
@@ -58,15 +56,11 @@ def test_the_features_see_nothing_the_player_cannot():
     assert seen[:, players.F_BALANCED_PICK].sum() == 1
 
 
-def test_the_expert_carries_the_shipped_weights():
-    shipped = json.loads((SHIPPED / "gnomeland.json").read_text())["weights"]
+def test_the_expert_plays_the_weights_it_ships_with():
+    assert_plays_the_weights_it_ships_with("gnomeland", players)
     row = players.DEFAULT_WEIGHTS[players.EXPERT]
-    names = expert_weight_names(players.FEATURE_NAMES)
-    first = players.W_FIRST_VALUE
-    assert players.WEIGHT_NAMES[first:first + len(names)] == names
-    assert np.allclose(row[first:first + len(names)], [shipped[n] for n in names])
-    assert np.any(row[first:first + len(names)] != 0)
     # what it does not value it decides as balanced
+    first = players.W_FIRST_VALUE
     assert np.array_equal(row[:first], players.DEFAULT_WEIGHTS[players.BALANCED][:first])
 
 

@@ -1,17 +1,15 @@
 """The learnt expert: it sees only what a player sees, plays the weights it ships with, and
 takes the option its weights value most."""
 
-import json
-
 import numpy as np
 
-from simulator.core.expert import SHIPPED, expert_weight_names
 from simulator.core.rng import seed_stream
 from simulator.core.trace import no_log
 from simulator.games.gremios import board
 from simulator.games.gremios.search import copy_of
 from simulator.games.gremios.turn import collection_phase, legal_actions
 from strategies import gremios as players
+from tests.experts import assert_plays_the_weights_it_ships_with
 from tests.gremios.test_search import positions, shuffled_hidden
 
 
@@ -68,13 +66,4 @@ def test_the_expert_takes_the_option_its_weights_value_most():
 
 
 def test_the_expert_plays_the_weights_it_ships_with():
-    shipped = json.loads((SHIPPED / "gremios.json").read_text())
-    assert shipped["game"] == "gremios" and shipped["strategy"] == "expert"
-    row = players.DEFAULT_WEIGHTS[players.EXPERT]
-    names = expert_weight_names(players.FEATURE_NAMES)
-    assert [row[players.WEIGHT_NAMES.index(n)] for n in names] == [shipped["weights"][n]
-                                                                    for n in names]
-    assert np.any(row[players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES] != 0)
-    # and every other player's expert weights are 0: nobody else reads them
-    others = np.delete(players.DEFAULT_WEIGHTS, players.EXPERT, axis=0)
-    assert not others[:, players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES].any()
+    assert_plays_the_weights_it_ships_with("gremios", players)

@@ -1,0 +1,21 @@
+"""What every game's learnt expert holds, written once for the games' tests/GAME/test_expert.py:
+it plays the weights it ships with, and no other player reads them."""
+
+import json
+
+import numpy as np
+
+from simulator.core.expert import SHIPPED, expert_weight_names
+
+
+def assert_plays_the_weights_it_ships_with(game: str, players) -> None:
+    shipped = json.loads((SHIPPED / f"{game}.json").read_text())
+    assert shipped["game"] == game and shipped["strategy"] == "expert"
+    values = slice(players.W_FIRST_VALUE, players.W_FIRST_VALUE + players.N_FEATURES)
+    names = expert_weight_names(players.FEATURE_NAMES)
+    assert players.WEIGHT_NAMES[values] == names
+    row = players.DEFAULT_WEIGHTS[players.EXPERT]
+    assert list(row[values]) == [shipped["weights"][n] for n in names]
+    assert np.any(row[values] != 0)
+    others = np.delete(players.DEFAULT_WEIGHTS, players.EXPERT, axis=0)
+    assert not others[:, values].any()
