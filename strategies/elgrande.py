@@ -451,6 +451,20 @@ def first_of_two(values):
 # --- power cards --------------------------------------------------------------------------------
 
 @compiled
+def power_cards_left(s, p):
+    """(the mean value, the highest value) of the power cards ``p`` has not played."""
+    left = 0.0
+    n_left = 0
+    highest = 0
+    for v in range(1, N_POWER + 1):
+        if s.power_used[p, v] == 0:
+            left += v
+            n_left += 1
+            highest = v
+    return left / max(1, n_left), highest
+
+
+@compiled
 def choose_power(s, r, p, plans, rng, allowed):
     """(value, its index among the allowed) of the power card to play."""
     k = 0
@@ -479,13 +493,7 @@ def choose_power(s, r, p, plans, rng, allowed):
                     return v, i
                 i += 1
     w = plans[1][p]
-    left = 0.0
-    n_left = 0
-    for v in range(1, N_POWER + 1):
-        if s.power_used[p, v] == 0:
-            left += v
-            n_left += 1
-    mean = left / max(1, n_left)
+    mean = power_cards_left(s, p)[0]
     best = -1e18
     pick_v = -1
     pick_i = 0
@@ -973,15 +981,7 @@ def option_features(decision, s, r, p, options, n):
     the face-up cards' stacks), from the open board alone: no card is played out."""
     f = np.zeros((n, N_FEATURES), dtype=np.float64)
     if decision == L.DECIDE_POWER:
-        left = 0.0
-        n_left = 0
-        highest = 0
-        for v in range(1, N_POWER + 1):
-            if s.power_used[p, v] == 0:
-                left += v
-                n_left += 1
-                highest = v
-        mean = left / max(1, n_left)
+        mean, highest = power_cards_left(s, p)
         rivals = max(1, s.n_players - 1)
         for o in range(n):
             v = options[o, 0]
