@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from simulator import resumable
 from simulator.core import batch, dataset
 from simulator.core.config import TUNED_FORMAT, make_config
 from simulator.core.errors import UsageError
@@ -253,23 +254,8 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
     """Distill ``o.game``'s expert and write its weights file ``out``; returns its path."""
     game = check_options(o)
     out = Path(out)
-    state_path = out.with_name(out.name + ".state")
-    if state_path.exists() and not resume:
-        raise UsageError(f"--out {out}: an interrupted distillation is kept in {state_path}; add "
-                         "--resume to go on with it, or remove it")
-    if resume:
-        if not state_path.exists():
-            raise UsageError(f"--resume: no distillation state {state_path} to go on with")
-        state = pickle.loads(state_path.read_bytes())
-        if state["options"] != asdict(o):
-            raise UsageError(f"--resume: {state_path} was made with other options; give the same ones")
-    else:
-        if out.exists():
-            raise UsageError(f"--out {out}: exists; choose a new file")
-        try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+    state_path, state = resumable.beside_file(out, asdict(o), resume, "distillation")
+    if state is None:
         state = {"options": asdict(o), "rounds": []}
     n_features = len(game.strategies.features)
     show = progress if progress is not None else True

@@ -10,6 +10,7 @@ is refused with a pointer to ``--resume``.
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
 from simulator.core.batch import make_empty_dir
@@ -58,3 +59,28 @@ def _a(what: str) -> str:
 
 def save(out: Path, marker: str, state: dict) -> None:
     atomic_write_bytes(out / marker, (json.dumps(state, indent=2, default=float) + "\n").encode())
+
+
+def beside_file(out: Path, options: dict, resume: bool, what: str) -> tuple[Path, dict | None]:
+    """For a command whose result is the one file ``out`` (``tune``, ``distill``): the path of
+    the state kept beside it (``out.state``, pickled: it may hold an optimiser), and that state
+    with ``resume`` (it must have been started with the same ``options``), else None once
+    ``out`` is known to be new and its folder made."""
+    state_path = out.with_name(out.name + ".state")
+    if state_path.exists() and not resume:
+        raise UsageError(f"--out {out}: an interrupted {what} is kept in {state_path}; add "
+                         "--resume to go on with it, or remove it")
+    if resume:
+        if not state_path.exists():
+            raise UsageError(f"--resume: no {what} state {state_path} to go on with")
+        state = pickle.loads(state_path.read_bytes())
+        if state["options"] != options:
+            raise UsageError(f"--resume: {state_path} was made with other options; give the same ones")
+        return state_path, state
+    if out.exists():
+        raise UsageError(f"--out {out}: exists; choose a new file")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
+    return state_path, None

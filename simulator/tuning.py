@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from simulator import resumable
 from simulator.core import batch, dataset
 from simulator.core.config import TUNED_FORMAT, make_config
 from simulator.core.errors import UsageError
@@ -85,7 +86,6 @@ def tune(o: TuneOptions, out: str | Path, resume: bool = False, progress: bool |
     import cma
     game = check_options(o)
     out = Path(out)
-    state_path = out.with_name(out.name + ".state")
     names = game.strategies.weight_names
     start = game.strategies.default_weights[game.strategies.index(o.strategy)].astype(float)
     free = [i for i, n in enumerate(names) if n in game.strategies.tuned_weights]
@@ -96,23 +96,10 @@ def tune(o: TuneOptions, out: str | Path, resume: bool = False, progress: bool |
         w[free] = np.asarray(x) * scale
         return w
 
-    if state_path.exists() and not resume:
-        raise UsageError(f"--out {out}: an interrupted tuning is kept in {state_path}; add --resume "
-                         "to go on with it, or remove it")
-    if resume:
-        if not state_path.exists():
-            raise UsageError(f"--resume: no tuning state {state_path} to go on with")
-        state = pickle.loads(state_path.read_bytes())
-        if state["options"] != asdict(o):
-            raise UsageError(f"--resume: {state_path} was made with other options; give the same ones")
+    state_path, state = resumable.beside_file(out, asdict(o), resume, "tuning")
+    if state is not None:
         es, history = state["es"], state["history"]
     else:
-        if out.exists():
-            raise UsageError(f"--out {out}: exists; choose a new file")
-        try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"--out {out}: cannot create the folder ({e.strerror})") from None
         opts = {"seed": o.seed % (2**32 - 1) + 1, "verbose": -9, "maxfevals": o.budget}
         if o.popsize:
             opts["popsize"] = o.popsize
