@@ -231,14 +231,14 @@ def spans(groups: np.ndarray):
 
 
 def match(o: DistillOptions, game: Game, values: np.ndarray, seed: int, threads) -> dict:
-    """The expert's win rate against each heuristic of the mix at the smallest table (seats
-    swapped by the design), with 95% intervals."""
+    """The expert's win rate against each heuristic (``Strategies.rivals``) at the smallest
+    table (seats swapped by the design), with 95% intervals."""
     from scipy import stats as sps
     tuned = {CANDIDATE: {"label": CANDIDATE, "strategy": game.strategies.expert,
                          "weights": list(map(float, expert_weights(game, values)))}}
     n = min(tables(o, game))
     out = {}
-    for rival in game.strategies.default_mix:
+    for rival in game.strategies.rivals():
         c = make_config(o.game, n, o.mode, [CANDIDATE, rival], None, o.settings, seed,
                         tuned=tuned)
         seats = batch.play_in_memory(c, o.match_games, threads=threads)

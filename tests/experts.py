@@ -1,5 +1,5 @@
 """What every game's learnt expert holds, written once for the games' tests/GAME/test_expert.py:
-it plays the weights it ships with, and no other player reads them."""
+it plays the weights it ships with, and no other player holds them but those that read them."""
 
 import json
 
@@ -8,7 +8,9 @@ import numpy as np
 from simulator.core.expert import SHIPPED, expert_weight_names
 
 
-def assert_plays_the_weights_it_ships_with(game: str, players) -> None:
+def assert_plays_the_weights_it_ships_with(game: str, players, readers=()) -> None:
+    """``readers``: the other strategies that value options by the expert's weights (El
+    Grande's quick players): they hold the same ones."""
     shipped = json.loads((SHIPPED / f"{game}.json").read_text())
     assert shipped["game"] == game and shipped["strategy"] == "expert"
     values = slice(players.W_FIRST_VALUE, players.W_FIRST_VALUE + players.N_FEATURES)
@@ -17,5 +19,7 @@ def assert_plays_the_weights_it_ships_with(game: str, players) -> None:
     row = players.DEFAULT_WEIGHTS[players.EXPERT]
     assert list(row[values]) == [shipped["weights"][n] for n in names]
     assert np.any(row[values] != 0)
-    others = np.delete(players.DEFAULT_WEIGHTS, players.EXPERT, axis=0)
+    for reader in readers:
+        assert list(players.DEFAULT_WEIGHTS[reader][values]) == list(row[values])
+    others = np.delete(players.DEFAULT_WEIGHTS, [players.EXPERT, *readers], axis=0)
     assert not others[:, values].any()

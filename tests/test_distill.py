@@ -129,7 +129,7 @@ def test_distill_writes_a_weights_file_that_runs_take_like_a_tuned_one(distilled
     assert [r["rollout_policy"] for r in rounds] == ["greedy", "expert"]
     for r in rounds:
         assert 0.0 <= r["held_out_agreement"]["expert"] <= 1.0
-        assert set(r["against_heuristics"]) == set(spec.strategies.default_mix)
+        assert set(r["against_heuristics"]) == set(spec.strategies.rivals())
     config = make_config("gremios", 2, None, [f"tuned:{path}", "greedy"])
     assert config.base_strategies[0] == "expert"
     assert config.weights[0].tolist() == list(made["weights"].values())

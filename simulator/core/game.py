@@ -52,6 +52,13 @@ class Strategies:
     # The game's learnt expert (core/expert.py), if any, and the option features it weighs.
     expert: str | None = None
     features: tuple[str, ...] = ()
+    # The hand-written players an expert is matched against (``playtest distill``), where the
+    # default mix is not them.
+    heuristics: tuple[str, ...] = ()
+
+    def rivals(self) -> tuple[str, ...]:
+        """The heuristics an expert is matched against: ``heuristics``, else the default mix."""
+        return self.heuristics or self.default_mix
 
     def index(self, name: str) -> int:
         if name not in self.names:

@@ -86,7 +86,7 @@ def test_the_expert_takes_the_option_its_weights_value_most(r):
 
 
 def test_the_expert_plays_the_weights_it_ships_with():
-    assert_plays_the_weights_it_ships_with("elgrande", players)
+    assert_plays_the_weights_it_ships_with("elgrande", players, readers=tuple(players.QUICK_OF))
     row = players.DEFAULT_WEIGHTS[players.EXPERT]
     # the fallback's style, and search_power 1 (for the search distilled from it)
     fallback = players.DEFAULT_WEIGHTS[players.EXPERT_FALLBACK]
@@ -101,10 +101,67 @@ def test_the_expert_carries_its_card_out_in_the_order_spoiler_finds_best(r):
     for i, table in enumerate(positions(r)):
         s = table[0]
         for p in range(s.n_players):
-            stack, n, o = players.valued_card(s, r, p, plans)
+            stack, n, o, quick = players.valued_card(s, r, p, plans)
+            assert quick == -1  # the expert tries its orders
             # the card alone, tried in each order by the expert's fallback (spoiler)
             order = card_choice(s, r, p, plans, seed_stream(90 + i, p), stack)[1]
             assert choose_card(s, r, p, plans, seed_stream(90 + i, p)) == \
                 (stack, order, 3 * n, 3 * o + order)
             orders.add(order)
     assert len(orders) > 1  # not always the action first
+
+
+def quick_plans(quick):
+    ids = np.full(board.MAX_PLAYERS, quick)
+    return ids, players.DEFAULT_WEIGHTS[ids].copy()
+
+
+def test_a_quick_player_takes_the_card_its_weights_value_most_and_plays_nothing_out(r):
+    """Its card is the argmax of the expert's weights over the cards' features (its liking for
+    the stack added to the placement's points); its order is ``quick_order``'s; it draws no
+    random number, so it tried nothing out."""
+    for quick, heuristic in players.QUICK_OF.items():
+        plans = quick_plans(quick)
+        w = plans[1][0]
+        for i, table in enumerate(positions(r)):
+            s = table[0]
+            for p in range(s.n_players):
+                (_, cards, n) = decisions(s, p)[1]
+                f = players.option_features(codes.DECIDE_CARD, s, r, p, cards, n)
+                liking = [w[players.W_STACK_1 + board.CARD_STACK[s.face[cards[o, 0]]] - 1]
+                          for o in range(n)]
+                values = [w[players.W_FIRST_VALUE:players.W_ROLLOUTS] @ f[o] +
+                          w[players.W_FIRST_VALUE + players.F_PLACE_POINTS] * liking[o]
+                          for o in range(n)]
+                o = int(np.argmax(values))
+                f[o, players.F_PLACE_POINTS] += liking[o]
+                order = players.quick_order(s.face[cards[o, 0]], f[o])
+                rng = seed_stream(90 + i, p)
+                before = rng.copy()
+                assert choose_card(s, r, p, plans, rng) == (cards[o, 0], order, 3 * n, 3 * o + order)
+                assert (rng == before).all()
+        assert (players.DEFAULT_WEIGHTS[quick, :players.W_SEARCH_POWER] ==
+                players.DEFAULT_WEIGHTS[heuristic, :players.W_SEARCH_POWER]).all()
+
+
+def test_a_quick_player_carries_each_card_out_in_its_fixed_order():
+    """Spoiler's most common order for the card; the King's, the placement first (see
+    ``PLACEMENT_FIRST_CARDS``)."""
+    f = np.zeros(players.N_FEATURES)
+    for key in ("king", "move_any_3", "score_castillo"):
+        assert players.quick_order(board.CARD_KEYS.index(key), f) == codes.PLACEMENT_FIRST
+    for key in ("veto", "opponents_disperse", "secret_return_2"):
+        assert players.quick_order(board.CARD_KEYS.index(key), f) == codes.ACTION_FIRST
+
+
+def test_a_quick_player_declines_a_scoring_it_trails_in():
+    castillo = board.CARD_KEYS.index("score_castillo")
+    f = np.zeros(players.N_FEATURES)
+    f[players.F_CASTILLO_LEAD] = -3.0
+    assert players.quick_order(castillo, f) == codes.NO_ACTION
+    f[players.F_CASTILLO_LEAD] = 3.0
+    assert players.quick_order(castillo, f) == codes.PLACEMENT_FIRST
+    # spoiler never tries this one without its action: neither does a quick player
+    anywhere = board.CARD_KEYS.index("score_any_region")
+    f[players.F_SCORING_LEAD] = -3.0
+    assert players.quick_order(anywhere, f) == codes.PLACEMENT_FIRST

@@ -266,11 +266,13 @@ def choose_card(s, r, p, plans, rng):
     """(stack, order, options, chosen) of the action card ``p`` takes and how it carries it out
     (``ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options three
     to a face-up card): the search player's search (``strategies.searched_card``), the learnt
-    expert's valuation (``strategies.valued_card``; that card then tried in each order, as the
-    search's options carry its rollout policy's order), else each card tried (``card_choice``)."""
+    expert's or a quick player's valuation (``strategies.valued_card``; the expert then tries
+    that card in each order, as the search's options carry its rollout policy's order; a quick
+    player knows its order), else each card tried (``card_choice``)."""
     if players.values_cards(plans, p):
-        stack, n, o = players.valued_card(s, r, p, plans)
-        order = card_choice(s, r, p, plans, rng, stack)[1]
+        stack, n, o, order = players.valued_card(s, r, p, plans)
+        if order < 0:
+            order = card_choice(s, r, p, plans, rng, stack)[1]
         return stack, order, 3 * n, 3 * o + order
     if players.searches_cards(plans, p):
         return players.searched_card(s, r, p, plans, rng)
