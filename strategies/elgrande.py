@@ -71,10 +71,9 @@ DESCRIPTIONS = (
     "weighted sum of their features (no card played out), carries the card out in the order "
     "spoiler finds best (that card alone tried), and decides the rest as spoiler does",
 ) + tuple(
-    f"{NAMES[h]}, quick: chooses its power and action cards by the expert's learnt weights (its "
-    "liking for a card's stack counted as points of placement) and carries the card out in the "
-    "order spoiler most often chooses for it (a scoring it trails in declined): no card played "
-    "out"
+    f"{NAMES[h]}'s style, but its power and action cards chosen by the expert's learnt weights "
+    "(its liking for a stack counted as points of placement), the card carried out in a fixed "
+    "order per card (a scoring it trails in declined): no card played out"
     for h in QUICK_OF.values())
 
 # The weight vector: what each entry means (values in points).
