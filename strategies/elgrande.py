@@ -32,7 +32,8 @@ from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
     ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, OPPONENTS_COURT_HOME, SCORE_BLACK_REGIONS,
     SCORE_CASTILLO, SCORE_FEWEST_CABALLEROS, SCORE_OUTSIDE_SPAIN,
-    CARD_KEYS, CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS, MOBILE_SCOREBOARD, MOVE_GRANDE,
+    CARD_KEYS, CARD_STACK, CASTILLO, KING, KING_TO_NEIGHBOUR, MAX_PLAYERS, MOBILE_SCOREBOARD,
+    MOVE_GRANDE,
     N_PLACES, N_POWER, N_STACKS, SCORE_ANY_REGION, SCORE_CHOSEN_REGION, SECRET_RETURN_2,
     SECRET_RETURN_ALL, SECRET_UNIQUE_REGIONS, AFRICA, AMERICA, BLACK, GOLD, N_COLOURS, SHIP, WARE,
     copy_of, depart, in_play, may_enter, may_move_through, holds_space, placement_target, stand,
@@ -558,7 +559,7 @@ def values_cards(plans, p):
     """Whether ``p`` is the learnt expert or a quick player, who value their power card
     (``choose_power``) and action card (``valued_card``) by the expert's weights, playing
     neither out."""
-    return plans[0][p] == EXPERT or plans[0][p] >= QUICK_GREEDY
+    return plans[0][p] == EXPERT or plans[0][p] >= QUICK_GREEDY  # the quick ids come last
 
 
 @compiled
@@ -603,7 +604,8 @@ QUICK_ORDER = np.array([L.PLACEMENT_FIRST if key in PLACEMENT_FIRST_CARDS else L
 @compiled
 def quick_order(card, features):
     """A quick player's order for ``card`` (its row of ``option_features``): ``QUICK_ORDER``'s,
-    but a scoring it may decline declined when it trails in what the board would score now."""
+    but a scoring card declined when it trails in what the board would score now, if it is one
+    the heuristics try declining (``worth_trying``)."""
     lead = features[F_SCORING_LEAD] + features[F_CASTILLO_LEAD]
     if lead < 0 and worth_trying(card, L.NO_ACTION):
         return L.NO_ACTION
