@@ -28,6 +28,7 @@ from simulator.core.expert import expert_weight_names, shipped_expert, valued_ch
 from simulator.core.jit import compiled
 from simulator.core.rng import below, flagged, jitter
 from simulator.core.search import SEARCH_WEIGHTS, searched
+from simulator.core.tables import table_factory
 from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
     ALL_OUT_OF_ONE_REGION, ALL_OUT_OR_PLACE_2, OPPONENTS_COURT_HOME, SCORE_BLACK_REGIONS,
@@ -216,8 +217,16 @@ def better(value, best, ties, rng):
 def coefficients(s, p, w):
     """How much each player's points count for ``p``: 1 its own; the others less ``rival``
     shared among them, the leading rival less ``leader`` more."""
+    coef = np.empty(MAX_PLAYERS, dtype=np.float64)
+    fill_coefficients(s, p, w, coef)
+    return coef
+
+
+@compiled(inline="always")  # a card's placements and moves fill the room their memo has
+def fill_coefficients(s, p, w, coef):
+    """``coefficients`` into ``coef``."""
     n = s.n_players
-    coef = np.zeros(MAX_PLAYERS, dtype=np.float64)
+    coef[:] = 0.0
     leader = -1
     for q in range(n):
         if q != p:
@@ -227,7 +236,6 @@ def coefficients(s, p, w):
     coef[p] = 1.0
     if leader >= 0:
         coef[leader] -= w[W_LEADER]
-    return coef
 
 
 @compiled
@@ -241,25 +249,44 @@ def place_term(s, r, g, coef, pts):
 
 
 @compiled
-def place_terms(s, r, coef):
-    """``place_term`` of every place."""
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+def place_terms(s, r, coef, pts):
+    """``place_term`` of every place (``pts``: room for one place's points)."""
     terms = np.empty(N_PLACES, dtype=np.float64)
+    fill_place_terms(s, r, coef, pts, terms)
+    return terms
+
+
+@compiled(inline="always")  # place_terms, and a judge's
+def fill_place_terms(s, r, coef, pts, terms):
+    """``place_terms`` into ``terms``."""
     for g in range(N_PLACES):
         terms[g] = place_term(s, r, g, coef, pts) if in_play(s, g) else 0.0
-    return terms
 
 
 @compiled
 def worth(s, p, w, coef, terms):
     """The table's worth to ``p`` from its places' ``terms``: scores, standings, the Castillo
     and the court."""
-    v = 0.0
-    for q in range(s.n_players):
-        v += coef[q] * s.score[q]
+    v = scores_worth(s, coef)
     for g in range(N_PLACES):
         if in_play(s, g):
             v += w[W_STANDING] * terms[g]
+    return with_holdings(v, s, p, w)
+
+
+@compiled(inline="always")  # a part of every valuation: no call overhead
+def scores_worth(s, coef):
+    """The first part of a table's worth: the players' scores, weighted."""
+    v = 0.0
+    for q in range(s.n_players):
+        v += coef[q] * s.score[q]
+    return v
+
+
+@compiled(inline="always")  # a part of every valuation: no call overhead
+def with_holdings(v, s, p, w):
+    """``v`` (scores and standings) and what ``p`` holds: the Castillo, the court, the
+    expansion's tokens, voyages and the Grand Inquisitor."""
     v = v + w[W_CASTILLO] * s.cab[p, CASTILLO] + w[W_COURT] * s.court[p]  # as before: same sums
     if s.expansion:
         v += expansion_value(s, p, w)
@@ -269,7 +296,7 @@ def worth(s, p, w, coef, terms):
 @compiled
 def value(s, r, p, w, coef):
     """The table's worth to ``p``: scores, standings, the Castillo and the court."""
-    return worth(s, p, w, coef, place_terms(s, r, coef))
+    return worth(s, p, w, coef, place_terms(s, r, coef, np.empty(MAX_PLAYERS, dtype=np.int64)))
 
 
 @compiled
@@ -289,7 +316,7 @@ def same_standings(x, s, g):
     """Whether place ``g`` would score the same on table ``x`` as on ``s``: the same
     Caballeros there, the same scoreboard, King and Grandes (everything ``board.standings``
     reads; a test changes every field of the state to check it)."""
-    for q in range(s.n_players):
+    for q in range(MAX_PLAYERS):  # every seat, an empty one alike on both (fixed length: fast)
         if x.cab[q, g] != s.cab[q, g] or (x.grande[q] == g) != (s.grande[q] == g):
             return False
     for m in range(2):
@@ -318,20 +345,21 @@ def same_expansion_standings(x, s, g):
 
 
 @compiled
-def value_of_copy(copy, s, r, p, w, coef, terms):
-    """``value`` of the state in ``copy``, a table holding a changed copy of ``s`` whose place
-    terms are ``terms``: only the places the change touched are valued again (the same number,
-    far fewer standings). The copies' valuations take the table, not its record, so that it
-    stays in hand while it is read (``simulator/core/tables.py``; ``tests/test_tables.py``)."""
+def value_of_copy(copy, s, r, p, w, judge):
+    """``value`` of the state in ``copy``, a table holding a changed copy of ``s``, by the
+    ``judge`` of ``s`` (``judge_places``): only the places the change touched are valued again
+    (the same number, far fewer standings). The copies' valuations take the tables, not their
+    records, so that they stay in hand while they are read (``simulator/core/tables.py``;
+    ``tests/test_tables.py``)."""
     x = copy[0]
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
-    mine = np.empty(N_PLACES, dtype=np.float64)
+    j = judge[0]
+    coef, terms, pts = j.coef, j.terms, j.pts
+    v = scores_worth(x, coef)
     for g in range(N_PLACES):
-        if not in_play(x, g) or same_standings(x, s, g):
-            mine[g] = terms[g]
-        else:
-            mine[g] = place_term(x, r, g, coef, pts)
-    return worth(x, p, w, coef, mine)
+        if in_play(x, g):
+            v += w[W_STANDING] * (terms[g] if same_standings(x, s, g) else
+                                  place_term(x, r, g, coef, pts))
+    return with_holdings(v, x, p, w)
 
 
 @compiled
@@ -345,34 +373,42 @@ def term_with(s, r, q, g, change, coef, pts):
     return t
 
 
-@compiled
-def new_memo():
-    """What a player keeps between the decisions of one card (its placements, or its moves):
-    each place's points by player now, and with one Caballero of a colour fewer or more, as
-    ``remembered`` works them out; ``forget`` drops a place a placement or move changed. The
-    same numbers as working them out again, with far fewer standings."""
-    points = np.empty((3, N_COLOURS, N_PLACES, MAX_PLAYERS), dtype=np.int64)
-    known = np.zeros((3, N_COLOURS, N_PLACES), dtype=np.bool_)
-    return points, known
+# What a player keeps between the decisions of one card (its placements, or its moves): each
+# place's points by player now, and with one Caballero of a colour fewer or more, as
+# ``remembered`` works them out; ``forget`` drops a place a placement or move changed. The same
+# numbers as working them out again, with far fewer standings. It also holds the room those
+# decisions work in, so that their loops make no array: a record's arrays carry no reference
+# count, where a loop over arrays of their own would count references at every call.
+MEMO = np.dtype([
+    ("points", np.int16, (3, N_COLOURS, N_PLACES, MAX_PLAYERS)),  # [change + 1, colour, place]
+    ("known", np.int8, (3, N_COLOURS, N_PLACES)),  # 1: ``points`` holds them
+    ("coef", np.float64, (MAX_PLAYERS,)),  # the deciding player's coefficients
+    ("pts", np.int64, (MAX_PLAYERS,)),     # one place's points, as worked out
+    ("now", np.float64, (N_PLACES,)),      # a move's: each place's term now,
+    ("out", np.float64, (N_PLACES,)),      # what taking one away from it gains,
+    ("into", np.float64, (N_PLACES,)),     # and what adding one to it gains
+])
+# ``new_memo()``: a card's memo, holding no points yet (keep it in hand while its record is read)
+new_memo, _ = table_factory(MEMO)
 
 
 @compiled(inline="always")  # called in every valuation: no call overhead
-def remembered(memo, s, r, q, g, change, coef, pts):
+def remembered(m, s, r, q, g, change, coef, pts):
     """``place_term`` of ``g`` (``change`` 0), or ``term_with`` ``change`` (-1 or 1) more of
-    colour ``q`` there: from ``memo`` when it holds the points, else worked out and kept."""
-    points, known = memo
+    colour ``q`` there: from the memo's record ``m`` when it holds the points, else worked out
+    and kept."""
     k = change + 1
     c = q if change != 0 else 0
     n = s.n_players
-    if known[k, c, g]:
+    if m.known[k, c, g]:
         t = 0.0
         for i in range(n):  # place_term's sum, in its order: the same number
-            t += coef[i] * points[k, c, g, i]
+            t += coef[i] * m.points[k, c, g, i]
         return t
     t = place_term(s, r, g, coef, pts) if change == 0 else term_with(s, r, q, g, change, coef, pts)
     for i in range(n):
-        points[k, c, g, i] = pts[i]
-    known[k, c, g] = True
+        m.points[k, c, g, i] = pts[i]
+    m.known[k, c, g] = 1
     return t
 
 
@@ -381,9 +417,9 @@ def forget(memo, a, b):
     """A Caballero left place ``a`` for ``b`` (or was placed in ``a`` == ``b``): their points are
     worked out again. Nothing else a move does (the tokens its player then takes) changes a
     place's standings (a test checks it)."""
-    known = memo[1]
-    known[:, :, a] = False
-    known[:, :, b] = False
+    m = memo[0]
+    m.known[:, :, a] = 0
+    m.known[:, :, b] = 0
 
 
 # --- what the rules' trials show, valued -----------------------------------------------------
@@ -416,25 +452,45 @@ def judge(s, p, plans):
     return w, coefficients(s, p, w)
 
 
+# How a player values copies of one table (``judge_places``): its coefficients, the place terms
+# of the table the copies were made from, and room for one place's points. A record, so that
+# valuing many copies counts no references to its arrays (as ``MEMO``).
+JUDGE = np.dtype([
+    ("coef", np.float64, (MAX_PLAYERS,)),
+    ("terms", np.float64, (N_PLACES,)),
+    ("pts", np.int64, (MAX_PLAYERS,)),
+])
+new_judge, _ = table_factory(JUDGE)
+
+
 @compiled
 def judge_places(s, r, p, plans):
-    """(weights, coefficients, the place terms of ``s``) ``p`` values copies of ``s`` with
-    (``copy_value``)."""
+    """(weights, a ``JUDGE`` of ``s``) ``p`` values copies of ``s`` with (``copy_value``)."""
     w = plans[1][p]
-    coef = coefficients(s, p, w)
-    return w, coef, place_terms(s, r, coef)
+    judge = new_judge()
+    j = judge[0]
+    fill_coefficients(s, p, w, j.coef)
+    fill_place_terms(s, r, j.coef, j.pts, j.terms)
+    return w, judge
 
 
 @compiled
-def copy_value(table, s, r, p, w, coef, terms, rng):
+def judged_worth(s, p, w, judge):
+    """``worth`` of ``s`` itself, by its ``judge``."""
+    j = judge[0]
+    return worth(s, p, w, j.coef, j.terms)
+
+
+@compiled(inline="always")  # valued for every option: no call, no reference counts
+def copy_value(table, s, r, p, w, judge, rng):
     """What a trial's copy of ``s`` (in ``table``) is worth to ``p``, with its noise."""
-    return value_of_copy(table, s, r, p, w, coef, terms) + jitter(w[W_NOISE], rng)
+    return value_of_copy(table, s, r, p, w, judge) + jitter(w[W_NOISE], rng)
 
 
-@compiled
-def card_value(table, s, r, p, w, coef, terms, stack, rng):
+@compiled(inline="always")  # valued for every option: no call, no reference counts
+def card_value(table, s, r, p, w, judge, stack, rng):
     """``copy_value`` of a card of ``stack`` tried out, with ``p``'s liking for the stack."""
-    return value_of_copy(table, s, r, p, w, coef, terms) + w[W_STACK_1 + stack] + \
+    return value_of_copy(table, s, r, p, w, judge) + w[W_STACK_1 + stack] + \
         jitter(w[W_NOISE], rng)
 
 
@@ -656,16 +712,17 @@ def choose_placement(s, r, p, plans, rng, memo):
             targets[g] = placement_target(s, g)
         return flagged(rng, targets, N_PLACES, 1)
     w = plans[1][p]
-    coef = coefficients(s, p, w)
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    m = memo[0]
+    coef, pts = m.coef, m.pts
+    fill_coefficients(s, p, w, coef)
     best = 1e-9
     pick = -1
     ties = 0
     for g in range(N_PLACES):
         if not placement_target(s, g):
             continue
-        gain = w[W_STANDING] * (remembered(memo, s, r, p, g, 1, coef, pts) -
-                                remembered(memo, s, r, p, g, 0, coef, pts))
+        gain = w[W_STANDING] * (remembered(m, s, r, p, g, 1, coef, pts) -
+                                remembered(m, s, r, p, g, 0, coef, pts))
         gain += (w[W_CASTILLO] if g == CASTILLO else 0.0) - w[W_COURT] + jitter(w[W_NOISE], rng)
         replace, ties = better(gain, best, ties, rng)
         if replace:
@@ -731,13 +788,11 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, mem
                               below(rng, count + 1))
         return q, a, b
     w = plans[1][p]
-    coef = coefficients(s, p, w)
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
-    now = np.empty(N_PLACES, dtype=np.float64)
+    m = memo[0]
+    coef, pts, now, out, into = m.coef, m.pts, m.now, m.out, m.into
+    fill_coefficients(s, p, w, coef)
     for g in range(N_PLACES):
-        now[g] = remembered(memo, s, r, 0, g, 0, coef, pts)
-    out = np.empty(N_PLACES, dtype=np.float64)
-    into = np.empty(N_PLACES, dtype=np.float64)
+        now[g] = remembered(m, s, r, 0, g, 0, coef, pts)
     best = 1e-9
     pick_q, pick_a, pick_b = -1, -1, -1
     ties = 0
@@ -749,7 +804,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, mem
         for a in range(N_PLACES):
             out[a] = -1e18
             if movable(s, r, p, q, a, own_left, opp_left, source):
-                out[a] = w[W_STANDING] * (remembered(memo, s, r, q, a, -1, coef, pts) - now[a])
+                out[a] = w[W_STANDING] * (remembered(m, s, r, q, a, -1, coef, pts) - now[a])
                 if q == p and a == CASTILLO:
                     out[a] -= w[W_CASTILLO]
                 any_a = True
@@ -758,7 +813,7 @@ def choose_move(s, r, p, plans, rng, own_left, opp_left, source, only_black, mem
         for b in range(N_PLACES):
             into[b] = -1e18
             if may_enter(s, r, b):
-                into[b] = w[W_STANDING] * (remembered(memo, s, r, q, b, 1, coef, pts) - now[b])
+                into[b] = w[W_STANDING] * (remembered(m, s, r, q, b, 1, coef, pts) - now[b])
                 if q == p and b == CASTILLO:
                     into[b] += w[W_CASTILLO]
         for a in range(N_PLACES):
@@ -1028,6 +1083,20 @@ def choose_table_colour(s, r, p, plans, rng, beside):
 # --- the expert's view of an option -------------------------------------------------------------
 
 @compiled
+def descending(values, k):
+    """``values[:k]`` sorted highest first, in place (an insertion sort: a handful of values,
+    no array made)."""
+    for i in range(1, k):
+        v = values[i]
+        j = i
+        while j > 0 and values[j - 1] < v:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = v
+    return values[:k]
+
+
+@compiled
 def option_features(decision, s, r, p, options, n):
     """One row of ``FEATURE_NAMES`` per option of ``options[:n]`` (the power cards' values, or
     the face-up cards' stacks), from the open board alone: no card is played out."""
@@ -1068,7 +1137,7 @@ def option_features(decision, s, r, p, options, n):
         if placement_target(s, g):
             gains[k] = term_with(s, r, p, g, 1, coef, pts) - now
             k += 1
-    ranked = -np.sort(-gains[:k])
+    ranked = descending(gains, k)
     for o in range(n):
         stack = options[o, 0]
         card = s.face[stack]

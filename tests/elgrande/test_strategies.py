@@ -83,7 +83,9 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
     s.score[:n_players] = rng.integers(0, 60, n_players)
     w = DEFAULT_WEIGHTS[SPOILER]
     coef = players.coefficients(s, 0, w)
-    terms = players.place_terms(s, r, coef)
+    judge = players.new_judge()  # as judge_places makes it
+    judge[0].coef[:] = coef
+    judge[0].terms[:] = players.place_terms(s, r, coef, judge[0].pts)
     before = [E.standing_points(s, r, g, False) for g in range(N_PLACES)]
     copy = np.zeros(1, dtype=STATE)  # a copy's table, as the players make them
     x_table = copy.view(np.recarray)  # the same memory, its fields read as attributes
@@ -108,7 +110,7 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
                     if not np.array_equal(E.standing_points(x, r, g, False), before[g]):
                         changes += 1
                         assert not players.same_standings(x, s, g), (field, i, v, g)
-                assert players.value_of_copy(copy, s, r, 0, w, coef, terms) == \
+                assert players.value_of_copy(copy, s, r, 0, w, judge) == \
                     players.value(x, r, 0, w, coef), (field, i, v)
     assert changes > 100  # the changes did reach the standings
 
@@ -152,7 +154,7 @@ def test_the_standings_kept_between_a_cards_moves_are_the_worked_out_ones(table,
                         continue
                     fresh = players.place_term(s, r, g, coef, pts) if change == 0 else \
                         players.term_with(s, r, q, g, change, coef, pts)
-                    assert players.remembered(memo, s, r, q, g, change, coef, pts) == fresh, \
+                    assert players.remembered(memo[0], s, r, q, g, change, coef, pts) == fresh, \
                         (step, q, g, change)
         t = s.table_region
         off = [c for c in colours if expansion and s.on_table[c] > 0]

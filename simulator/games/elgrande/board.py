@@ -407,27 +407,25 @@ def sole_most(s, g):
 @compiled(inline="always")  # called in every valuation: no call overhead
 def placings(s, g, places):
     """Each player's place in ``g`` by the tie rule (0 = first, 3 and more: no points; -1: no
-    Caballero there). Tied players slide back one place and the next takes the place after."""
-    n = s.n_players
-    for p in range(n):  # the counts; a player placed at ``at`` is marked -2 - at
-        places[p] = counted(s, p, g)
+    Caballero there). Tied players slide back one place and the next takes the place after.
+    Every seat is counted, an empty one as having no Caballero (fixed-length loops: fast)."""
+    for p in range(MAX_PLAYERS):  # the counts; a player placed at ``at`` is marked -2 - at
+        places[p] = counted(s, p, g) if p < s.n_players else 0
     place = 0
     while True:
         best = 0
-        tied = 0
-        for p in range(n):
-            if places[p] > best:
-                best, tied = places[p], 1
-            elif places[p] == best and best > 0:
-                tied += 1
+        for p in range(MAX_PLAYERS):
+            best = max(best, places[p])
         if best == 0:
             break
+        tied = 0
+        for p in range(MAX_PLAYERS):
+            tied += 1 if places[p] == best else 0
         at = place if tied == 1 else place + 1
-        for p in range(n):
-            if places[p] == best:
-                places[p] = -2 - at
+        for p in range(MAX_PLAYERS):
+            places[p] = -2 - at if places[p] == best else places[p]
         place += 1 if tied == 1 else 2
-    for p in range(n):
+    for p in range(MAX_PLAYERS):
         places[p] = -1 if places[p] == 0 else -2 - places[p]
 
 
@@ -449,15 +447,14 @@ def seat_bonus(s, r, g, i):
 
 @compiled(inline="always")  # called in every valuation: no call overhead
 def standings(s, r, g, first_only, out):
-    """The points each player would score if ``g`` were scored now (``out[:n]``): its places by
-    the tie rule (or only a sole first, ``first_only``), the King's bonus in the King's region,
-    the Grandes' bonuses, the expansion's spaces. Returns nothing; the rules and the players
-    both read it."""
-    n = s.n_players
+    """The points each player would score if ``g`` were scored now (``out``, by seat; an empty
+    seat's 0): its places by the tie rule (or only a sole first, ``first_only``), the King's
+    bonus in the King's region, the Grandes' bonuses, the expansion's spaces. Returns nothing;
+    the rules and the players both read it."""
     placings(s, g, out)  # the places first, turned into points in place (no allocation)
     board = scoreboard(s, g)
     top = -1  # alone at the top: first place (a tie for first slides to second)
-    for p in range(n):
+    for p in range(MAX_PLAYERS):  # an empty seat has no place: no points
         at = out[p]
         out[p] = 0
         if at == 0:

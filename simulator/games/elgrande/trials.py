@@ -28,8 +28,8 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
     a copy (``apply_option``), the one leaving the table worth most to ``p``."""
     if players.at_random(plans, p):
         return players.random_flag(rng, allowed, N_PLACES + 1, 1 if may_decline else 0)
-    w, coef, terms = players.judge_places(s, r, p, plans)
-    best = players.worth(s, p, w, coef, terms) + 1e-9 if may_decline else -1e18
+    w, judge = players.judge_places(s, r, p, plans)
+    best = players.judged_worth(s, p, w, judge) + 1e-9 if may_decline else -1e18
     pick = -1
     ties = 0
     table = copy_of(s)
@@ -39,7 +39,7 @@ def choose_place(s, r, p, plans, rng, purpose, allowed, extra, may_decline):
         table[0] = s
         x = table[0]
         apply_option(x, r, p, purpose, g, extra)
-        v = players.copy_value(table, s, r, p, w, coef, terms, rng)
+        v = players.copy_value(table, s, r, p, w, judge, rng)
         replace, ties = players.better(v, best, ties, rng)
         if replace:
             best, pick = v, g
@@ -52,7 +52,7 @@ def choose_scoreboard(s, r, p, plans, rng, options):
     tried on a copy."""
     if players.at_random(plans, p):
         return players.random_flag(rng, options, options.shape[0], 0)
-    w, coef, terms = players.judge_places(s, r, p, plans)
+    w, judge = players.judge_places(s, r, p, plans)
     table = copy_of(s)
     nl = no_log()
     best = -1e18
@@ -64,7 +64,7 @@ def choose_scoreboard(s, r, p, plans, rng, options):
         table[0] = s
         x = table[0]
         E.move_scoreboard(x, o // N_REGIONS, o % N_REGIONS, nl)
-        v = players.copy_value(table, s, r, p, w, coef, terms, rng)
+        v = players.copy_value(table, s, r, p, w, judge, rng)
         replace, ties = players.better(v, best, ties, rng)
         if replace:
             best, pick = v, o

@@ -294,7 +294,7 @@ def card_choice(s, r, p, plans, rng, only):
     if players.at_random(plans, p):
         return players.random_card(s, rng, only, options)
     model = players.mirror(plans, p)
-    w, coef, terms = players.judge_places(s, r, p, plans)
+    w, judge = players.judge_places(s, r, p, plans)
     table = copy_of(s)
     nl = no_log()
     best = -1e18
@@ -313,7 +313,7 @@ def card_choice(s, r, p, plans, rng, only):
             x = table[0]
             x.trial = 1  # nobody is asked for a Veto (``announce``)
             play_card(x, r, model, rng, nl, p, card, order)
-            v = players.card_value(table, s, r, p, w, coef, terms, stack, rng)
+            v = players.card_value(table, s, r, p, w, judge, stack, rng)
             replace, ties = players.better(v, best, ties, rng)
             if replace:
                 best, best_stack, best_order, chosen = v, stack, order, i
