@@ -24,10 +24,10 @@ every other decision it makes as its rollout policy would, with its own weights.
 
 import numpy as np
 
-from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice
+from simulator.core.expert import shipped_expert, valued_choice
 from simulator.core.jit import compiled
 from simulator.core.rng import below, flagged, jitter
-from simulator.core.search import SEARCH_WEIGHTS, searched
+from simulator.core.search import SEARCH_WEIGHTS, searched, weight_layout
 from simulator.core.tables import table_factory
 from simulator.games.elgrande import codes as L
 from simulator.games.elgrande.board import (
@@ -127,16 +127,15 @@ N_FEATURES = len(FEATURE_NAMES)
 # points, lose nearly every two-player game to spoiler's).
 EXPERT_FALLBACK = SPOILER
 
-WEIGHT_NAMES = STYLE_NAMES + (
+HEURISTIC_WEIGHT_NAMES = STYLE_NAMES + (
     "search_power",  # the search player: 1 plays its power cards out too, 0 plays its policy's
-) + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS  # then a search player's budget and
-# rollout policy (simulator/core/search.py)
+)
 (W_STANDING, W_RIVAL, W_LEADER, W_CASTILLO, W_COURT, W_POWER_ORDER, W_POWER_COURT, W_POWER_SAVE,
  W_STACK_1, W_STACK_2, W_STACK_3, W_STACK_4, W_STACK_5, W_STACK_6, W_STACK_7, W_VETO_AT, W_CARGO,
- W_VOYAGE, W_INQUISITOR, W_NOISE, W_SEARCH_POWER) = range(len(STYLE_NAMES) + 1)
-W_FIRST_VALUE = W_SEARCH_POWER + 1
-W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
-    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
+ W_VOYAGE, W_INQUISITOR, W_NOISE, W_SEARCH_POWER) = range(len(HEURISTIC_WEIGHT_NAMES))
+(WEIGHT_NAMES, W_FIRST_VALUE,
+ (W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE)) = \
+    weight_layout(HEURISTIC_WEIGHT_NAMES, FEATURE_NAMES)
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 # The expansion's weights (stack_6, stack_7, cargo, voyage, inquisitor) weigh nothing in the

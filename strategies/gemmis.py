@@ -20,10 +20,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
+from simulator.core.expert import shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS, searched
+from simulator.core.search import searched, weight_layout
 from simulator.games.gemmis.board import (
     CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS, NO_MASKS,
     ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST, best_points,
@@ -102,10 +102,9 @@ N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = QUICK_SCORER  # what the expert does where it values no options (the search's
                                 # rollout policy, among the strongest of the mix)
 
-WEIGHT_NAMES = HEURISTIC_WEIGHT_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
-W_FIRST_VALUE = len(HEURISTIC_WEIGHT_NAMES)
-W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
-    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
+(WEIGHT_NAMES, W_FIRST_VALUE,
+ (W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE)) = \
+    weight_layout(HEURISTIC_WEIGHT_NAMES, FEATURE_NAMES)
 N_WEIGHTS = len(WEIGHT_NAMES)
 NEVER = 999.0  # a threshold no stake reaches
 SEARCH_BREADTH = 8  # the search player's switches played out

@@ -16,10 +16,10 @@ import numpy as np
 from numba.extending import overload
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
+from simulator.core.expert import shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS, searched
+from simulator.core.search import SEARCH_WEIGHTS, searched, weight_layout
 from simulator.games.gnomeland.board import (
     ABUNDANCE, ADVANCED, BASE, BRAWL, COIN, CURSE, EFFECT_CONVERT, EFFECT_DIE_UP,
     EFFECT_DIE_UP_DOWN, EFFECT_EXTRA_DIE, EFFECT_INCOME, EFFECT_PAID_DIE, EFFECT_REROLL, FAVOUR,
@@ -104,10 +104,9 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
 
-WEIGHT_NAMES = STYLE_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
-W_FIRST_VALUE = len(STYLE_NAMES)
-W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
-    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
+(WEIGHT_NAMES, W_FIRST_VALUE,
+ (W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE)) = \
+    weight_layout(STYLE_NAMES, FEATURE_NAMES)
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 _STYLE = np.array([

@@ -10,10 +10,10 @@ see only what a player at the table sees, except that ``random`` and ``greedy`` 
 
 import numpy as np
 
-from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
+from simulator.core.expert import shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS, searched
+from simulator.core.search import searched, weight_layout
 from simulator.games.gremios.board import (
     AGE_OF_PROSPERITY, ARCHBISHOP, BAD_HARVEST, BANKRUPTCY, BLOCKADE_GUILDS, COMMON_TREASURE,
     EXPEDITION, FIRST_BLOCKADE_CARD, FOREIGN_INVASION, GOOD_HARVEST, GOVERNOR,
@@ -88,10 +88,9 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
 
-WEIGHT_NAMES = HEURISTIC_WEIGHT_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
-W_FIRST_VALUE = len(HEURISTIC_WEIGHT_NAMES)
-W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
-    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
+(WEIGHT_NAMES, W_FIRST_VALUE,
+ (W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE)) = \
+    weight_layout(HEURISTIC_WEIGHT_NAMES, FEATURE_NAMES)
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 GREEDY_POINT = 1000.0  # greedy's price of a point in coins: points first, then coins

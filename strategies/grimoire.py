@@ -15,10 +15,10 @@ and makes its smaller choices as its rollout policy would (``acting``).
 
 import numpy as np
 
-from simulator.core.expert import expert_weight_names, shipped_expert, valued_choice, weight_table
+from simulator.core.expert import shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import SEARCH_WEIGHTS, searched
+from simulator.core.search import SEARCH_WEIGHTS, searched, weight_layout
 from simulator.games.grimoire.board import (
     ACCELERATION, BY_CASTER, CASTER_CHOOSES, CHARM, CREATION, CURE, CURE_QUEST_DECK, DOMINATION,
     FIREBALL, FIRST_COMPANION, FORTUNE, KING, KNIGHT, LUCK, MAX_PLAYERS, MAX_ZONE,
@@ -117,14 +117,13 @@ N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
 # ... and last a search player's budget and rollout policy (simulator/core/search.py).
 HEURISTIC_WEIGHT_NAMES = STYLE_NAMES + JUDGEMENT_NAMES
-WEIGHT_NAMES = HEURISTIC_WEIGHT_NAMES + expert_weight_names(FEATURE_NAMES) + SEARCH_WEIGHTS
+(WEIGHT_NAMES, W_FIRST_VALUE,
+ (W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE)) = \
+    weight_layout(HEURISTIC_WEIGHT_NAMES, FEATURE_NAMES)
 (W_VP, W_COMPANION, W_TREASURE, W_RACE, W_ITEM, W_EARLY, W_DUPLICATE, W_ATTACK, W_DEFENSE, W_NOISE,
  W_RACE_BEHIND, W_SPY, W_LUCK, W_PICK_DOUBT, W_REPEAT_DOUBT, W_HIT_TOP, W_HIT_NEXT, W_HIT_OTHER,
  W_SILENCE_ODDS, W_SILENCE_AGAIN, W_SILENCE_REACH, W_SILENCE_DEFENSE, W_ATTACK_LEADING,
  W_UNIQUE_SPREAD, W_SHARED_PLACE) = range(len(HEURISTIC_WEIGHT_NAMES))
-W_FIRST_VALUE = len(HEURISTIC_WEIGHT_NAMES)
-W_ROLLOUTS, W_ROLLOUT_TURNS, W_ROLLOUT_POLICY, W_SEARCH_CONFIDENCE = \
-    range(W_FIRST_VALUE + N_FEATURES, W_FIRST_VALUE + N_FEATURES + len(SEARCH_WEIGHTS))
 N_WEIGHTS = len(WEIGHT_NAMES)
 
 _STYLE = np.array([

@@ -39,13 +39,22 @@ from numba import types
 from numba.extending import overload
 from numba.np.numpy_support import as_dtype
 
-from simulator.core.expert import write_decision
+from simulator.core.expert import expert_weight_names, write_decision
 from simulator.core.jit import compiled
 from simulator.core.rng import next_u64, seed_stream, shuffle
 
 SEARCH_WEIGHTS = ("rollouts", "rollout_turns", "rollout_policy", "search_confidence")
 SEARCHING = np.zeros(1, dtype=np.int8)  # the marker that makes plans "searching plans"
 # (a recording tape, ``core/expert.py``, is the other marker: searching plans that record)
+
+
+def weight_layout(heuristic_names: tuple[str, ...], feature_names: tuple[str, ...]):
+    """A game's weight vector: its heuristics' weights, then the learnt expert's (one per option
+    feature, ``core/expert.py``), then a search player's (``SEARCH_WEIGHTS``). Returns (the
+    names, the index of the expert's first weight, the indices of ``SEARCH_WEIGHTS``)."""
+    names = tuple(heuristic_names) + expert_weight_names(feature_names) + SEARCH_WEIGHTS
+    first_value = len(heuristic_names)
+    return names, first_value, tuple(range(first_value + len(feature_names), len(names)))
 
 
 def searching_plans(plans_type) -> bool:
