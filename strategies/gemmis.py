@@ -25,7 +25,7 @@ from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
 from simulator.core.search import searched, weight_layout
 from simulator.games.gemmis.board import (
-    CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS, NO_MASKS,
+    CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS,
     ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST, best_points,
     combination_points, declared_combination, fill_allowed, gem_kind, joker_choices,
     jokers_join, jokers_of, landing_cell, mask_values, masks_after_switch, masks_with_gem,
@@ -319,52 +319,65 @@ def best_switch_points(s, r, q, street):
 @compiled
 def switch_values(s, r, p, w, options, n, values, rng):
     """What each of ``p``'s switches is worth to the personality ``w``: the best combination it
-    gets (or the zone it leaves), less the opponent's best switch on the street it leaves.
+    gets (or the zone it leaves), less the opponent's best switch on the street it leaves
+    (``switch_replies``, weighed by its denial)."""
+    replies = s.turn_replies
+    if w[W_DENIAL] != 0.0:
+        switch_replies(s, r, p, options, n, replies)
+    valued_switches(s, r, p, w, options, n, values, rng, replies)
+
+
+@compiled
+def valued_switches(s, r, p, w, options, n, values, rng, replies):
+    """``switch_values`` with the opponent's replies known (``replies[:n]``)."""
+    v = valuation(s, r, w)
+    masks = zone_masks(s, p)
+    deny = w[W_DENIAL] != 0.0
+    for i in range(n):
+        kind, a, b = options[i, 0], options[i, 1], options[i, 2]
+        value = best_outcome(s, r, v, masks_after_switch(s, masks, s.street, kind, a, b), 3)
+        if deny:
+            value -= w[W_DENIAL] * replies[i]
+        values[i] = value + jitter(v.noise, rng)
+
+
+@compiled
+def switch_replies(s, r, p, options, n, replies):
+    """The points of the opponent's best switch after each of ``p``'s switches (``replies[:n]``).
 
     The opponent's switches are valued once on the street as it is (those within their zone do
     not depend on it); a switch with street place ``b`` changes only the opponent's switches
     with that place (``replies_for`` keeps what each kind of gem there gives them). Of the
     others, the best is the best at any place (``top``) unless that is ``b``, then the best at
     another (``second``)."""
-    v = valuation(s, r, w)
-    masks = zone_masks(s, p)
-    deny = w[W_DENIAL] != 0.0
     q = 1 - p
-    q_masks = NO_MASKS
+    q_masks = zone_masks(s, q)
+    replies_for(s, r, q, q_masks)
+    in_zone = s.reply_zone_points
     q_options = s.replies
-    in_zone = 0
-    q_n = 0
+    q_n = street_switches(s, r, q, s.street, q_options, 0)
     top, top_place, second = 0, -1, 0
-    if deny:
-        q_masks = zone_masks(s, q)
-        replies_for(s, r, q, q_masks)
-        in_zone = s.reply_zone_points
-        q_n = street_switches(s, r, q, s.street, q_options, 0)
-        for j in range(q_n):
-            points = street_reply_points(s, r, q, q_masks, q_options[j, 1],
-                                         s.street[q_options[j, 2]])
-            place = q_options[j, 2]
-            if points > top:
-                if place != top_place:
-                    second = top
-                top, top_place = points, place
-            elif place != top_place:
-                second = max(second, points)
+    for j in range(q_n):
+        points = street_reply_points(s, r, q, q_masks, q_options[j, 1], s.street[q_options[j, 2]])
+        place = q_options[j, 2]
+        if points > top:
+            if place != top_place:
+                second = top
+            top, top_place = points, place
+        elif place != top_place:
+            second = max(second, points)
     unchanged = max(in_zone, top)
     for i in range(n):
         kind, a, b = options[i, 0], options[i, 1], options[i, 2]
-        value = best_outcome(s, r, v, masks_after_switch(s, masks, s.street, kind, a, b), 3)
-        if deny:
-            if kind == SWITCH_IN_ZONE:
-                value -= w[W_DENIAL] * unchanged
-            else:
-                best = max(in_zone, second if top_place == b else top)
-                for j in range(q_n):
-                    if q_options[j, 2] == b:
-                        best = max(best, street_reply_points(s, r, q, q_masks, q_options[j, 1],
-                                                             s.zone[p, a]))
-                value -= w[W_DENIAL] * best
-        values[i] = value + jitter(v.noise, rng)
+        if kind == SWITCH_IN_ZONE:
+            replies[i] = unchanged
+            continue
+        best = max(in_zone, second if top_place == b else top)
+        for j in range(q_n):
+            if q_options[j, 2] == b:
+                best = max(best, street_reply_points(s, r, q, q_masks, q_options[j, 1],
+                                                     s.zone[p, a]))
+        replies[i] = best
 
 
 @compiled
@@ -607,10 +620,13 @@ def option_features(decision, s, r, p, options, n):
     no_draws = np.zeros(4, dtype=np.uint64)  # noise 0: the valuations below draw nothing
     values = np.empty(max(n, 2), dtype=np.float64)
     if decision == DECIDE_SWITCH:
-        # the opponent's best reply: a valuation by denial alone is minus that reply
+        # the opponent's best reply: a valuation by denial alone is minus that reply (the
+        # replies worked out once, for quick_scorer's valuation below too)
+        replies = s.turn_replies
+        switch_replies(s, r, p, options, n, replies)
         deny = np.zeros(N_WEIGHTS)
         deny[W_DENIAL] = 1.0
-        switch_values(s, r, p, deny, options, n, values, no_draws)
+        valued_switches(s, r, p, deny, options, n, values, no_draws, replies)
         masks = zone_masks(s, p)
         for i in range(n):
             kind, a, b = options[i, 0], options[i, 1], options[i, 2]
@@ -623,7 +639,7 @@ def option_features(decision, s, r, p, options, n):
             f[i, F_OPPONENT_REPLY] = -values[i]
         quick = DEFAULT_WEIGHTS[QUICK_SCORER].copy()
         quick[W_NOISE] = 0.0
-        switch_values(s, r, p, quick, options, n, values, no_draws)
+        valued_switches(s, r, p, quick, options, n, values, no_draws, replies)
     else:
         deny = np.zeros(N_WEIGHTS)
         deny[W_DENIAL] = 1.0

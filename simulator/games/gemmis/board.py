@@ -189,6 +189,7 @@ STATE = np.dtype([
     ("work", np.int64, (WORK_SIZE,)),
     ("turn_switches", np.int64, (MAX_SWITCHES, 3)),
     ("turn_values", np.float64, (MAX_SWITCHES,)),
+    ("turn_replies", np.int64, (MAX_SWITCHES,)),  # the opponent's best reply to each switch
     ("replies", np.int64, (MAX_SWITCHES, 3)),
     ("moved_street", np.int64, (STREET,)),
     ("fill_pairs", np.int64, (STREET * CELLS, 2)),
