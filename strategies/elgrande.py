@@ -944,8 +944,9 @@ def choose_movement(s, r, p, plans, rng, own_left, opp_left, moves_left, only_bl
     if shifts == 0 or acting(plans, p) == RANDOM:
         return q, a, b, -1
     w = plans[1][p]
-    coef = coefficients(s, p, w)
-    pts = np.empty(MAX_PLAYERS, dtype=np.int64)
+    m = memo[0]
+    coef, pts = m.coef, m.pts
+    fill_coefficients(s, p, w, coef)
     best = move_gain(s, r, p, w, coef, pts, q, a, b) if q >= 0 else 1e-9
     now = table_term_filled(s, r, p, w, coef, pts)
     pick_q, pick_onto = -1, -1

@@ -81,11 +81,9 @@ def test_a_copy_is_valued_again_wherever_its_standings_may_differ(table, r, n_pl
     s.grande[:n_players] = rng.choice(N_REGIONS, n_players, replace=False)
     s.mobile[:] = (GRANADA, SEVILLA)
     s.score[:n_players] = rng.integers(0, 60, n_players)
-    w = DEFAULT_WEIGHTS[SPOILER]
-    coef = players.coefficients(s, 0, w)
-    judge = players.new_judge()  # as judge_places makes it
-    judge[0].coef[:] = coef
-    judge[0].terms[:] = players.place_terms(s, r, coef, judge[0].pts)
+    plans = (np.full(MAX_PLAYERS, SPOILER), np.tile(DEFAULT_WEIGHTS[SPOILER], (MAX_PLAYERS, 1)))
+    w, judge = players.judge_places(s, r, 0, plans)
+    coef = judge[0]["coef"]  # judge_places is compiled: a plain record array
     before = [E.standing_points(s, r, g, False) for g in range(N_PLACES)]
     copy = np.zeros(1, dtype=STATE)  # a copy's table, as the players make them
     x_table = copy.view(np.recarray)  # the same memory, its fields read as attributes
