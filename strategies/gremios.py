@@ -77,14 +77,13 @@ FEATURE_NAMES = (
     "harvest_coins",      # a cultivation: expected harvest coins
     "guild", "expedition", "inn", "land", "trade",  # which kind of action it is
     "below_inn_price",    # it spends coins that were within 3 of the next inn's price
-    "greedy_pick",        # 1 for the action greedy would take (most points now, then coins)
     # the Governor's pick of an event
     "event_mine",         # the event's rough effect on the player, in coins
     "event_rivals",       # its mean effect on each rival
 ) + tuple(f"role_{name}" for name in ROLE_NAMES)  # the role card kept: one for each role
 (F_ENDS_TURN, F_POINTS_NOW, F_COINS_PAID, F_UNDER_3_COINS_LEFT, F_INCOME, F_TREASURE_CHANCE,
  F_PIRATE_REFUND, F_EMBLEM_POINTS, F_HARVEST_COINS, F_GUILD, F_EXPEDITION, F_INN, F_LAND, F_TRADE,
- F_BELOW_INN_PRICE, F_GREEDY_PICK, F_EVENT_MINE, F_EVENT_RIVALS, F_FIRST_ROLE) = range(19)
+ F_BELOW_INN_PRICE, F_EVENT_MINE, F_EVENT_RIVALS, F_FIRST_ROLE) = range(18)
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
 
@@ -106,7 +105,6 @@ DEFAULT_WEIGHTS = weight_table(np.array([
     # lookahead: greedy's weights for its rollouts, 32 per option, 24 turns deep, greedy players
     [GREEDY_POINT, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 32, 24, GREEDY, 1.0],  # lookahead
 ]), len(HEURISTIC_WEIGHT_NAMES), EXPERT_FALLBACK, shipped_expert("gremios", FEATURE_NAMES))
-DEFAULT_WEIGHTS_GREEDY = DEFAULT_WEIGHTS[GREEDY].copy()  # what the expert's greedy_pick reads
 
 # Which roles suit a personality: affinity of each role with the guild, expedition, inn and
 # land styles (rows follow board's role order).
@@ -583,18 +581,4 @@ def option_features(decision, s, r, p, options, n):
         horizon = turns_left_factor(s, r, p)
         for i in range(n):
             action_features(s, r, p, options[i, 0], options[i, 1], horizon, f[i])
-        f[greedy_pick(s, r, p, options, n), F_GREEDY_PICK] = 1.0
     return f
-
-
-@compiled
-def greedy_pick(s, r, p, actions, n):
-    """The action greedy takes (``choose_action`` with greedy's weights)."""
-    w = DEFAULT_WEIGHTS_GREEDY
-    best = 0
-    best_value = 0.0
-    for i in range(1, n):
-        value = greedy_value(s, r, p, w, actions[i, 0], actions[i, 1])
-        if value > best_value:
-            best, best_value = i, value
-    return best
