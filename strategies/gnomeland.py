@@ -95,12 +95,11 @@ FEATURE_NAMES = (
     "balanced_rank",      # balanced's rank of it: its worth plus the priority of dice and of
                           # dice-changing actions (0 for ending the turn and for what it skips)
     "balanced_skips",     # 1 for an action balanced never takes (a purchase worth nothing to it)
-    "balanced_pick",      # 1 for the action balanced would take (its ranking, without noise)
 )
 (F_ENDS_TURN, F_SPENDS_DIE, F_IMPROVES_DICE, F_CONTEST_GNOME, F_TAVERN_OTHER, F_SPELL, F_ATTACK,
  F_HIRE, F_BUILD_NORMAL, F_BUILD_SPECIAL, F_UPGRADE, F_MISSION, F_CONVERT_INCOME, F_POINTS_NOW,
  F_RESOURCES_PAID, F_ROUNDS_LEFT, F_BALANCED_VALUE, F_GREEDY_VALUE, F_BALANCED_RANK,
- F_BALANCED_SKIPS, F_BALANCED_PICK) = range(len(FEATURE_NAMES))
+ F_BALANCED_SKIPS) = range(len(FEATURE_NAMES))
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
 
@@ -740,7 +739,7 @@ def option_features(decision, s, r, p, options, n):
     values = np.zeros(n)
     no_draws = np.zeros(4, dtype=np.uint64)  # noise 0: the valuations below draw nothing
     balanced = to_fixed_tuple(BALANCED_WEIGHTS, N_WEIGHTS)
-    pick = heuristic_choice(s, r, p, balanced, no_draws, options, n, values)
+    heuristic_choice(s, r, p, balanced, no_draws, options, n, values)
     f[:, F_BALANCED_VALUE] = values
     for i in range(n):
         rank = ranked(options[i, 0], options[i, 2], values[i], balanced)
@@ -751,6 +750,4 @@ def option_features(decision, s, r, p, options, n):
     heuristic_choice(s, r, p, to_fixed_tuple(GREEDY_WEIGHTS, N_WEIGHTS), no_draws, options, n,
                      values)
     f[:, F_GREEDY_VALUE] = values
-    if pick >= 0:
-        f[pick, F_BALANCED_PICK] = 1.0
     return f
