@@ -98,7 +98,6 @@ FEATURE_NAMES = (
     "silenced_risk",      # VP of a Forbidden Spell lost if some rival casts Silence
     "duplicate_chance",   # chance a rival picks the same spell (shared spells go late)
     "turn_order_loss",    # VP of the best zone card given up by going later with this spell
-    "greedy_spell",       # 1 for the spell greedy would cast
     # a card (its zone slot)
     "card_points",        # VP the card adds to the final score (a blind card: the deck's mean)
     "blind",              # 1 for a card the player cannot see
@@ -107,12 +106,10 @@ FEATURE_NAMES = (
     "race_while_behind",  # ... the same, while the player is behind
     "thief_tokens",       # VP tokens a Thief is expected to bring in the rounds left
     "spy",                # 1 for a Spy (its owner sees the face-down zone cards)
-    "greedy_card",        # 1 for the card greedy would take
 )
 (F_SPELL_POINTS, F_SPELL_HARM, F_NEW_ITEMS, F_LUCK, F_SILENCE, F_SILENCE_DENIES, F_DEFENDS,
- F_SILENCED_RISK, F_DUPLICATE_CHANCE, F_TURN_ORDER_LOSS, F_GREEDY_SPELL, F_CARD_POINTS, F_BLIND,
- F_TREASURE, F_COMPANION, F_RACE_WHILE_LEADING, F_RACE_WHILE_BEHIND, F_THIEF_TOKENS, F_SPY,
- F_GREEDY_CARD) = range(20)
+ F_SILENCED_RISK, F_DUPLICATE_CHANCE, F_TURN_ORDER_LOSS, F_CARD_POINTS, F_BLIND, F_TREASURE,
+ F_COMPANION, F_RACE_WHILE_LEADING, F_RACE_WHILE_BEHIND, F_THIEF_TOKENS, F_SPY) = range(18)
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
 # ... and last a search player's budget and rollout policy (simulator/core/search.py).
@@ -879,7 +876,6 @@ def spell_features(s, r, p, options, n, f):
                                        turns_left), values)
     last = s.n_players - 1.0
     ahead = float(unique_rivals(s, r, p, memo))
-    greedy = 0
     for i in range(n):
         level = options[i]
         gain = immediate_gain(s, r, p, p, level, unknown, discard_card, 0.0)
@@ -904,9 +900,6 @@ def spell_features(s, r, p, options, n, f):
         elif level == TIME_STOP:
             position = last - position
         f[i, F_TURN_ORDER_LOSS] = values[0] - card_at(values, m, position)
-        if gain > f[greedy, F_SPELL_POINTS]:  # greedy's pick: the lowest of the best
-            greedy = i
-    f[greedy, F_GREEDY_SPELL] = 1.0
 
 
 @compiled
@@ -918,7 +911,6 @@ def card_features(s, r, p, options, n, f):
     unknown = unknown_card_value(s, r, p, unread, True, (0.0, 0.0), 0.0)
     behind = leading(s, r, p) < 0.0
     turns_left = rounds_left(s, r)
-    greedy = 0
     for i in range(n):
         slot = options[i]
         if not can_see(s, p, slot):
@@ -937,9 +929,6 @@ def card_features(s, r, p, options, n, f):
             if kind == THIEF:
                 f[i, F_THIEF_TOKENS] = r.thief_tokens * turns_left
             f[i, F_SPY] = 1.0 if kind == SPY else 0.0
-        if f[i, F_CARD_POINTS] > f[greedy, F_CARD_POINTS]:
-            greedy = i
-    f[greedy, F_GREEDY_CARD] = 1.0
 
 
 @compiled
