@@ -91,14 +91,13 @@ FEATURE_NAMES = (
     "resources_paid",     # Coins, Mana and Weapons it costs, counted together
     "rounds_left",        # rounds after this one (the building actions' horizon; 0 for the rest)
     "balanced_value",     # its worth to balanced (the strongest heuristic), in victory points
-    "greedy_value",       # its worth to greedy: points and resources now, nothing for later
     "balanced_rank",      # balanced's rank of it: its worth plus the priority of dice and of
                           # dice-changing actions (0 for ending the turn and for what it skips)
     "balanced_skips",     # 1 for an action balanced never takes (a purchase worth nothing to it)
 )
 (F_ENDS_TURN, F_SPENDS_DIE, F_IMPROVES_DICE, F_CONTEST_GNOME, F_TAVERN_OTHER, F_SPELL, F_ATTACK,
  F_HIRE, F_BUILD_NORMAL, F_BUILD_SPECIAL, F_UPGRADE, F_MISSION, F_CONVERT_INCOME, F_POINTS_NOW,
- F_RESOURCES_PAID, F_ROUNDS_LEFT, F_BALANCED_VALUE, F_GREEDY_VALUE, F_BALANCED_RANK,
+ F_RESOURCES_PAID, F_ROUNDS_LEFT, F_BALANCED_VALUE, F_BALANCED_RANK,
  F_BALANCED_SKIPS) = range(len(FEATURE_NAMES))
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = BALANCED  # what the expert does where it values no options
@@ -125,11 +124,9 @@ _STYLE = np.vstack([_STYLE, _STYLE[BALANCED]])
 _SEARCH[LOOKAHEAD] = (4, 0, BALANCED, 1.0)
 DEFAULT_WEIGHTS = weight_table(np.hstack([_STYLE, _SEARCH]), len(STYLE_NAMES), EXPERT_FALLBACK,
                                shipped_expert("gnomeland", FEATURE_NAMES))
-# the features' valuations: balanced's and greedy's weights without noise, the expert's zero
+# the features' valuation: balanced's weights without noise, the expert's zero
 BALANCED_WEIGHTS = DEFAULT_WEIGHTS[BALANCED].copy()
 BALANCED_WEIGHTS[W_NOISE] = 0.0
-GREEDY_WEIGHTS = DEFAULT_WEIGHTS[GREEDY].copy()
-GREEDY_WEIGHTS[W_NOISE] = 0.0
 assert DEFAULT_WEIGHTS.shape == (len(NAMES), N_WEIGHTS)
 
 IMPROVE_FIRST = 6.0   # dice-changing actions are worth taking only before the dice are spent
@@ -747,7 +744,4 @@ def option_features(decision, s, r, p, options, n):
             f[i, F_BALANCED_SKIPS] = 1.0
         else:
             f[i, F_BALANCED_RANK] = rank
-    heuristic_choice(s, r, p, to_fixed_tuple(GREEDY_WEIGHTS, N_WEIGHTS), no_draws, options, n,
-                     values)
-    f[:, F_GREEDY_VALUE] = values
     return f
