@@ -23,7 +23,7 @@ import numpy as np
 from simulator.core.expert import shipped_expert, valued_choice, weight_table
 from simulator.core.jit import compiled
 from simulator.core.rng import below, jitter
-from simulator.core.search import searched, weight_layout
+from simulator.core.search import played_out, searched, weight_layout
 from simulator.games.gemmis.board import (
     CELLS, CLEAN_STREET, COLOUR_LANES_1, COLUMNS, EMPTY, FULL, INTERRUPT, LANE_BITS,
     ROWS_IN_LANES, RUN_STARTS, STREET, SWITCH_IN_ZONE, TOWARDS_FIRST, TOWARDS_LAST, best_points,
@@ -83,6 +83,9 @@ HEURISTIC_WEIGHT_NAMES = (
 FEATURE_NAMES = (
     # a switch (the zone after it)
     "points_now",         # the most points a combination of the zone scores after the switch
+    "turn_points",        # the points the turn scores, cascades included, played out once
+                          # (core/search.py's played_out: quick_scorer's refills and street,
+                          # the sack re-dealt); points_now where it is not played out
     "combination_gems",   # gems in its natural combination (runs of three or more; 0 if none)
     "near_runs",          # windows of three cells holding two gems of a colour, in what the
                           # natural combination leaves of the zone
@@ -94,10 +97,9 @@ FEATURE_NAMES = (
     "opponent_reply",     # the most points the opponent's best next switch could score on the
                           # street this option leaves (its new gems unknown)
     "towards_last",       # a direction: 1 for the street moving towards place 8
-    "quick_scorer_pick",  # 1 for the option quick_scorer (its weights, no noise) takes
 )
-(F_POINTS_NOW, F_COMBINATION_GEMS, F_NEAR_RUNS, F_BOTH_ROWS, F_JOKERS_KEPT, F_ZONE_VALUES,
- F_WITH_STREET, F_OPPONENT_REPLY, F_TOWARDS_LAST, F_QUICK_SCORER_PICK) = range(len(FEATURE_NAMES))
+(F_POINTS_NOW, F_TURN_POINTS, F_COMBINATION_GEMS, F_NEAR_RUNS, F_BOTH_ROWS, F_JOKERS_KEPT, F_ZONE_VALUES,
+ F_WITH_STREET, F_OPPONENT_REPLY, F_TOWARDS_LAST) = range(len(FEATURE_NAMES))
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = QUICK_SCORER  # what the expert does where it values no options (the search's
                                 # rollout policy, among the strongest of the mix)
@@ -139,7 +141,7 @@ def acting(plans, p):
 @compiled
 def expert_choice(decision, s, r, p, plans, options, n):
     """The expert's option: the best valued by its weights over the options' features."""
-    return valued_choice(option_features(decision, s, r, p, options, n), n, plans[1][p],
+    return valued_choice(option_features(decision, s, r, p, plans, options, n), n, plans[1][p],
                          W_FIRST_VALUE)
 
 
@@ -613,20 +615,13 @@ def zone_features(masks, gone, f):
 
 
 @compiled
-def option_features(decision, s, r, p, options, n):
+def option_features(decision, s, r, p, plans, options, n):
     """The features (``FEATURE_NAMES``) of each of the ``n`` options of ``p``'s decision, one
     row each, from what ``p`` sees: both zones and the street (never the sack's order)."""
     f = np.zeros((n, N_FEATURES))
-    no_draws = np.zeros(4, dtype=np.uint64)  # noise 0: the valuations below draw nothing
-    values = np.empty(max(n, 2), dtype=np.float64)
     if decision == DECIDE_SWITCH:
-        # the opponent's best reply: a valuation by denial alone is minus that reply (the
-        # replies worked out once, for quick_scorer's valuation below too)
         replies = s.turn_replies
         switch_replies(s, r, p, options, n, replies)
-        deny = np.zeros(N_WEIGHTS)
-        deny[W_DENIAL] = 1.0
-        valued_switches(s, r, p, deny, options, n, values, no_draws, replies)
         masks = zone_masks(s, p)
         for i in range(n):
             kind, a, b = options[i, 0], options[i, 1], options[i, 2]
@@ -636,10 +631,7 @@ def option_features(decision, s, r, p, options, n):
             f[i, F_COMBINATION_GEMS] = popcount(natural)
             zone_features(after, natural, f[i])
             f[i, F_WITH_STREET] = 0.0 if kind == SWITCH_IN_ZONE else 1.0
-            f[i, F_OPPONENT_REPLY] = -values[i]
-        quick = DEFAULT_WEIGHTS[QUICK_SCORER].copy()
-        quick[W_NOISE] = 0.0
-        valued_switches(s, r, p, quick, options, n, values, no_draws, replies)
+            f[i, F_OPPONENT_REPLY] = replies[i]
     else:
         deny = np.zeros(N_WEIGHTS)
         deny[W_DENIAL] = 1.0
@@ -648,10 +640,9 @@ def option_features(decision, s, r, p, options, n):
             d = options[i, 0]
             f[i, F_OPPONENT_REPLY] = -replies[d]
             f[i, F_TOWARDS_LAST] = 1.0 if d == TOWARDS_LAST else 0.0
-            values[i] = DEFAULT_WEIGHTS[QUICK_SCORER, W_DENIAL] * replies[d]
-    best = 0
-    for i in range(1, n):  # the first of equals (quick_scorer draws among them)
-        if values[i] > values[best] + 1e-9:
-            best = i
-    f[best, F_QUICK_SCORER_PICK] = 1.0
+    gains = np.empty(n, dtype=np.float64)
+    if played_out(decision, s, r, p, plans, EXPERT_FALLBACK, options, n, gains):
+        f[:n, F_TURN_POINTS] = gains
+    else:  # a table of heuristic plans (a rollout's): the switch's own combination
+        f[:n, F_TURN_POINTS] = f[:n, F_POINTS_NOW]
     return f

@@ -27,7 +27,8 @@ class Setup:
     mix_ids: np.ndarray      # strategy id of each entry of the mix
     mix_weights: np.ndarray  # their weight vectors
     slot_roles: np.ndarray   # (mix entries, 2): the role(s) an entry always holds, -1 where dealt
-    has_search: bool = False  # a search player is in the mix (the kernel seats searching plans)
+    has_search: bool = False  # a search player (or an expert that plays out) is in the mix:
+    # the kernel seats searching plans
 
 
 @dataclass(frozen=True)
@@ -115,8 +116,10 @@ def make_config(game: str, players: int | None = None, mode: str | None = None,
     fixed, role_names = _fixed_roles(spec, mode_spec, players, roles)
     design = seat_design(len(entries), players)
     slot_roles = _slot_roles(spec, mode_spec, labels, design, fixed, strategy_roles or {})
+    searching = {spec.strategies.search} | ({spec.strategies.expert}
+                                            if spec.strategies.expert_plays_out else set())
     setup = Setup(players, list(spec.modes).index(mode), fixed, design, ids, mix_weights, slot_roles,
-                  spec.strategies.search is not None and spec.strategies.search in bases)
+                  any(b in searching for b in bases))
     spec.check(rules.as_record(), setup)
     return RunConfig(spec, rules, players, mode, labels, mix_weights, role_names, seed, setup,
                      request, bases, dict(strategy_roles or {}))

@@ -3,10 +3,11 @@
 A game that has one lists, in its strategies module, the features it describes an option by
 (``FEATURE_NAMES``: what a heuristic would value it by, computed from what the player sees) and
 computes them for the options of each decision its search player searches
-(``option_features``). Its weight vector holds one weight per feature (``expert_weight_names``),
-between the heuristics' weights and the search's. The expert takes the option of greatest
-weighted sum (``valued_choice``); ``playtest distill`` fits those weights to the search
-player's own decisions (``simulator/distill.py``).
+(``option_features``; a feature may play the option out to the next decision, once:
+``core/search.py``'s ``played_out``). Its weight vector holds one weight per feature
+(``expert_weight_names``), between the heuristics' weights and the search's. The expert takes
+the option of greatest weighted sum (``valued_choice``); ``playtest distill`` fits those
+weights to the search player's own decisions (``simulator/distill.py``).
 """
 
 import json

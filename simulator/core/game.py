@@ -52,6 +52,9 @@ class Strategies:
     # The game's learnt expert (core/expert.py), if any, and the option features it weighs.
     expert: str | None = None
     features: tuple[str, ...] = ()
+    # Whether the expert's features play options out (core/search.py's played_out): a run that
+    # seats it then seats searching plans, as for the search player.
+    expert_plays_out: bool = False
     # The hand-written players an expert is matched against (``playtest distill``), where the
     # default mix is not them.
     heuristics: tuple[str, ...] = ()

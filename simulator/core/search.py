@@ -30,6 +30,10 @@ The mechanism every game's search player (``lookahead``) shares:
   re-dealt, how an option is taken, how far a rollout plays and what it scores. Each verb is
   chosen by the type of the game's state record, so no function is passed as an argument (numba
   caches no code that takes one).
+- **A learnt expert's look ahead** (``played_out``): the same verbs take each option once and
+  go on to the next decision, for a feature such as the points a whole turn scores. It plays
+  only at a table of searching plans, so a game whose expert uses it seats that expert as it
+  seats a search player, and the heuristic game loop stays free of it.
 """
 
 import inspect
@@ -94,8 +98,13 @@ def budget(w):
 def policy_plans(plans, p, max_players):
     """Heuristic plans for a rollout: every seat plays ``p``'s rollout policy with ``p``'s
     weights (the searcher models its rivals as players like itself)."""
+    return every_seat(plans, p, budget(plans[1][p])[2], max_players)
+
+
+@compiled
+def every_seat(plans, p, policy, max_players):
+    """Heuristic plans in which every seat plays strategy ``policy`` with ``p``'s weights."""
     w = plans[1][p]
-    policy = budget(w)[2]
     ids = np.full(max_players, policy, dtype=np.int64)
     weights = np.empty((max_players, w.shape[0]), dtype=np.float64)
     for q in range(max_players):
@@ -226,9 +235,10 @@ def rollout_scores(table, r):
     raise NotImplementedError("a game's verb")
 
 
-def option_features(decision, s, r, p, options, n):
+def option_features(decision, s, r, p, plans, options, n):
     """The features of each of the ``n`` options, one row each, as ``p`` sees them (a game
-    with a learnt expert, ``core/expert.py``; read only by a recording search)."""
+    with a learnt expert, ``core/expert.py``; read only by a recording search). ``plans``
+    are the table's: an expert whose features play options out (``played_out``) needs them."""
     raise NotImplementedError("a game's verb")
 
 
@@ -278,7 +288,7 @@ def _recorded(plans, decision, s, r, p, options, n, tried, k, tally, choice, anc
 
     def record(plans, decision, s, r, p, options, n, tried, k, tally, choice, anchor):
         write_decision(plans[2], decision, p, tried, k, tally, choice, anchor,
-                       option_features(decision, s, r, p, options, n))
+                       option_features(decision, s, r, p, plans, options, n))
     return record
 
 
@@ -324,4 +334,43 @@ def _searched(decision, s, r, p, plans, rng, options, n):
         choice = best_option(tally, k, anchor, confidence)
         recorded(plans, decision, s, r, p, options, n, tried, k, tally, choice, anchor)
         return tried[choice]
+    return impl
+
+
+PLAYOUT_SEED = 0x706C61796F7574  # the one stream every playout draws from (``played_out``)
+
+
+def played_out(decision, s, r, p, plans, policy, options, n, gains):
+    """A learnt expert's look ahead: each of the ``n`` options taken and the rules gone on to
+    the next decision (``take_option``) once, every seat playing strategy ``policy`` with
+    ``p``'s weights, after what ``p`` cannot see is re-dealt; ``gains[:n]``: ``p``'s score
+    then less now (``rollout_scores``). Returns whether it played them out: only at a table
+    with searching plans, so that the heuristic game loop compiles no playout (a game whose
+    expert looks ahead seats it with searching plans, ``Strategies.expert_plays_out``)."""
+    raise NotImplementedError("compiled only")
+
+
+# Not cached on its own, as ``searched``: its code holds the game's verbs.
+@overload(played_out)
+def _played_out(decision, s, r, p, plans, policy, options, n, gains):
+    if not searching_plans(plans):
+        return lambda decision, s, r, p, plans, policy, options, n, gains: False
+    state = as_dtype(s)
+
+    def impl(decision, s, r, p, plans, policy, options, n, gains):
+        heuristic = every_seat(plans, p, policy, plans[0].shape[0])
+        now = np.empty(1, dtype=state)
+        now[0] = s
+        before = rollout_scores(now, r)[p]
+        # every option on the same stream, the same for every decision: the features depend
+        # on the table alone, and on the hidden cards only through what p knows of them
+        for o in range(n):
+            rr = rollout_stream(PLAYOUT_SEED, 0)
+            table = np.empty(1, dtype=state)
+            table[0] = s
+            x = table[0]  # (the table is kept in hand to the end: see core/tables.py)
+            redeal(x, r, p, rr)
+            take_option(decision, x, r, p, heuristic, rr, options, o)
+            gains[o] = rollout_scores(table, r)[p] - before
+        return True
     return impl

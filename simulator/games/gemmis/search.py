@@ -117,5 +117,5 @@ def standings():
 @declares(option_features, STATE)
 def expert_features():
     """What the learnt expert weighs (recorded by ``playtest distill``)."""
-    return lambda decision, s, r, p, options, n: players.option_features(decision, s, r, p,
-                                                                          options, n)
+    return lambda decision, s, r, p, plans, options, n: players.option_features(
+        decision, s, r, p, plans, options, n)

@@ -91,7 +91,8 @@ GAME = Game(
                                    "alguazil_tactician"),
                           tuned_weights=tuple(n for n in players.HEURISTIC_WEIGHT_NAMES
                                               if n not in ("noise", "search_breadth")),
-                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES,
+                          expert_plays_out=True),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,

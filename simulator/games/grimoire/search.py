@@ -225,5 +225,5 @@ def final_scores():
 @declares(option_features, STATE)
 def expert_features():
     """What the learnt expert weighs (recorded by ``playtest distill``)."""
-    return lambda decision, s, r, p, options, n: players.option_features(decision, s, r, p,
-                                                                          options, n)
+    return lambda decision, s, r, p, plans, options, n: players.option_features(
+        decision, s, r, p, options, n)
