@@ -249,6 +249,14 @@ def match(o: DistillOptions, game: Game, values: np.ndarray, seed: int, threads)
     return out
 
 
+def round_record(game: Game, r: dict) -> dict:
+    """A round as the weights file keeps it: its figures, and its expert's weights by name (to
+    play a round that was not chosen, or compare rounds)."""
+    names = expert_weight_names(game.strategies.features)
+    return {**{k: v for k, v in r.items() if k != "values"},
+            "weights": dict(zip(names, map(float, r["values"])))}
+
+
 def distill(o: DistillOptions, out: str | Path, resume: bool = False,
             progress: bool | None = None, threads: int | None = None) -> Path:
     """Distill ``o.game``'s expert and write its weights file ``out``; returns its path."""
@@ -289,8 +297,7 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
         "weights": dict(zip(names, map(float, weights))),
         "distilled": {"options": asdict(o), "tables": list(tables(o, game)),
                       "chosen_round": best["round"],
-                      "rounds": [{k: v for k, v in r.items() if k != "values"}
-                                 for r in state["rounds"]]},
+                      "rounds": [round_record(game, r) for r in state["rounds"]]},
         "provenance": {"rules_version": game.rules().rules_version,
                        "package_version": batch.package_version(), "git_commit": batch.git_commit(),
                        "source_hash": batch.jitcache.source_hash(game.name),

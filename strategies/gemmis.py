@@ -85,7 +85,8 @@ FEATURE_NAMES = (
     "points_now",         # the most points a combination of the zone scores after the switch
     "turn_points",        # the points the turn scores, cascades included, played out once
                           # (core/search.py's played_out: quick_scorer's refills and street,
-                          # the sack re-dealt); points_now where it is not played out
+                          # the sack re-dealt); points_now where it is not played out: a
+                          # switch that makes no combination, and at a rollout's table
     "combination_gems",   # gems in its natural combination (runs of three or more; 0 if none)
     "near_runs",          # windows of three cells holding two gems of a colour, in what the
                           # natural combination leaves of the zone
@@ -640,9 +641,20 @@ def option_features(decision, s, r, p, plans, options, n):
             d = options[i, 0]
             f[i, F_OPPONENT_REPLY] = -replies[d]
             f[i, F_TOWARDS_LAST] = 1.0 if d == TOWARDS_LAST else 0.0
-    gains = np.empty(n, dtype=np.float64)
-    if played_out(decision, s, r, p, plans, EXPERT_FALLBACK, options, n, gains):
-        f[:n, F_TURN_POINTS] = gains
-    else:  # a table of heuristic plans (a rollout's): the switch's own combination
-        f[:n, F_TURN_POINTS] = f[:n, F_POINTS_NOW]
+    # The turn played out: both directions, and the switches that make a combination (the zone
+    # is refilled and the street moves only after one; playing out the others too, for a small
+    # gem's extra switch, cost three times as much and won no more). A table of heuristic
+    # plans, a rollout's, plays nothing out and keeps the switch's own points.
+    f[:n, F_TURN_POINTS] = f[:n, F_POINTS_NOW]
+    played = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if decision != DECIDE_SWITCH or f[i, F_POINTS_NOW] > 0:
+            played[k] = i
+            k += 1
+    gains = np.empty(k, dtype=np.float64)
+    if played_out(decision, s, r, p, plans, EXPERT_FALLBACK, DEFAULT_WEIGHTS[EXPERT_FALLBACK],
+                  options[played[:k]], k, gains):
+        for j in range(k):
+            f[played[j], F_TURN_POINTS] = gains[j]
     return f

@@ -9,7 +9,7 @@ import pytest
 from simulator import distill as d
 from simulator.core.config import make_config
 from simulator.core.expert import (
-    T_CHOSEN, T_CODE, T_DECISION, T_OPTION, T_POLICY_CHOICE, TAPE_COLUMNS,
+    EXPERT_WEIGHT_PREFIX, T_CHOSEN, T_CODE, T_DECISION, T_OPTION, T_POLICY_CHOICE, TAPE_COLUMNS,
 )
 from simulator.core.game import get_game
 from strategies import gremios as players
@@ -127,9 +127,13 @@ def test_distill_writes_a_weights_file_that_runs_take_like_a_tuned_one(distilled
     assert made["strategy"] == "expert" and list(made["weights"]) == list(spec.strategies.weight_names)
     rounds = made["distilled"]["rounds"]
     assert [r["rollout_policy"] for r in rounds] == ["greedy", "expert"]
+    values = [n for n in spec.strategies.weight_names if n.startswith(EXPERT_WEIGHT_PREFIX)]
     for r in rounds:
         assert 0.0 <= r["held_out_agreement"]["expert"] <= 1.0
         assert set(r["against_heuristics"]) == set(spec.strategies.rivals())
+        assert list(r["weights"]) == values
+    chosen = rounds[made["distilled"]["chosen_round"]]["weights"]
+    assert chosen == {n: made["weights"][n] for n in values}
     config = make_config("gremios", 2, None, [f"tuned:{path}", "greedy"])
     assert config.base_strategies[0] == "expert"
     assert config.weights[0].tolist() == list(made["weights"].values())

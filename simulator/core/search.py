@@ -98,13 +98,12 @@ def budget(w):
 def policy_plans(plans, p, max_players):
     """Heuristic plans for a rollout: every seat plays ``p``'s rollout policy with ``p``'s
     weights (the searcher models its rivals as players like itself)."""
-    return every_seat(plans, p, budget(plans[1][p])[2], max_players)
+    return every_seat(budget(plans[1][p])[2], plans[1][p], max_players)
 
 
 @compiled
-def every_seat(plans, p, policy, max_players):
-    """Heuristic plans in which every seat plays strategy ``policy`` with ``p``'s weights."""
-    w = plans[1][p]
+def every_seat(policy, w, max_players):
+    """Heuristic plans in which every seat plays strategy ``policy`` with the weights ``w``."""
     ids = np.full(max_players, policy, dtype=np.int64)
     weights = np.empty((max_players, w.shape[0]), dtype=np.float64)
     for q in range(max_players):
@@ -340,10 +339,10 @@ def _searched(decision, s, r, p, plans, rng, options, n):
 PLAYOUT_SEED = 0x706C61796F7574  # the one stream every playout draws from (``played_out``)
 
 
-def played_out(decision, s, r, p, plans, policy, options, n, gains):
+def played_out(decision, s, r, p, plans, policy, weights, options, n, gains):
     """A learnt expert's look ahead: each of the ``n`` options taken and the rules gone on to
-    the next decision (``take_option``) once, every seat playing strategy ``policy`` with
-    ``p``'s weights, after what ``p`` cannot see is re-dealt; ``gains[:n]``: ``p``'s score
+    the next decision (``take_option``) once, every seat playing strategy ``policy`` with the
+    weights ``weights``, after what ``p`` cannot see is re-dealt; ``gains[:n]``: ``p``'s score
     then less now (``rollout_scores``). Returns whether it played them out: only at a table
     with searching plans, so that the heuristic game loop compiles no playout (a game whose
     expert looks ahead seats it with searching plans, ``Strategies.expert_plays_out``)."""
@@ -352,24 +351,26 @@ def played_out(decision, s, r, p, plans, policy, options, n, gains):
 
 # Not cached on its own, as ``searched``: its code holds the game's verbs.
 @overload(played_out)
-def _played_out(decision, s, r, p, plans, policy, options, n, gains):
+def _played_out(decision, s, r, p, plans, policy, weights, options, n, gains):
     if not searching_plans(plans):
-        return lambda decision, s, r, p, plans, policy, options, n, gains: False
+        return lambda decision, s, r, p, plans, policy, weights, options, n, gains: False
     state = as_dtype(s)
 
-    def impl(decision, s, r, p, plans, policy, options, n, gains):
-        heuristic = every_seat(plans, p, policy, plans[0].shape[0])
-        now = np.empty(1, dtype=state)
-        now[0] = s
-        before = rollout_scores(now, r)[p]
-        # every option on the same stream, the same for every decision: the features depend
-        # on the table alone, and on the hidden cards only through what p knows of them
+    def impl(decision, s, r, p, plans, policy, weights, options, n, gains):
+        heuristic = every_seat(policy, weights, plans[0].shape[0])
+        # one re-deal, on a stream the same for every decision, and every option played from
+        # it: the features depend on the table alone, and on the hidden cards only through
+        # what p knows of them
+        dealt = np.empty(1, dtype=state)
+        dealt[0] = s
+        before = rollout_scores(dealt, r)[p]
+        stream = rollout_stream(PLAYOUT_SEED, 0)
+        redeal(dealt[0], r, p, stream)
         for o in range(n):
-            rr = rollout_stream(PLAYOUT_SEED, 0)
+            rr = stream.copy()
             table = np.empty(1, dtype=state)
-            table[0] = s
+            table[0] = dealt[0]
             x = table[0]  # (the table is kept in hand to the end: see core/tables.py)
-            redeal(x, r, p, rr)
             take_option(decision, x, r, p, heuristic, rr, options, o)
             gains[o] = rollout_scores(table, r)[p] - before
         return True
