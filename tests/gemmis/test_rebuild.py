@@ -630,10 +630,11 @@ def compare(rebuilt, columns, s, rules):
 
 
 SEED = 30
-# Games per mode for each set of players: the default mix, random players, and the search
-# player (its own rollouts make its games slow) against the heuristic it rolls out with.
+# Games per mode for each set of players: the default mix, random players, the search player
+# (its own rollouts make its games slow) against the heuristic it rolls out with, and the
+# expert, whose playouts must leave nothing in the story.
 MIXES = {"default": (None, 60), "random": (["random"], 30),
-         "search": (["lookahead", "quick_scorer"], 6)}
+         "search": (["lookahead", "quick_scorer"], 6), "expert": (["expert", "quick_scorer"], 20)}
 
 
 @pytest.mark.parametrize("mix", list(MIXES))
