@@ -99,8 +99,8 @@ FEATURE_NAMES = (
                           # street this option leaves (its new gems unknown)
     "towards_last",       # a direction: 1 for the street moving towards place 8
 )
-(F_POINTS_NOW, F_TURN_POINTS, F_COMBINATION_GEMS, F_NEAR_RUNS, F_BOTH_ROWS, F_JOKERS_KEPT, F_ZONE_VALUES,
- F_WITH_STREET, F_OPPONENT_REPLY, F_TOWARDS_LAST) = range(len(FEATURE_NAMES))
+(F_POINTS_NOW, F_TURN_POINTS, F_COMBINATION_GEMS, F_NEAR_RUNS, F_BOTH_ROWS, F_JOKERS_KEPT,
+ F_ZONE_VALUES, F_WITH_STREET, F_OPPONENT_REPLY, F_TOWARDS_LAST) = range(len(FEATURE_NAMES))
 N_FEATURES = len(FEATURE_NAMES)
 EXPERT_FALLBACK = QUICK_SCORER  # what the expert does where it values no options (the search's
                                 # rollout policy, among the strongest of the mix)
@@ -502,19 +502,26 @@ def choose_fill(s, r, p, plans, rng):
 # --- 5. the street's direction -------------------------------------------------------------------
 
 @compiled
-def direction_values(s, r, p, w):
-    """(towards place 0, towards place 8): minus the denial cost of the opponent's best switch on
-    the street each direction leaves (its new gems unknown)."""
+def direction_replies(s, r, p):
+    """(towards place 0, towards place 8): the points of the opponent's best switch on the
+    street each direction leaves (its new gems unknown)."""
     q = 1 - p
     masks = zone_masks(s, q)
     replies_for(s, r, q, masks)
     in_zone = s.reply_zone_points
     moved = s.moved_street
-    values = np.zeros(2, dtype=np.float64)
+    replies = np.zeros(2, dtype=np.float64)
     for d in (TOWARDS_FIRST, TOWARDS_LAST):
         street_seen_after_move(s, r, d, moved)
-        values[d] = -w[W_DENIAL] * max(in_zone, street_switch_points(s, r, q, masks, moved))
-    return values
+        replies[d] = max(in_zone, street_switch_points(s, r, q, masks, moved))
+    return replies
+
+
+@compiled
+def direction_values(s, r, p, w):
+    """(towards place 0, towards place 8): minus the denial cost of the opponent's best reply on
+    the street each direction leaves."""
+    return -w[W_DENIAL] * direction_replies(s, r, p)
 
 
 @compiled
@@ -634,12 +641,10 @@ def option_features(decision, s, r, p, plans, options, n):
             f[i, F_WITH_STREET] = 0.0 if kind == SWITCH_IN_ZONE else 1.0
             f[i, F_OPPONENT_REPLY] = replies[i]
     else:
-        deny = np.zeros(N_WEIGHTS)
-        deny[W_DENIAL] = 1.0
-        replies = direction_values(s, r, p, deny)
+        replies = direction_replies(s, r, p)
         for i in range(n):
             d = options[i, 0]
-            f[i, F_OPPONENT_REPLY] = -replies[d]
+            f[i, F_OPPONENT_REPLY] = replies[d]
             f[i, F_TOWARDS_LAST] = 1.0 if d == TOWARDS_LAST else 0.0
     # The turn played out: both directions, and the switches that make a combination (the zone
     # is refilled and the street moves only after one; playing out the others too, for a small

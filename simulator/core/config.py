@@ -27,8 +27,9 @@ class Setup:
     mix_ids: np.ndarray      # strategy id of each entry of the mix
     mix_weights: np.ndarray  # their weight vectors
     slot_roles: np.ndarray   # (mix entries, 2): the role(s) an entry always holds, -1 where dealt
-    has_search: bool = False  # a search player (or an expert that plays out) is in the mix:
-    # the kernel seats searching plans
+    # a search player, or an expert that plays options out, is in the mix: the kernel seats
+    # searching plans
+    has_search: bool = False
 
 
 @dataclass(frozen=True)
