@@ -70,8 +70,9 @@ DESCRIPTIONS = (
     "(rollouts by spoiler players, the stacks re-dealt) and leaves spoiler's choice only for a "
     "surely better one",
     "learnt from the search (playtest distill): values its power card and its action card by a "
-    "weighted sum of their features (no card played out), carries the card out in the order "
-    "spoiler finds best (that card alone tried), and decides the rest as spoiler does",
+    "weighted sum of their features (each action card tried as spoiler tries it, nothing played "
+    "on past the turn), carries the card out in its trial's best order, and decides the rest as "
+    "spoiler does",
 ) + tuple(
     f"{NAMES[h]}'s style, but its power and action cards chosen by the expert's learnt weights "
     "(its liking for a stack counted as points of placement), the card carried out in a fixed "
@@ -96,8 +97,9 @@ STYLE_NAMES = (
     "inquisitor",   # value of holding the Grand Inquisitor card
     "noise",        # random jitter on every value, so equal players do not mirror each other
 )
-# What the learnt expert (core/expert.py) sees of an option, raw, from the open board alone (no
-# card played out). Each decision fills only its own features (the rest 0).
+# What the learnt expert (core/expert.py) sees of an option, raw, from the open board and, for an
+# action card, from its fallback's trials of the cards (no card played on past the turn). Each
+# decision fills only its own features (the rest 0).
 FEATURE_NAMES = (
     # the power card (DECIDE_POWER)
     "power_order",     # the card's value / 13 (acting early)
@@ -107,6 +109,9 @@ FEATURE_NAMES = (
     "power_beaten",    # share of the rivals whose card played this round beats it
     "power_highest",   # 1 if it is the highest card the player has left
     # the action card (DECIDE_CARD)
+    "card_trial",      # the card tried as spoiler tries it (each order worth trying, the table
+                       # valued after it: turn.card_trials), less the best card's value; 0 for a
+                       # quick player, who tries nothing
     "card_places",     # Caballeros its placement lets the player place (at most its court)
     "place_points",    # points the best such placements would gain now (each valued alone,
                        # own less the rivals' mean, as greedy values a placement)
@@ -118,10 +123,11 @@ FEATURE_NAMES = (
     "returns",         # a card that sends Caballeros home (the secret returns, all out...)
 )
 (F_POWER_ORDER, F_POWER_COURT, F_POWER_SAVE, F_POWER_BEATS, F_POWER_BEATEN, F_POWER_HIGHEST,
- F_CARD_PLACES, F_PLACE_POINTS, F_STACK_1, F_STACK_2, F_STACK_3, F_STACK_4, F_STACK_5,
+ F_CARD_TRIAL, F_CARD_PLACES, F_PLACE_POINTS, F_STACK_1, F_STACK_2, F_STACK_3, F_STACK_4, F_STACK_5,
  F_STACK_6, F_STACK_7, F_KING_CARD, F_SCORING_LEAD, F_CASTILLO_LEAD, F_RETURNS) = \
     range(len(FEATURE_NAMES))
 N_FEATURES = len(FEATURE_NAMES)
+NO_TRIALS = np.zeros((N_STACKS, 2))  # (a power card's features read no card's trials)
 # What the expert does where it values no options (placements, moves, regions, Vetoes...):
 # spoiler's, as the search player it learns from does (greedy's placements, blind to the rivals'
 # points, lose nearly every two-player game to spoiler's).
@@ -162,9 +168,12 @@ _SEARCH[LOOKAHEAD] = (1, 4, 1, SPOILER, 1.0)
 # from it (playtest distill: its row with the search's budget) still plays its power cards out.
 _EXPERT = np.concatenate([_STYLE[EXPERT_FALLBACK], [1.0], shipped_expert("elgrande", FEATURE_NAMES),
                           np.zeros(len(SEARCH_WEIGHTS))])
-# A quick player's row: its heuristic's style and the expert's weights for the cards' features.
-_QUICK = np.array([np.concatenate([_STYLE[h], [0.0], _EXPERT[W_FIRST_VALUE:W_ROLLOUTS],
-                                   np.zeros(len(SEARCH_WEIGHTS))]) for h in QUICK_OF.values()])
+# A quick player's row: its heuristic's style and the weights it values the cards' features by:
+# the first expert's (distilled 2026-12-05, when the expert tried no card but its own), kept in a
+# file of their own so that distilling the expert again leaves the default mix as it is.
+_QUICK_VALUES = shipped_expert("elgrande", FEATURE_NAMES, "elgrande-quick")
+_QUICK = np.array([np.concatenate([_STYLE[h], [0.0], _QUICK_VALUES, np.zeros(len(SEARCH_WEIGHTS))])
+                   for h in QUICK_OF.values()])
 DEFAULT_WEIGHTS = np.vstack([
     np.hstack([_STYLE, _SEARCH[:, :1], np.zeros((EXPERT, N_FEATURES)), _SEARCH[:, 1:]]),
     _EXPERT, _QUICK])
@@ -183,7 +192,7 @@ def acting(plans, p):
 @compiled
 def expert_choice(decision, s, r, p, plans, options, n):
     """The expert's option: the best valued by its weights over the options' features."""
-    return valued_choice(option_features(decision, s, r, p, options, n), n, plans[1][p],
+    return valued_choice(option_features(decision, s, r, p, options, n, NO_TRIALS), n, plans[1][p],
                          W_FIRST_VALUE)
 
 
@@ -618,18 +627,19 @@ def values_cards(plans, p):
 
 
 @compiled
-def valued_card(s, r, p, plans):
+def valued_card(s, r, p, plans, trials):
     """(stack, face-up cards, the card's row among them, the order to carry it out in) of the
-    card the expert's weights value most; the order -1 for the expert, who tries the card in
-    each order (``turn.choose_card``), a quick player's ``quick_order``. A quick player counts
-    its liking for a card's stack as that many more points of placement."""
+    card the expert's weights value most, ``trials`` the cards' trials (``turn.card_trials``;
+    all 0 for a quick player); the order the expert's best in its trial, a quick player's
+    ``quick_order``. A quick player counts its liking for a card's stack as that many more
+    points of placement."""
     cards = np.zeros((N_STACKS, 2), dtype=np.int64)
     n = 0
     for stack in range(N_STACKS):
         if s.face[stack] >= 0:
             cards[n, 0] = stack
             n += 1
-    f = option_features(L.DECIDE_CARD, s, r, p, cards, n)
+    f = option_features(L.DECIDE_CARD, s, r, p, cards, n, trials)
     w = plans[1][p]
     quick = plans[0][p] != EXPERT
     if quick:
@@ -637,7 +647,7 @@ def valued_card(s, r, p, plans):
             f[o, F_PLACE_POINTS] += w[W_STACK_1 + CARD_STACK[s.face[cards[o, 0]]] - 1]
     o = valued_choice(f, n, w, W_FIRST_VALUE)
     card = s.face[cards[o, 0]]
-    return cards[o, 0], n, o, quick_order(card, f[o]) if quick else -1
+    return cards[o, 0], n, o, quick_order(card, f[o]) if quick else int(trials[cards[o, 0], 1])
 
 
 # The order a quick player carries each action card out in: the one spoiler (the search's rollout
@@ -1097,9 +1107,9 @@ def descending(values, k):
 
 
 @compiled
-def option_features(decision, s, r, p, options, n):
+def option_features(decision, s, r, p, options, n, trials):
     """One row of ``FEATURE_NAMES`` per option of ``options[:n]`` (the power cards' values, or
-    the face-up cards' stacks), from the open board alone: no card is played out."""
+    the face-up cards' stacks, ``trials`` their trials: ``turn.card_trials``)."""
     f = np.zeros((n, N_FEATURES), dtype=np.float64)
     if decision == L.DECIDE_POWER:
         mean, highest = power_cards_left(s, p)
@@ -1138,9 +1148,13 @@ def option_features(decision, s, r, p, options, n):
             gains[k] = term_with(s, r, p, g, 1, coef, pts) - now
             k += 1
     ranked = descending(gains, k)
+    best_trial = -1e18
+    for o in range(n):
+        best_trial = max(best_trial, trials[options[o, 0], 0])
     for o in range(n):
         stack = options[o, 0]
         card = s.face[stack]
+        f[o, F_CARD_TRIAL] = trials[stack, 0] - best_trial
         places = min(s.card_caballeros[card], s.court[p])
         f[o, F_CARD_PLACES] = places
         for i in range(min(places, k)):  # one place's gain for each Caballero, at most once each

@@ -8,9 +8,10 @@ import numpy as np
 from simulator.core.expert import SHIPPED, expert_weight_names
 
 
-def assert_plays_the_weights_it_ships_with(game: str, players, readers=()) -> None:
-    """``readers``: the other strategies that value options by the expert's weights (El
-    Grande's quick players): they hold the same ones."""
+def assert_plays_the_weights_it_ships_with(game: str, players, readers=(),
+                                           readers_file: str | None = None) -> None:
+    """``readers``: the other strategies that value options by an expert's weights (El
+    Grande's quick players): they hold the same ones, or those of ``readers_file``."""
     shipped = json.loads((SHIPPED / f"{game}.json").read_text())
     assert shipped["game"] == game and shipped["strategy"] == "expert"
     values = slice(players.W_FIRST_VALUE, players.W_FIRST_VALUE + players.N_FEATURES)
@@ -19,7 +20,11 @@ def assert_plays_the_weights_it_ships_with(game: str, players, readers=()) -> No
     row = players.DEFAULT_WEIGHTS[players.EXPERT]
     assert list(row[values]) == [shipped["weights"][n] for n in names]
     assert np.any(row[values] != 0)
+    held = row[values]
+    if readers_file is not None:
+        held = [json.loads((SHIPPED / f"{readers_file}.json").read_text())["weights"][n]
+                for n in names]
     for reader in readers:
-        assert list(players.DEFAULT_WEIGHTS[reader][values]) == list(row[values])
+        assert list(players.DEFAULT_WEIGHTS[reader][values]) == list(held)
     others = np.delete(players.DEFAULT_WEIGHTS, [players.EXPERT, *readers], axis=0)
     assert not others[:, values].any()

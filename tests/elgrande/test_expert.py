@@ -9,7 +9,7 @@ from simulator.games.elgrande import board, codes
 from simulator.games.elgrande.effects import copy_of
 from simulator.games.elgrande.search import redeal_hidden
 from simulator.games.elgrande.turn import (
-    card_choice, choose_card, new_game, play_on, turn_up_cards,
+    card_choice, card_trials, choose_card, new_game, play_on, turn_up_cards,
 )
 from strategies import elgrande as players
 from tests.experts import assert_plays_the_weights_it_ships_with
@@ -50,17 +50,35 @@ def decisions(s, p):
     return [(codes.DECIDE_POWER, power, k), (codes.DECIDE_CARD, cards, n)]
 
 
+def expert_plans():
+    ids = np.full(board.MAX_PLAYERS, players.EXPERT)
+    return ids, players.DEFAULT_WEIGHTS[ids].copy()
+
+
+def trials_of(s, r, p, rng):
+    """The expert's trials of the face-up cards (``turn.card_trials``)."""
+    trials = np.zeros((board.N_STACKS, 2))
+    card_trials(s, r, p, expert_plans(), rng, -1, trials)
+    return trials
+
+
+def features(code, s, r, p, options, n, rng):
+    trials = trials_of(s, r, p, rng) if code == codes.DECIDE_CARD else players.NO_TRIALS
+    return players.option_features(code, s, r, p, options, n, trials)
+
+
 def test_the_features_do_not_change_when_the_stacks_are_redealt(r):
+    """Neither the open board's features nor the cards' trials (on the same random stream)."""
     moved = 0
     for i, table in enumerate(positions(r)):
         s = table[0]
         for p in range(s.n_players):
-            seen = [players.option_features(code, s, r, p, options, n)
+            seen = [features(code, s, r, p, options, n, seed_stream(200 + i, p))
                     for code, options, n in decisions(s, p)]
             x = copy_of(s).view(np.recarray)
             redeal_hidden(x[0], seed_stream(300 + i, p))
             moved += x[0].deck.tobytes() != s.deck.tobytes()
-            again = [players.option_features(code, x[0], r, p, options, n)
+            again = [features(code, x[0], r, p, options, n, seed_stream(200 + i, p))
                      for code, options, n in decisions(x[0], p)]
             for a, b in zip(seen, again):
                 assert np.array_equal(a, b)
@@ -70,23 +88,29 @@ def test_the_features_do_not_change_when_the_stacks_are_redealt(r):
 def test_the_expert_takes_the_option_its_weights_value_most(r):
     w = players.DEFAULT_WEIGHTS[players.EXPERT]
     values = w[players.W_FIRST_VALUE:players.W_FIRST_VALUE + players.N_FEATURES]
-    ids = np.full(board.MAX_PLAYERS, players.EXPERT)
-    plans = (ids, players.DEFAULT_WEIGHTS[ids].copy())
+    plans = expert_plans()
     differs = 0
-    for table in positions(r):
+    for i, table in enumerate(positions(r)):
         s = table[0]
         for p in range(s.n_players):
-            for code, options, n in decisions(s, p):
-                f = players.option_features(code, s, r, p, options, n)
-                assert f.shape == (n, players.N_FEATURES)
-                pick = players.expert_choice(code, s, r, p, plans, options, n)
-                assert pick == int(np.argmax(f[:n] @ values))
-                differs += pick != 0
+            (power, options, k), (card, cards, n) = decisions(s, p)
+            f = players.option_features(power, s, r, p, options, k, players.NO_TRIALS)
+            pick = players.expert_choice(power, s, r, p, plans, options, k)
+            assert pick == int(np.argmax(f @ values))
+            differs += pick != 0
+            trials = trials_of(s, r, p, seed_stream(90 + i, p))
+            f = players.option_features(card, s, r, p, cards, n, trials)
+            assert f.shape == (n, players.N_FEATURES)
+            pick = players.valued_card(s, r, p, plans, trials)[2]
+            assert pick == int(np.argmax(f @ values))
+            differs += pick != 0
     assert differs > 0
 
 
 def test_the_expert_plays_the_weights_it_ships_with():
-    assert_plays_the_weights_it_ships_with("elgrande", players, readers=tuple(players.QUICK_OF))
+    # the quick players hold the first expert's weights (strategies/experts/elgrande-quick.json)
+    assert_plays_the_weights_it_ships_with("elgrande", players, readers=tuple(players.QUICK_OF),
+                                           readers_file="elgrande-quick")
     row = players.DEFAULT_WEIGHTS[players.EXPERT]
     # the fallback's style, and search_power 1 (for the search distilled from it)
     fallback = players.DEFAULT_WEIGHTS[players.EXPERT_FALLBACK]
@@ -94,17 +118,20 @@ def test_the_expert_plays_the_weights_it_ships_with():
     assert row[players.W_SEARCH_POWER] == 1
 
 
-def test_the_expert_carries_its_card_out_in_the_order_spoiler_finds_best(r):
-    ids = np.full(board.MAX_PLAYERS, players.EXPERT)
-    plans = (ids, players.DEFAULT_WEIGHTS[ids].copy())
+def test_the_expert_tries_every_card_as_spoiler_does_and_takes_its_best_order(r):
+    plans = expert_plans()
+    spoiler = make_plans(players.SPOILER)
     orders = set()
     for i, table in enumerate(positions(r)):
         s = table[0]
         for p in range(s.n_players):
-            stack, n, o, quick = players.valued_card(s, r, p, plans)
-            assert quick == -1  # the expert tries its orders
-            # the card alone, tried in each order by the expert's fallback (spoiler)
-            order = card_choice(s, r, p, plans, seed_stream(90 + i, p), stack)[1]
+            trials = trials_of(s, r, p, seed_stream(90 + i, p))
+            # spoiler, on the same stream, takes the card and order its trials value most
+            best = card_choice(s, r, p, spoiler, seed_stream(90 + i, p), -1)
+            assert trials[best[0], 0] == trials[:, 0].max()
+            assert trials[best[0], 1] == best[1]
+            stack, n, o, order = players.valued_card(s, r, p, plans, trials)
+            assert order == trials[stack, 1]
             assert choose_card(s, r, p, plans, seed_stream(90 + i, p)) == \
                 (stack, order, 3 * n, 3 * o + order)
             orders.add(order)
@@ -127,7 +154,8 @@ def test_a_quick_player_takes_the_card_its_weights_value_most_and_plays_nothing_
             s = table[0]
             for p in range(s.n_players):
                 (_, cards, n) = decisions(s, p)[1]
-                f = players.option_features(codes.DECIDE_CARD, s, r, p, cards, n)
+                f = players.option_features(codes.DECIDE_CARD, s, r, p, cards, n,
+                                            np.zeros((board.N_STACKS, 2)))
                 liking = [w[players.W_STACK_1 + board.CARD_STACK[s.face[cards[o, 0]]] - 1]
                           for o in range(n)]
                 values = [w[players.W_FIRST_VALUE:players.W_ROLLOUTS] @ f[o] +

@@ -34,6 +34,7 @@ Card, Copycat) is made as its rollout policy makes it.
 import numpy as np
 
 from simulator.core.jit import compiled
+from simulator.core.rng import seed_stream
 from simulator.core.search import (
     declares, option_features, play_on, redeal, rollout_scores, searches, shuffle_unseen, take_option,
     tried_options,
@@ -153,8 +154,17 @@ def scores_with_standings():
     return lambda table, r: standing_scores(table, r)
 
 
+TRIALS_SEED = 0x747269616C73  # the stream a recorded decision's card trials draw from
+
+
 @declares(option_features, STATE)
 def expert_features():
-    """What the learnt expert weighs (recorded by ``playtest distill``)."""
-    return lambda decision, s, r, p, plans, options, n: players.option_features(
-        decision, s, r, p, options, n)
+    """What the learnt expert weighs (recorded by ``playtest distill``): for an action card, the
+    cards tried as the search's rollout policy tries them (``turn.card_trials``), on a stream of
+    their own so that recording draws nothing from the game's."""
+    def features(decision, s, r, p, plans, options, n):
+        trials = np.zeros((N_STACKS, 2), dtype=np.float64)
+        if decision == DECIDE_CARD:
+            turn.card_trials(s, r, p, plans, seed_stream(TRIALS_SEED, np.uint64(0)), -1, trials)
+        return players.option_features(decision, s, r, p, options, n, trials)
+    return features

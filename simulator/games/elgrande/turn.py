@@ -266,13 +266,14 @@ def choose_card(s, r, p, plans, rng):
     """(stack, order, options, chosen) of the action card ``p`` takes and how it carries it out
     (``ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options three
     to a face-up card): the search player's search (``strategies.searched_card``), the learnt
-    expert's or a quick player's valuation (``strategies.valued_card``; the expert then tries
-    that card in each order, as the search's options carry its rollout policy's order; a quick
-    player knows its order), else each card tried (``card_choice``)."""
+    expert's or a quick player's valuation (``strategies.valued_card``; the expert first tries
+    every card as its fallback does, ``card_trials``, a quick player tries none), else each card
+    tried (``card_choice``)."""
     if players.values_cards(plans, p):
-        stack, n, o, order = players.valued_card(s, r, p, plans)
-        if order < 0:
-            order = card_choice(s, r, p, plans, rng, stack)[1]
+        trials = np.zeros((N_STACKS, 2), dtype=np.float64)
+        if plans[0][p] == players.EXPERT:
+            card_trials(s, r, p, plans, rng, -1, trials)
+        stack, n, o, order = players.valued_card(s, r, p, plans, trials)
         return stack, order, 3 * n, 3 * o + order
     if players.searches_cards(plans, p):
         return players.searched_card(s, r, p, plans, rng)
@@ -286,6 +287,15 @@ def card_choice(s, r, p, plans, rng, only):
     seat played as the player itself (``strategies.mirror``: it knows no other seat's plan),
     nobody asked for a Veto (``announce``); the player values each copy (``card_value``). A
     random player tries nothing."""
+    return card_trials(s, r, p, plans, rng, only, np.empty((N_STACKS, 2), dtype=np.float64))
+
+
+@compiled
+def card_trials(s, r, p, plans, rng, only, trials):
+    """``card_choice``, keeping each card's trials: ``trials[stack]`` is (the value of its best
+    order, that order), -1e18 for a card not tried."""
+    trials[:, 0] = -1e18
+    trials[:, 1] = 0
     k = 0
     for stack in range(N_STACKS):
         if s.face[stack] >= 0:
@@ -314,6 +324,8 @@ def card_choice(s, r, p, plans, rng, only):
             x.trial = 1  # nobody is asked for a Veto (``announce``)
             play_card(x, r, model, rng, nl, p, card, order)
             v = players.card_value(table, s, r, p, w, judge, stack, rng)
+            if v > trials[stack, 0]:
+                trials[stack, 0], trials[stack, 1] = v, order
             replace, ties = players.better(v, best, ties, rng)
             if replace:
                 best, best_stack, best_order, chosen = v, stack, order, i
