@@ -47,8 +47,8 @@ RANDOM, GREEDY, KING_SHADOW, CASTILLO_SCHEMER, INTRIGUER, SPOILER, COLONIAL_MERC
 NAMES = ("random", "greedy", "king_shadow", "castillo_schemer", "intriguer", "spoiler",
          "colonial_merchant", "inquisitor", "lookahead", "expert", "quick_greedy",
          "quick_king_shadow", "quick_castillo_schemer", "quick_intriguer", "quick_spoiler")
-# The quick players: a heuristic's own, except that they choose their power and action cards as
-# the expert does, and carry the action card out without playing it out first.
+# The quick players: a heuristic's own, except that they choose their power and action cards by
+# the first expert's weights, and carry the action card out without trying it first.
 QUICK_OF = {QUICK_GREEDY: GREEDY, QUICK_KING_SHADOW: KING_SHADOW,
             QUICK_CASTILLO_SCHEMER: CASTILLO_SCHEMER, QUICK_INTRIGUER: INTRIGUER,
             QUICK_SPOILER: SPOILER}
@@ -74,9 +74,9 @@ DESCRIPTIONS = (
     "on past the turn), carries the card out in its trial's best order, and decides the rest as "
     "spoiler does",
 ) + tuple(
-    f"{NAMES[h]}'s style, but its power and action cards chosen by the expert's learnt weights "
-    "(its liking for a stack counted as points of placement), the card carried out in a fixed "
-    "order per card (a scoring it trails in declined): no card played out"
+    f"{NAMES[h]}'s style, but its power and action cards chosen by the first expert's learnt "
+    "weights (its liking for a stack counted as points of placement), the card carried out in a "
+    "fixed order per card (a scoring it trails in declined): no card played out"
     for h in QUICK_OF.values())
 
 # The weight vector: what each entry means (values in points).
@@ -621,8 +621,8 @@ def searches_cards(plans, p):
 @compiled
 def values_cards(plans, p):
     """Whether ``p`` is the learnt expert or a quick player, who value their power card
-    (``choose_power``) and action card (``valued_card``) by the expert's weights, playing
-    neither out."""
+    (``choose_power``) and action card (``valued_card``) by weights over their features (the
+    expert's own, the quick players' the first expert's), playing neither on past the turn."""
     return plans[0][p] == EXPERT or plans[0][p] >= QUICK_GREEDY  # the quick ids come last
 
 

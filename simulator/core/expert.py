@@ -26,7 +26,8 @@ def expert_weight_names(feature_names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(EXPERT_WEIGHT_PREFIX + name for name in feature_names)
 
 
-def shipped_expert(game: str, feature_names: tuple[str, ...], file: str | None = None) -> np.ndarray:
+def shipped_expert(game: str, feature_names: tuple[str, ...],
+                   file: str | None = None) -> np.ndarray:
     """The weights of the expert a game ships (``strategies/experts/GAME.json``, written by
     ``playtest distill``; or ``FILE.json``), one per feature; zeros while a game has none yet."""
     path = SHIPPED / f"{file or game}.json"
