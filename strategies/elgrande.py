@@ -110,7 +110,7 @@ FEATURE_NAMES = (
     "power_highest",   # 1 if it is the highest card the player has left
     # the action card (DECIDE_CARD)
     "card_trial",      # the card tried as spoiler tries it (each order worth trying, the table
-                       # valued after it: turn.card_trials), less the best card's value; 0 for a
+                       # valued after it: turn.card_choice), less the best card's value; 0 for a
                        # quick player, who tries nothing
     "card_places",     # Caballeros its placement lets the player place (at most its court)
     "place_points",    # points the best such placements would gain now (each valued alone,
@@ -629,7 +629,7 @@ def values_cards(plans, p):
 @compiled
 def valued_card(s, r, p, plans, trials):
     """(stack, face-up cards, the card's row among them, the order to carry it out in) of the
-    card the expert's weights value most, ``trials`` the cards' trials (``turn.card_trials``;
+    card the expert's weights value most, ``trials`` the cards' trials (``turn.card_choice``;
     all 0 for a quick player); the order the expert's best in its trial, a quick player's
     ``quick_order``. A quick player counts its liking for a card's stack as that many more
     points of placement."""
@@ -1109,7 +1109,7 @@ def descending(values, k):
 @compiled
 def option_features(decision, s, r, p, options, n, trials):
     """One row of ``FEATURE_NAMES`` per option of ``options[:n]`` (the power cards' values, or
-    the face-up cards' stacks, ``trials`` their trials: ``turn.card_trials``)."""
+    the face-up cards' stacks, ``trials`` their trials: ``turn.card_choice``)."""
     f = np.zeros((n, N_FEATURES), dtype=np.float64)
     if decision == L.DECIDE_POWER:
         mean, highest = power_cards_left(s, p)

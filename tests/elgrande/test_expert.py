@@ -9,7 +9,7 @@ from simulator.games.elgrande import board, codes
 from simulator.games.elgrande.effects import copy_of
 from simulator.games.elgrande.search import redeal_hidden
 from simulator.games.elgrande.turn import (
-    card_choice, card_trials, choose_card, new_game, play_on, turn_up_cards,
+    card_choice, choose_card, new_game, play_on, turn_up_cards,
 )
 from strategies import elgrande as players
 from tests.experts import assert_plays_the_weights_it_ships_with
@@ -56,9 +56,9 @@ def expert_plans():
 
 
 def trials_of(s, r, p, rng):
-    """The expert's trials of the face-up cards (``turn.card_trials``)."""
+    """The expert's trials of the face-up cards (``turn.card_choice``)."""
     trials = np.zeros((board.N_STACKS, 2))
-    card_trials(s, r, p, expert_plans(), rng, -1, trials)
+    card_choice(s, r, p, expert_plans(), rng, -1, trials)
     return trials
 
 
@@ -127,7 +127,8 @@ def test_the_expert_tries_every_card_as_spoiler_does_and_takes_its_best_order(r)
         for p in range(s.n_players):
             trials = trials_of(s, r, p, seed_stream(90 + i, p))
             # spoiler, on the same stream, takes the card and order its trials value most
-            best = card_choice(s, r, p, spoiler, seed_stream(90 + i, p), -1)
+            best = card_choice(s, r, p, spoiler, seed_stream(90 + i, p), -1,
+                               np.empty((board.N_STACKS, 2)))
             assert trials[best[0], 0] == trials[:, 0].max()
             assert trials[best[0], 1] == best[1]
             stack, n, o, order = players.valued_card(s, r, p, plans, trials)

@@ -160,11 +160,11 @@ TRIALS_SEED = 0x747269616C73  # the stream a recorded decision's card trials dra
 @declares(option_features, STATE)
 def expert_features():
     """What the learnt expert weighs (recorded by ``playtest distill``): for an action card, the
-    cards tried as the search's rollout policy tries them (``turn.card_trials``), on a stream of
+    cards tried as the search's rollout policy tries them (``turn.card_choice``), on a stream of
     their own so that recording draws nothing from the game's."""
     def features(decision, s, r, p, plans, options, n):
         trials = np.zeros((N_STACKS, 2), dtype=np.float64)
         if decision == DECIDE_CARD:
-            turn.card_trials(s, r, p, plans, seed_stream(TRIALS_SEED, np.uint64(0)), -1, trials)
+            turn.card_choice(s, r, p, plans, seed_stream(TRIALS_SEED, np.uint64(0)), -1, trials)
         return players.option_features(decision, s, r, p, options, n, trials)
     return features

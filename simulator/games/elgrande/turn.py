@@ -267,33 +267,27 @@ def choose_card(s, r, p, plans, rng):
     (``ACTION_FIRST``, ``PLACEMENT_FIRST`` or ``NO_ACTION``; ``chosen`` counts the options three
     to a face-up card): the search player's search (``strategies.searched_card``), the learnt
     expert's or a quick player's valuation (``strategies.valued_card``; the expert first tries
-    every card as its fallback does, ``card_trials``, a quick player tries none), else each card
-    tried (``card_choice``)."""
+    every card as its fallback does, ``card_choice``'s trials; a quick player tries none), else
+    each card tried (``card_choice``)."""
+    trials = np.zeros((N_STACKS, 2), dtype=np.float64)
     if players.values_cards(plans, p):
-        trials = np.zeros((N_STACKS, 2), dtype=np.float64)
         if plans[0][p] == players.EXPERT:
-            card_trials(s, r, p, plans, rng, -1, trials)
+            card_choice(s, r, p, plans, rng, -1, trials)
         stack, n, o, order = players.valued_card(s, r, p, plans, trials)
         return stack, order, 3 * n, 3 * o + order
     if players.searches_cards(plans, p):
         return players.searched_card(s, r, p, plans, rng)
-    return card_choice(s, r, p, plans, rng, -1)
+    return card_choice(s, r, p, plans, rng, -1, trials)
 
 
 @compiled
-def card_choice(s, r, p, plans, rng, only):
+def card_choice(s, r, p, plans, rng, only, trials):
     """A player's choice of card: each face-up card (only the card of stack ``only``, if not
     -1) played out on a copy of the table in each order the player finds worth trying, every
     seat played as the player itself (``strategies.mirror``: it knows no other seat's plan),
     nobody asked for a Veto (``announce``); the player values each copy (``card_value``). A
-    random player tries nothing."""
-    return card_trials(s, r, p, plans, rng, only, np.empty((N_STACKS, 2), dtype=np.float64))
-
-
-@compiled
-def card_trials(s, r, p, plans, rng, only, trials):
-    """``card_choice``, keeping each card's trials: ``trials[stack]`` is (the value of its best
-    order, that order), -1e18 for a card not tried."""
+    random player tries nothing. Each card's trials are kept: ``trials[stack]`` is (the value
+    of its best order, that order), -1e18 for a card not tried."""
     trials[:, 0] = -1e18
     trials[:, 1] = 0
     k = 0
@@ -337,14 +331,15 @@ def card_orders(s, r, p, plans, rng, cards, n):
     """The order ``p`` would carry out each face-up card of ``cards[:n]`` in (into
     ``cards[:n, 1]``); returns the row of the card it would take (the search player's rollout
     policy's, ``search.py``)."""
-    stack, order, _, _ = card_choice(s, r, p, plans, rng, -1)
+    trials = np.empty((N_STACKS, 2), dtype=np.float64)
+    stack, order, _, _ = card_choice(s, r, p, plans, rng, -1, trials)
     taken = 0
     for o in range(n):
         if cards[o, 0] == stack:
             cards[o, 1] = order
             taken = o
         else:
-            cards[o, 1] = card_choice(s, r, p, plans, rng, cards[o, 0])[1]
+            cards[o, 1] = card_choice(s, r, p, plans, rng, cards[o, 0], trials)[1]
     return taken
 
 
