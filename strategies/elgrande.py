@@ -107,6 +107,8 @@ FEATURE_NAMES = (
     "power_save",      # its value above the mean of the player's cards left, / 13
     "power_beats",     # share of the rivals whose card played this round it beats
     "power_beaten",    # share of the rivals whose card played this round beats it
+    "power_beaten_later",  # the rivals yet to play this round: the mean share of the cards
+                           # each has left that would beat it
     "power_highest",   # 1 if it is the highest card the player has left
     # the action card (DECIDE_CARD)
     "card_trial",      # the card tried as spoiler tries it (each order worth trying, the table
@@ -122,8 +124,8 @@ FEATURE_NAMES = (
     "castillo_lead",   # the Castillo's scoring card: the player's lead in the Castillo
     "returns",         # a card that sends Caballeros home (the secret returns, all out...)
 )
-(F_POWER_ORDER, F_POWER_COURT, F_POWER_SAVE, F_POWER_BEATS, F_POWER_BEATEN, F_POWER_HIGHEST,
- F_CARD_TRIAL, F_CARD_PLACES, F_PLACE_POINTS, F_STACK_1, F_STACK_2, F_STACK_3, F_STACK_4, F_STACK_5,
+(F_POWER_ORDER, F_POWER_COURT, F_POWER_SAVE, F_POWER_BEATS, F_POWER_BEATEN, F_POWER_BEATEN_LATER,
+ F_POWER_HIGHEST, F_CARD_TRIAL, F_CARD_PLACES, F_PLACE_POINTS, F_STACK_1, F_STACK_2, F_STACK_3, F_STACK_4, F_STACK_5,
  F_STACK_6, F_STACK_7, F_KING_CARD, F_SCORING_LEAD, F_CASTILLO_LEAD, F_RETURNS) = \
     range(len(FEATURE_NAMES))
 N_FEATURES = len(FEATURE_NAMES)
@@ -1107,6 +1109,23 @@ def descending(values, k):
 
 
 @compiled
+def beating_share(s, q, v):
+    """The share of the power cards ``q`` has left (and may play: none played this round) that
+    are higher than ``v``."""
+    left = 0
+    higher = 0
+    for u in range(1, N_POWER + 1):
+        if s.power_used[q, u] == 0:
+            clash = False
+            for x in range(s.n_players):
+                clash = clash or s.power_played[x] == u
+            if not clash:
+                left += 1
+                higher += u > v
+    return higher / max(1, left)
+
+
+@compiled
 def option_features(decision, s, r, p, options, n, trials):
     """One row of ``FEATURE_NAMES`` per option of ``options[:n]`` (the power cards' values, or
     the face-up cards' stacks, ``trials`` their trials: ``turn.card_choice``)."""
@@ -1126,6 +1145,8 @@ def option_features(decision, s, r, p, options, n, trials):
                         f[o, F_POWER_BEATS] += 1.0 / rivals
                     elif played > v:
                         f[o, F_POWER_BEATEN] += 1.0 / rivals
+                elif q != p:
+                    f[o, F_POWER_BEATEN_LATER] += beating_share(s, q, v) / rivals
             f[o, F_POWER_HIGHEST] = 1.0 if v == highest else 0.0
         return f
     # the action card: the placements' points, each place valued alone (own less the rivals'
