@@ -2,6 +2,7 @@
 weights it ships with, and takes the option its weights value most."""
 
 import numpy as np
+import pytest
 
 from simulator.core.rng import seed_stream
 from simulator.core.trace import new_log, no_log
@@ -83,6 +84,33 @@ def test_the_features_do_not_change_when_the_stacks_are_redealt(r):
             for a, b in zip(seen, again):
                 assert np.array_equal(a, b)
     assert moved >= 10  # the re-deals really changed the hidden order
+
+
+def test_a_rival_yet_to_play_beats_a_power_card_by_the_share_of_its_cards_above_it(r):
+    """``power_beaten_later``: for each rival yet to lay its card, the share of the cards it has
+    left (and may lay: no value laid this round) above the card, averaged over the rivals."""
+    checked = 0
+    for table in positions(r):
+        s = table[0]
+        (power, options, k), _ = decisions(s, 0)
+        f = players.option_features(power, s, r, 0, options, k, players.NO_TRIALS)
+        rivals = s.n_players - 1
+        for o in range(k):
+            v = options[o, 0]
+            share = 0.0
+            for q in range(1, s.n_players):
+                left = [u for u in range(1, board.N_POWER + 1) if s.power_used[q, u] == 0]
+                share += sum(u > v for u in left) / len(left) / rivals
+            assert f[o, players.F_POWER_BEATEN_LATER] == pytest.approx(share)
+            checked += 0 < share < 1
+        # a rival who has laid its card counts in power_beaten instead
+        x = copy_of(s).view(np.recarray)
+        x[0].power_played[1] = 13
+        f = players.option_features(power, x[0], r, 0, options, k, players.NO_TRIALS)
+        assert f[:, players.F_POWER_BEATEN].max() == pytest.approx(1 / rivals)
+        if rivals == 1:
+            assert not f[:, players.F_POWER_BEATEN_LATER].any()
+    assert checked > 0
 
 
 def test_the_expert_takes_the_option_its_weights_value_most(r):
