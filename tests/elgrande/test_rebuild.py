@@ -837,6 +837,15 @@ def test_a_longer_sweep_rebuilt_from_its_replays(mode, n_players, mix):
 
 @pytest.mark.parametrize("n_players", [2, 5])
 @pytest.mark.parametrize("mode", ["base", EXPANSION])
+def test_expert_games_rebuilt_from_their_replays(mode, n_players):
+    """The learnt expert's games (against spoiler) likewise: its trials of the cards leave
+    nothing in the story."""
+    rebuild_and_compare(make_config("elgrande", n_players, mode, ["expert", "spoiler"],
+                                    seed=SEED), 10)
+
+
+@pytest.mark.parametrize("n_players", [2, 5])
+@pytest.mark.parametrize("mode", ["base", EXPANSION])
 def test_search_games_rebuilt_from_their_replays(mode, n_players, heuristics_compiled):
     """The search player's games (against a heuristic) rebuilt from their replays likewise."""
     rebuild_and_compare(make_config("elgrande", n_players, mode, ["lookahead", "greedy"],
