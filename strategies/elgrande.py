@@ -1109,20 +1109,21 @@ def descending(values, k):
 
 
 @compiled
-def beating_share(s, q, v):
-    """The share of the power cards ``q`` has left (and may play: none played this round) that
-    are higher than ``v``."""
-    left = 0
-    higher = 0
+def beating_shares(s, q):
+    """For each value ``v``, the share of the power cards ``q`` has left (and may play: none
+    played this round) that are higher than ``v``."""
+    may_play = np.zeros(N_POWER + 1, dtype=np.int64)
     for u in range(1, N_POWER + 1):
-        if s.power_used[q, u] == 0:
-            clash = False
-            for x in range(s.n_players):
-                clash = clash or s.power_played[x] == u
-            if not clash:
-                left += 1
-                higher += u > v
-    return higher / max(1, left)
+        may_play[u] = 1 - s.power_used[q, u]
+    for x in range(s.n_players):
+        may_play[s.power_played[x]] = 0  # (0: none played yet; never a card)
+    left = may_play.sum()
+    shares = np.zeros(N_POWER + 1, dtype=np.float64)
+    higher = 0
+    for v in range(N_POWER, 0, -1):
+        shares[v] = higher / max(1, left)
+        higher += may_play[v]
+    return shares
 
 
 @compiled
@@ -1133,6 +1134,10 @@ def option_features(decision, s, r, p, options, n, trials):
     if decision == L.DECIDE_POWER:
         mean, highest = power_cards_left(s, p)
         rivals = max(1, s.n_players - 1)
+        beaten_later = np.zeros(N_POWER + 1, dtype=np.float64)
+        for q in range(s.n_players):
+            if q != p and s.power_played[q] == 0:
+                beaten_later += beating_shares(s, q) / rivals
         for o in range(n):
             v = options[o, 0]
             f[o, F_POWER_ORDER] = v / N_POWER
@@ -1145,8 +1150,7 @@ def option_features(decision, s, r, p, options, n, trials):
                         f[o, F_POWER_BEATS] += 1.0 / rivals
                     elif played > v:
                         f[o, F_POWER_BEATEN] += 1.0 / rivals
-                elif q != p:
-                    f[o, F_POWER_BEATEN_LATER] += beating_share(s, q, v) / rivals
+            f[o, F_POWER_BEATEN_LATER] = beaten_later[v]
             f[o, F_POWER_HIGHEST] = 1.0 if v == highest else 0.0
         return f
     # the action card: the placements' points, each place valued alone (own less the rivals'
