@@ -423,7 +423,9 @@ def closeness(role_rows: list[dict], names: list[str], confidence: float) -> dic
     intervals from normal draws of every cell about its estimate (its interval's spread), the
     same draws for all rungs, so a rung and the mix are compared on the same top-rung noise.
     Noise inflates a mean of absolute differences: a rung's own distance is biased up, by less
-    the more games both rungs played, and the draws are shifted to centre on the estimate."""
+    the more games both rungs played, and the draws are shifted to centre on the estimate.
+    ``fair_share``: the distance of a table where every role wins its fair share (the cells'
+    ``reference``), on the mix's roles, with the top rung's noise alone."""
     z = stats.z_value(confidence)
     top = len(names) - 1
     rng = np.random.default_rng(CLOSENESS_SEED)
@@ -468,6 +470,20 @@ def closeness(role_rows: list[dict], names: list[str], confidence: float) -> dic
                     "difference": theirs - mine, "low": float(np.percentile(gain, tail)),
                     "high": float(np.percentile(gain, 100 - tail)), "roles": roles}
         out["rungs"][name] = entry
+    # A table where every role wins exactly its fair share takes no side; how near it comes is
+    # what a rung must beat before its nearness says which roles are strong.
+    shared = [k for k in range(len(role_rows)) if (k, top) in draws
+              and (mix is None or (k, mix) in draws)
+              and role_rows[k]["cells"][top].get("reference") is not None]
+    if shared:
+        fair = [role_rows[k]["cells"][top]["reference"] for k in shared]
+        point = float(np.mean([abs(role_rows[k]["cells"][top]["value"] - f)
+                               for k, f in zip(shared, fair)]))
+        drawn = np.mean([np.abs(draws[k, top] - f) for k, f in zip(shared, fair)], axis=0)
+        drawn = drawn - (drawn.mean() - point)
+        out["fair_share"] = {"distance": point, "low": max(0.0, float(np.percentile(drawn, tail))),
+                             "high": float(np.percentile(drawn, 100 - tail)),
+                             "roles": len(shared)}
     return out
 
 
@@ -611,9 +627,17 @@ def _summary_lines(result: dict) -> list[str]:
                 part += (f", {100 * gain['difference']:+.1f} nearer than the heuristics "
                          f"({100 * gain['low']:+.1f} to {100 * gain['high']:+.1f})")
             parts.append(part)
-        what = "Role win rates'" if near.get("rows", "role") == "role" else "The first seat's edge:"
+        roles = near.get("rows", "role") == "role"
+        what = "Role win rates'" if roles else "The first seat's edge:"
         lines.append(f"{what} mean absolute difference from {near['reference']}'s, in "
                      f"points ({pct} intervals): " + "; ".join(parts) + ".")
+        fair = near.get("fair_share")
+        if fair:
+            side = "every role won its fair share" if roles else "the first seat had no edge"
+            lines.append(f"A table where {side} would be {100 * fair['distance']:.1f} "
+                         f"({100 * fair['low']:.1f}-{100 * fair['high']:.1f}) from {near['reference']}'s, on the "
+                         f"{fair['roles']} rows the heuristics estimated too: a rung no nearer "
+                         "takes sides no better than taking none.")
     real = result.get("real")
     if real:
         lines += _real_lines(real, result["confidence"])

@@ -16,8 +16,9 @@ from simulator.core.game import get_game
 NAMES = ["random", "heuristics", "tuned", "lookahead-8", "lookahead-32"]
 
 
-def cell(value, half, verdict):
-    return {"value": value, "low": value - half, "high": value + half, "verdict": verdict}
+def cell(value, half, verdict, fair=0.5):
+    return {"value": value, "low": value - half, "high": value + half, "verdict": verdict,
+            "reference": fair}
 
 
 @pytest.mark.parametrize("cells, kind", [
@@ -73,6 +74,10 @@ def test_closeness_measures_each_rung_against_the_strongest_and_the_mix():
     gain = expert["nearer_than_heuristics"]
     assert gain["difference"] == pytest.approx(0.112) and gain["roles"] == 5  # roles of all three
     assert 0 < gain["low"] < gain["high"]
+    # a table where every role wins half its games, on the mix's six roles: 12, 10, 5, 5, 0, 0
+    fair = near["fair_share"]
+    assert fair["roles"] == 6 and fair["distance"] == pytest.approx(0.32 / 6)
+    assert fair["low"] < fair["distance"] < fair["high"]
 
 
 # A small two-player Gremios ladder: few games, a search of 1 and 2 rollouts 2 turns deep.
