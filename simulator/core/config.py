@@ -29,7 +29,7 @@ class Setup:
     slot_roles: np.ndarray   # (mix entries, 2): the role(s) an entry always holds, -1 where dealt
     # a search player, or an expert that plays options out, is in the mix: the kernel seats
     # searching plans
-    has_search: bool = False
+    seats_searching_plans: bool = False
 
 
 @dataclass(frozen=True)

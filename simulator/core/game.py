@@ -127,7 +127,7 @@ def search_marker(setup):
     """The last argument of every kernel: None seats heuristic plans; the searching marker
     (``core/search.py``) seats searching plans, for a mix holding a search player."""
     from simulator.core.search import SEARCHING
-    return SEARCHING if setup.has_search else None
+    return SEARCHING if setup.seats_searching_plans else None
 
 
 def kernel_calls(setup):
@@ -140,7 +140,7 @@ def kernel_calls(setup):
     with heuristic plans precedes the searching call. (A replay warms up the same way, through
     the batch kernel on no games.)
     """
-    if setup.has_search:
+    if setup.seats_searching_plans:
         return [(None, True), (search_marker(setup), False)]
     return [(None, False)]
 
@@ -201,7 +201,7 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
         seats, games = make_outputs(n_games, n_players)
         tallies = []  # one per block: a block's games are played in turn on one thread
         tapes = {}    # a recording search's tape per block, by its first game
-        if setup.has_search and before_search is not None:
+        if setup.seats_searching_plans and before_search is not None:
             before_search(rules, setup)
         for marker, warm_up in kernel_calls(setup):
             searching = marker is not None
@@ -233,7 +233,7 @@ def kernel_entry_points(kernel, setup_fields: tuple[str, ...], tell: Callable, l
         return seats, games, came_up, joined_tapes([tapes[k] for k in sorted(tapes)], record[1])
 
     def replay(rules, run_seed, game_index, setup):
-        if setup.has_search:
+        if setup.seats_searching_plans:
             play(rules, run_seed, 0, 0, setup)  # both loops compiled, the heuristic one first
         log = new_log(log_rows)
         seats, games = make_outputs(1, setup.n_players)

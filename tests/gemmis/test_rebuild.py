@@ -579,7 +579,7 @@ def play_and_tell(config, index):
     setup = config.setup
     row = setup.seatings[index % setup.seatings.shape[0]]
     plans = (np.ascontiguousarray(setup.mix_ids[row]), np.ascontiguousarray(setup.mix_weights[row]))
-    if setup.has_search:
+    if setup.seats_searching_plans:
         plans += (SEARCHING,)
     rng = seed_stream(config.seed, index)
     log = new_log(REPLAY_LOG_ROWS)

@@ -65,9 +65,9 @@ def test_invariants_hold_every_turn(n_players, mode, strategy, heuristics_compil
     n_cards = sum(int(r[name]) for name in r.dtype.names if name.startswith("cards_")) + board.N_GUILDS
     setup = config.setup
     plans = (np.repeat(setup.mix_ids, board.MAX_PLAYERS), np.repeat(setup.mix_weights, board.MAX_PLAYERS, 0))
-    if setup.has_search:
+    if setup.seats_searching_plans:
         plans = plans + (SEARCHING,)
-    for game in range(GAMES_PER_CASE if not setup.has_search else 3):
+    for game in range(GAMES_PER_CASE if not setup.seats_searching_plans else 3):
         rng = seed_stream(123, game)
         table = new_game(r, n_players, setup.mode, setup.fixed_roles, plans, rng, no_log()).view(np.recarray)
         s = table[0]

@@ -74,9 +74,9 @@ def test_invariants_hold_every_round(n_players, strategy, heuristics_compiled):
     setup = config.setup
     plans = (np.repeat(setup.mix_ids, board.MAX_PLAYERS),
              np.repeat(setup.mix_weights, board.MAX_PLAYERS, 0))
-    if setup.has_search:
+    if setup.seats_searching_plans:
         plans = plans + (SEARCHING,)
-    for game in range(GAMES_PER_CASE if not setup.has_search else 3):
+    for game in range(GAMES_PER_CASE if not setup.seats_searching_plans else 3):
         rng = seed_stream(123, game)
         s = new_game(r, n_players, plans, rng, no_log()).view(np.recarray)[0]
         check_invariants(s, r, n_quest, n_items)

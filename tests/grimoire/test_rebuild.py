@@ -327,7 +327,7 @@ def engine_final_state(config, index):
     setup, r = config.setup, config.rules.as_record()[0]
     n = setup.n_players
     plans, _ = seat_plans(index, n, board.MAX_PLAYERS, setup.seatings, setup.mix_ids,
-                          setup.mix_weights, SEARCHING if setup.has_search else None)
+                          setup.mix_weights, SEARCHING if setup.seats_searching_plans else None)
     table = turn.play_game(r, n, plans, seed_stream(np.uint64(config.seed), index),
                            empty_log(), new_leaders(r.max_rounds * n))
     return table.view(np.recarray)[0]
