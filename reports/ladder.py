@@ -633,11 +633,12 @@ def _summary_lines(result: dict) -> list[str]:
                      f"points ({pct} intervals): " + "; ".join(parts) + ".")
         fair = near.get("fair_share")
         if fair:
-            side = "every role won its fair share" if roles else "the first seat had no edge"
+            side = (f"every role won its fair share, on the {fair['roles']} roles the "
+                    "heuristics estimated too," if roles else "the first seat had no edge")
             lines.append(f"A table where {side} would be {100 * fair['distance']:.1f} "
-                         f"({100 * fair['low']:.1f}-{100 * fair['high']:.1f}) from {near['reference']}'s, on the "
-                         f"{fair['roles']} rows the heuristics estimated too: a rung no nearer "
-                         "takes sides no better than taking none.")
+                         f"({100 * fair['low']:.1f}-{100 * fair['high']:.1f}) from "
+                         f"{near['reference']}'s: a rung no nearer takes sides no better than "
+                         "taking none.")
     real = result.get("real")
     if real:
         lines += _real_lines(real, result["confidence"])
