@@ -6,7 +6,7 @@ import shlex
 import polars as pl
 import pytest
 
-from reports.ladder import DRIFTS, FLIPS, SETTLED, UNTOLD, classify, closeness
+from reports.ladder import DRIFTS, FLIPS, SETTLED, UNTOLD, _summary_lines, classify, closeness
 from reports.verdicts import FAIR, STRONG, TOO_FEW, WEAK
 from simulator import api
 from simulator.core import batch
@@ -78,6 +78,20 @@ def test_closeness_measures_each_rung_against_the_strongest_and_the_mix():
     fair = near["fair_share"]
     assert fair["roles"] == 6 and fair["distance"] == pytest.approx(0.32 / 6)
     assert fair["low"] < fair["distance"] < fair["high"]
+
+
+@pytest.mark.parametrize("rows, side", [
+    ("role", "every role won its fair share, on the 6 roles the heuristics estimated too,"),
+    ("first_seat", "the first seat had no edge"),
+])
+def test_the_summary_sets_the_distances_beside_a_table_that_takes_no_side(rows, side):
+    near = {"reference": "lookahead-32", "rows": rows,
+            "rungs": {"heuristics": {"distance": 0.056, "low": 0.033, "high": 0.082, "roles": 6}},
+            "fair_share": {"distance": 0.063, "low": 0.041, "high": 0.087, "roles": 6}}
+    lines = _summary_lines({"families": {}, "expert_rung": "expert", "confidence": 0.95,
+                            "closeness": near})
+    assert lines[-1] == (f"A table where {side} would be 6.3 (4.1-8.7) from lookahead-32's: a "
+                         "rung no nearer takes sides no better than taking none.")
 
 
 # A small two-player Gremios ladder: few games, a search of 1 and 2 rollouts 2 turns deep.
