@@ -92,8 +92,8 @@ def distill(game: str, out: str | Path, resume: bool = False, progress: bool | N
             threads: int | None = None, **options) -> Path:
     """Fit ``game``'s learnt expert to its search player's decisions into the file ``out``
     (``playtest distill``); ``options`` are the fields of ``simulator.distill.DistillOptions``
-    (players, mode, games, held_out_games, rounds, match_games, seed, settings). Use the result
-    as the strategy ``"tuned:" + str(out)``."""
+    (players, mode, games, held_out_games, rounds, match_games, seed, settings, calibrate_games,
+    calibrate_steps). Use the result as the strategy ``"tuned:" + str(out)``."""
     from simulator.distill import DistillOptions, distill as fit
     return fit(_options(DistillOptions, game, options), out, resume, progress, threads)
 

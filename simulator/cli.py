@@ -290,6 +290,11 @@ def compare(runs, out, confidence, min_effect):
               help="Rounds of expert iteration (the search rolls out with the last expert).")
 @click.option("--match-games", type=int, default=2000, show_default=True,
               help="Games of the expert against each heuristic of the mix, each round.")
+@click.option("--calibrate-games", type=int, default=0, show_default=True,
+              help="Search games at each player count whose role win rates the chosen expert is "
+                   "then calibrated to (0: no calibration).")
+@click.option("--calibrate-steps", type=int, default=40, show_default=True,
+              help="CMA-ES generations of the calibration.")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE",
               help="Override a rule parameter (repeatable).")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -298,8 +303,8 @@ def compare(runs, out, confidence, min_effect):
 @click.option("--resume", is_flag=True, help="Go on with the interrupted distillation kept beside --out.")
 @click.option("--threads", "-t", type=int, default=None)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def distill(game, players, mode, n_games, held_out_games, rounds, match_games, settings, seed,
-            out, resume, threads, quiet):
+def distill(game, players, mode, n_games, held_out_games, rounds, match_games, calibrate_games,
+            calibrate_steps, settings, seed, out, resume, threads, quiet):
     """Fit GAME's fast expert to its search player's decisions; writes a file for tuned:FILE."""
     import datetime
     from pathlib import Path
@@ -313,7 +318,8 @@ def distill(game, players, mode, n_games, held_out_games, rounds, match_games, s
         except ValueError:
             raise UsageError(f"--players {entry}: not a whole number") from None
     options = DistillOptions(game, tuple(counts), mode, n_games, held_out_games, rounds,
-                             match_games, seed, parse_settings(settings))
+                             match_games, seed, parse_settings(settings), calibrate_games,
+                             calibrate_steps)
     if out is None:
         if resume:
             raise UsageError("--resume: give the --out file of the distillation to go on with")
@@ -328,7 +334,18 @@ def distill(game, players, mode, n_games, held_out_games, rounds, match_games, s
                    f"in {100 * r['held_out_agreement']['expert']:.1f}% of held-out decisions "
                    f"(its rollout policy {100 * r['held_out_agreement']['rollout_policy']:.1f}%); "
                    f"wins {100 * rates[weakest]['win_rate']:.1f}% against {weakest}, its strongest rival")
-    click.echo(f"kept round {made['chosen_round']}; use it as --strategies tuned:{path}")
+    cal = made["calibration"]
+    if cal:
+        rates = cal["against_heuristics"]
+        weakest = min(rates, key=lambda k: rates[k]["win_rate"])
+        click.echo(f"calibrated round {made['chosen_round']}: its tables' role win rates are "
+                   f"{cal['distance_calibrated']:.1f} points from the search's (fitted: "
+                   f"{cal['distance_fitted']:.1f}, summed over the tables); makes the search's choice "
+                   f"in {100 * cal['held_out_agreement']['calibrated']['expert']:.1f}% of held-out "
+                   f"decisions (fitted: {100 * cal['held_out_agreement']['fitted']['expert']:.1f}%); "
+                   f"wins {100 * rates[weakest]['win_rate']:.1f}% against {weakest}, its strongest rival")
+    click.echo(f"kept round {made['chosen_round']}{', calibrated' if cal else ''}; "
+               f"use it as --strategies tuned:{path}")
     click.echo(str(path))
 
 

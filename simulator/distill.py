@@ -9,12 +9,26 @@ to exp of its weighted features, fitted within each decision, so whatever is the
 option of a decision drops out), by xlogit's ``MultinomialLogit``, then lets the search
 roll out with the new expert and records again, while the expert grows stronger.
 
+Then, if asked (``calibrate_games``), the chosen expert is calibrated: the search plays that
+many games at each table (its own weights, every seat searching, as the ladder's strongest
+rung), and the expert's weights move, by CMA-ES (``cma``) from the fitted ones, until tables of
+experts give each role the win rate the search's tables gave it (each seat, where the game has
+no roles): the mean absolute difference, summed over the tables, is what it minimises. A
+deterministic imitation takes the option the search takes most often, but the search leaves
+its rollout policy's option in a fraction of decisions that no feature predicts, and those
+leaves decide who wins with which role; the calibration fits the expert to what they add up to.
+It is fitted to the search's games under the rules of the distillation only.
+
 Each round is judged on games it never saw: how often the expert makes the search's choice on
 held-out decisions, and its win rate against each heuristic of the game's mix at the smallest
-table. The round whose expert wins most against its strongest heuristic is written, as a file
-``run``, experiments and the API take like a tuned one (``tuned:FILE``), with its provenance.
-Every round's tape and fit are kept beside the file (``FILE.state``), so an interrupted
-distillation goes on where it stopped.
+table. The round whose expert wins most against its strongest heuristic is written (calibrated,
+if asked), as a file ``run``, experiments and the API take like a tuned one (``tuned:FILE``),
+with its provenance. Every round's figures and the calibration's progress are kept beside the
+file (``FILE.state``), so an interrupted distillation goes on where it stopped.
+
+Why CMA-ES for the calibration: the distance is measured on played games, so it has no
+gradient and steps in small jumps as choices flip; ``cma`` searches such a function without
+either, and with the same seeds it takes the same steps.
 
 Why a conditional logit and not a ranking model (choix's Plackett-Luce): the options are
 described by features, and the expert must value options it never saw; choix fits one strength
@@ -50,6 +64,11 @@ HELD_OUT_SEED_OFFSET = 1_000_003  # the held-out games of a round: a seed no rec
 ROUND_SEED_STEP = 7_919           # each round records games of its own seed
 TAPE_ROWS_PER_GAME = 20_000       # room for one game's searched options (checked, never cut)
 BLOCK = 10                        # games recorded per call (the progress bar's step)
+CALIBRATION_SEED_OFFSET = 2_000_029  # the calibration's tables: seeds no recording uses
+CALIBRATION_BLOCK = 50            # search games played per call while calibrating (kept between)
+EXPERT_TABLE_GAMES = 4_000        # games of each table of candidate experts (the same seeds for all)
+MIN_SEATS = 40                    # a role either table held fewer times is left out of the distance
+FIRST_STEP = 0.35                 # CMA-ES's first step, in root mean squares of the fitted weights
 
 
 @dataclass
@@ -63,6 +82,8 @@ class DistillOptions:
     match_games: int = 2000          # the expert's games against each heuristic, each round
     seed: int = 0
     settings: dict = field(default_factory=dict)
+    calibrate_games: int = 0         # search games at each table the expert is calibrated to
+    calibrate_steps: int = 40        # CMA-ES generations of the calibration
 
     def __post_init__(self):
         self.players = tuple(self.players)  # a list from the API: the same options on --resume
@@ -73,9 +94,12 @@ def check_options(o: DistillOptions) -> Game:
     if not game.strategies.expert:
         raise UsageError(f"{game.name} has no learnt expert to distill")
     for name, value in (("--games", o.games), ("--held-out-games", o.held_out_games),
-                        ("--rounds", o.rounds), ("--match-games", o.match_games)):
+                        ("--rounds", o.rounds), ("--match-games", o.match_games),
+                        ("--calibrate-steps", o.calibrate_steps)):
         if value < 1:
             raise UsageError(f"{name} {value}: must be at least 1")
+    if o.calibrate_games < 0:
+        raise UsageError(f"--calibrate-games {o.calibrate_games}: must be 0 (no calibration) or more")
     for n in tables(o, game):
         make_config(o.game, n, o.mode, [game.strategies.search], None, o.settings, o.seed)
     return game
@@ -249,6 +273,102 @@ def match(o: DistillOptions, game: Game, values: np.ndarray, seed: int, threads)
     return out
 
 
+def verdict_counts(seats) -> dict[str, list[float]]:
+    """{role: [wins, seats]} of a table (wins are win shares; each seat's number where the game
+    has no roles): the ladder's verdicts of who wins, on a table of one strategy."""
+    import polars as pl
+    from reports import metrics
+    if metrics.has_values(seats, "role"):
+        frame, key = metrics.split_roles(seats).collect(), "role"
+    else:
+        frame, key = seats.with_columns(pl.col("seat").cast(pl.Utf8)), "seat"
+    table = frame.group_by(key).agg(pl.col("win_share").sum(), pl.len())
+    return {str(k): [float(w), int(n)] for k, w, n in table.iter_rows()}
+
+
+def verdict_distance(mine: dict, theirs: dict) -> float:
+    """Mean absolute difference of the win rates, in points, over what ``theirs`` held at least
+    ``MIN_SEATS`` times (what ``mine`` never held counts as never won)."""
+    shared = [k for k in theirs if theirs[k][1] >= MIN_SEATS]
+    return 100 * float(np.mean([abs((mine[k][0] / mine[k][1] if k in mine else 0.0)
+                                    - theirs[k][0] / theirs[k][1]) for k in shared]))
+
+
+def calibrate(o: DistillOptions, game: Game, values: np.ndarray, state: dict, save,
+              threads, show: bool) -> dict:
+    """The chosen expert's weights moved until its tables' verdicts come nearest the search's
+    (see the module's docstring); kept in ``state["calibration"]`` as it goes, so an
+    interruption loses at most one block of search games or one generation."""
+    import cma
+    cal = state.setdefault("calibration", {"targets": {}, "played": {}, "steps": 0, "best": []})
+    counts = tables(o, game)
+    with tqdm(total=len(counts) * o.calibrate_games, initial=sum(cal["played"].values()),
+              unit="game", desc=f"search tables of {o.game}", disable=not show) as bar:
+        for n in counts:
+            c = make_config(o.game, n, o.mode, [game.strategies.search], None, o.settings,
+                            o.seed + CALIBRATION_SEED_OFFSET + n)
+            while cal["played"].get(n, 0) < o.calibrate_games:
+                first = cal["played"].get(n, 0)
+                count = min(CALIBRATION_BLOCK, o.calibrate_games - first)
+                got = verdict_counts(batch.play_in_memory(c, count, first, threads=threads))
+                target = cal["targets"].setdefault(n, {})
+                for k, (w, m) in got.items():
+                    target[k] = [target.get(k, [0.0, 0])[0] + w, target.get(k, [0.0, 0])[1] + m]
+                cal["played"][n] = first + count
+                bar.update(count)
+                save()
+
+    for n in counts:
+        if not any(m >= MIN_SEATS for _, m in cal["targets"][n].values()):
+            raise UsageError(f"--calibrate-games {o.calibrate_games}: no role was held {MIN_SEATS} "
+                             f"times in the search's games at {n} players; give more games")
+    free = np.flatnonzero(values != 0.0)  # what the fit left at 0 it could not tell apart
+    scale = float(np.sqrt(np.mean(values[free] ** 2)))
+
+    def distance(x) -> float:
+        w = values.copy()
+        w[free] = np.asarray(x) * scale
+        tuned = {CANDIDATE: {"label": CANDIDATE, "strategy": game.strategies.expert,
+                             "weights": list(map(float, expert_weights(game, w)))}}
+        total = 0.0
+        for n in counts:
+            c = make_config(o.game, n, o.mode, [CANDIDATE], None, o.settings,
+                            o.seed + CALIBRATION_SEED_OFFSET + n + 1, tuned=tuned)
+            seats = batch.play_in_memory(c, EXPERT_TABLE_GAMES, threads=threads)
+            total += verdict_distance(verdict_counts(seats), cal["targets"][n])
+        return total
+
+    if "search" in cal:
+        search = pickle.loads(cal["search"])
+        np.random.set_state(cal["random_state"])  # cma draws its steps from numpy's global stream
+    else:
+        search = cma.CMAEvolutionStrategy(values[free] / scale, FIRST_STEP,
+                                          {"seed": o.seed % (2**31 - 1) + 1, "verbose": -9})
+        cal["fitted_distance"] = distance(values[free] / scale)
+    with tqdm(total=o.calibrate_steps, initial=cal["steps"], unit="step",
+              desc=f"calibrate {o.game}", disable=not show) as bar:
+        while cal["steps"] < o.calibrate_steps:
+            xs = search.ask()
+            search.tell(xs, [distance(x) for x in xs])
+            cal["steps"] += 1
+            cal["best"].append(float(search.result.fbest))
+            cal["search"] = pickle.dumps(search)
+            cal["random_state"] = np.random.get_state()
+            bar.update(1)
+            bar.set_postfix(distance=f"{search.result.fbest:.2f}")
+            save()
+    calibrated = values.copy()
+    if search.result.fbest < cal["fitted_distance"]:  # else no step came nearer: the fit stays
+        calibrated[free] = np.asarray(search.result.xbest) * scale
+    return {"games": o.calibrate_games, "steps": o.calibrate_steps,
+            "expert_table_games": EXPERT_TABLE_GAMES,
+            "targets": {str(n): {k: {"win_rate": w / m, "seats": m} for k, (w, m) in sorted(t.items())}
+                        for n, t in cal["targets"].items()},
+            "distance_fitted": cal["fitted_distance"],
+            "distance_calibrated": min(cal["fitted_distance"], float(search.result.fbest)),
+            "values": list(map(float, calibrated))}
+
+
 def round_record(game: Game, r: dict) -> dict:
     """A round as the weights file keeps it: its figures, and its expert's weights by name (to
     play a round that was not chosen, or compare rounds)."""
@@ -288,8 +408,29 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
             dataset.atomic_write_bytes(state_path, pickle.dumps(state))
     best = max(state["rounds"], key=lambda r: min(v["win_rate"] for v in
                                                   r["against_heuristics"].values()))
+    values = np.array(best["values"])
+    calibration = None
+    if o.calibrate_games:
+        def save():
+            dataset.atomic_write_bytes(state_path, pickle.dumps(state))
+        try:
+            calibration = calibrate(o, game, values, state, save, threads, show)
+        except UsageError:  # too few search games: this state cannot be resumed to any use
+            state_path.unlink(missing_ok=True)
+            raise
+        values = np.array(calibration.pop("values"))
+        seed = o.seed + CALIBRATION_SEED_OFFSET + HELD_OUT_SEED_OFFSET
+        with tqdm(total=o.held_out_games, unit="game", desc=f"judge the calibrated {o.game}",
+                  disable=not show) as bar:
+            held = record(o, game, searcher_weights(game, None), seed, o.held_out_games, bar)
+        calibration["held_out_agreement"] = {
+            "calibrated": agreement(held, values, n_features),
+            "fitted": agreement(held, np.array(best["values"]), n_features)}
+        calibration["against_heuristics"] = match(o, game, values, seed, threads)
+        calibration["weights"] = dict(zip(expert_weight_names(game.strategies.features),
+                                          map(float, values)))
     names = game.strategies.weight_names
-    weights = expert_weights(game, np.array(best["values"]))
+    weights = expert_weights(game, values)
     record_ = {
         "format": TUNED_FORMAT,
         "game": o.game,
@@ -297,7 +438,8 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
         "weights": dict(zip(names, map(float, weights))),
         "distilled": {"options": asdict(o), "tables": list(tables(o, game)),
                       "chosen_round": best["round"],
-                      "rounds": [round_record(game, r) for r in state["rounds"]]},
+                      "rounds": [round_record(game, r) for r in state["rounds"]],
+                      "calibration": calibration},
         "provenance": {"rules_version": game.rules().rules_version,
                        "package_version": batch.package_version(), "git_commit": batch.git_commit(),
                        "source_hash": batch.jitcache.source_hash(game.name),

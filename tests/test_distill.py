@@ -162,7 +162,85 @@ def test_an_interrupted_distillation_resumes_to_the_same_weights(distilled, tmp_
     assert "round 1 (rollouts by expert)" in printed and not (tmp_path / "e.json.state").exists()
 
 
+def test_the_verdict_distance_leaves_out_what_the_search_rarely_held():
+    search = {"governor": [30.0, 50], "pirate": [10.0, 50], "peasant": [1.0, 3]}
+    experts = {"governor": [200.0, 400], "pirate": [50.0, 100], "peasant": [9.0, 10]}
+    # |0.5 - 0.6| and |0.5 - 0.2| in points; the peasant (3 seats of the search's) left out
+    assert d.verdict_distance(experts, search) == pytest.approx(20.0)
+    # a role the experts never held counts as never won
+    assert d.verdict_distance({"governor": [30.0, 50]}, search) == pytest.approx(10.0)
+
+
+def test_verdict_counts_are_by_role_or_by_seat():
+    import polars as pl
+    seats = pl.DataFrame({"seat": [0, 1, 0, 1], "role": ["a", "b", "b", "a"],
+                          "win_share": [1.0, 0.0, 0.5, 0.5]})
+    assert d.verdict_counts(seats) == {"a": [1.5, 2], "b": [0.5, 2]}
+    no_roles = seats.with_columns(pl.lit(None, dtype=pl.Utf8).alias("role"))
+    assert d.verdict_counts(no_roles) == {"0": [1.5, 2], "1": [0.5, 2]}
+
+
+CALIBRATED = ["-p", "2", "-n", "6", "--held-out-games", "4", "--rounds", "1", "--match-games",
+              "100", "--calibrate-games", "20", "--calibrate-steps", "3", "-q"]
+
+
+@pytest.fixture
+def small_calibration(monkeypatch):
+    """Tables of experts of 300 games, and roles compared from 3 seats: a calibration in seconds."""
+    monkeypatch.setattr(d, "EXPERT_TABLE_GAMES", 300)
+    monkeypatch.setattr(d, "MIN_SEATS", 3)
+
+
+def test_calibration_moves_the_weights_nearer_the_search_and_resumes(small_calibration, playtest,
+                                                                     tmp_path, monkeypatch):
+    whole = tmp_path / "whole.json"
+    code, _, err = playtest("distill", "gremios", *CALIBRATED, "--out", whole)
+    assert code == 0, err
+    made = json.loads(whole.read_text())["distilled"]
+    cal = made["calibration"]
+    assert cal["games"] == 20 and cal["steps"] == 3 and set(cal["targets"]) == {"2"}
+    assert sum(c["seats"] for c in cal["targets"]["2"].values()) == 2 * 20  # every seat's role
+    assert cal["distance_calibrated"] < cal["distance_fitted"]
+    fitted = made["rounds"][0]["weights"]
+    assert cal["weights"] != fitted
+    assert {k: v for k, v in json.loads(whole.read_text())["weights"].items()
+            if k in cal["weights"]} == cal["weights"]
+    # what the fit could not tell apart stays at 0
+    assert all(cal["weights"][k] == 0.0 for k, v in fitted.items() if v == 0.0)
+    assert 0 <= cal["held_out_agreement"]["calibrated"]["expert"] <= 1
+    assert set(cal["against_heuristics"]) == set(get_game("gremios").strategies.rivals())
+
+    real, calls = d.verdict_distance, []
+
+    def distance(*args):  # Ctrl-C in the calibration's second step
+        calls.append(1)
+        if len(calls) == 20:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(d, "verdict_distance", distance)
+    cut = tmp_path / "cut.json"
+    code, _, _ = playtest("distill", "gremios", *CALIBRATED, "--out", cut)
+    assert code == 130 and not cut.exists()
+    monkeypatch.setattr(d, "verdict_distance", real)
+    code, printed, err = playtest("distill", "gremios", *CALIBRATED, "--out", cut, "--resume")
+    assert code == 0, err
+    again = json.loads(cut.read_text())
+    assert again["weights"] == json.loads(whole.read_text())["weights"]
+    assert again["distilled"] == made
+    assert "calibrated round 0" in printed
+
+
+def test_too_few_search_games_to_calibrate_is_a_one_line_error(playtest, tmp_path):
+    args = [a if a != "20" else "2" for a in CALIBRATED]
+    code, out, err = playtest("distill", "gremios", *args, "--out", tmp_path / "e.json")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "--calibrate-games 2: no role was held 40 times" in err
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a state to resume
+
+
 @pytest.mark.parametrize("args, says", [
+    (["--calibrate-games", "-1"], "--calibrate-games -1: must be 0"),
+    (["--calibrate-steps", "0"], "--calibrate-steps 0: must be at least 1"),
     (["--rounds", "0"], "--rounds 0: must be at least 1"),
     (["--games", "0"], "--games 0: must be at least 1"),
     (["-p", "9"], "9"),
