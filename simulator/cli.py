@@ -336,14 +336,16 @@ def distill(game, players, mode, n_games, held_out_games, rounds, match_games, c
                    f"wins {100 * rates[weakest]['win_rate']:.1f}% against {weakest}, its strongest rival")
     cal = made["calibration"]
     if cal:
+        for n, t in cal["tables"].items():
+            click.echo(f"calibrated at {n} players: its table's role win rates are "
+                       f"{t['distance_calibrated']:.1f} points from the search's (fitted: "
+                       f"{t['distance_fitted']:.1f}); makes the search's choice in "
+                       f"{100 * t['held_out_agreement']['calibrated']['expert']:.1f}% of held-out "
+                       f"decisions (fitted: {100 * t['held_out_agreement']['fitted']['expert']:.1f}%)")
         rates = cal["against_heuristics"]
         weakest = min(rates, key=lambda k: rates[k]["win_rate"])
-        click.echo(f"calibrated round {made['chosen_round']}: its tables' role win rates are "
-                   f"{cal['distance_calibrated']:.1f} points from the search's (fitted: "
-                   f"{cal['distance_fitted']:.1f}, summed over the tables); makes the search's choice "
-                   f"in {100 * cal['held_out_agreement']['calibrated']['expert']:.1f}% of held-out "
-                   f"decisions (fitted: {100 * cal['held_out_agreement']['fitted']['expert']:.1f}%); "
-                   f"wins {100 * rates[weakest]['win_rate']:.1f}% against {weakest}, its strongest rival")
+        click.echo(f"calibrated: wins {100 * rates[weakest]['win_rate']:.1f}% against {weakest}, "
+                   "its strongest rival")
     click.echo(f"kept round {made['chosen_round']}{', calibrated' if cal else ''}; "
                f"use it as --strategies tuned:{path}")
     click.echo(str(path))

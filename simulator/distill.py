@@ -296,11 +296,12 @@ def verdict_distance(mine: dict, theirs: dict) -> float:
 
 def calibrate(o: DistillOptions, game: Game, values: np.ndarray, state: dict, save,
               threads, show: bool) -> dict:
-    """The chosen expert's weights moved until its tables' verdicts come nearest the search's
-    (see the module's docstring); kept in ``state["calibration"]`` as it goes, so an
-    interruption loses at most one block of search games or one generation."""
+    """The chosen expert's weights moved, at each table apart, until its table's verdicts come
+    nearest the search's (see the module's docstring): {players: its figures and values}. Kept
+    in ``state["calibration"]`` as it goes, so an interruption loses at most one block of
+    search games or one generation."""
     import cma
-    cal = state.setdefault("calibration", {"targets": {}, "played": {}, "steps": 0, "best": []})
+    cal = state.setdefault("calibration", {"targets": {}, "played": {}, "tables": {}})
     counts = tables(o, game)
     with tqdm(total=len(counts) * o.calibrate_games, initial=sum(cal["played"].values()),
               unit="game", desc=f"search tables of {o.game}", disable=not show) as bar:
@@ -317,56 +318,60 @@ def calibrate(o: DistillOptions, game: Game, values: np.ndarray, state: dict, sa
                 cal["played"][n] = first + count
                 bar.update(count)
                 save()
-
     for n in counts:
         if not any(m >= MIN_SEATS for _, m in cal["targets"][n].values()):
             raise UsageError(f"--calibrate-games {o.calibrate_games}: no role was held {MIN_SEATS} "
                              f"times in the search's games at {n} players; give more games")
+
     free = np.flatnonzero(values != 0.0)  # what the fit left at 0 it could not tell apart
     scale = float(np.sqrt(np.mean(values[free] ** 2)))
 
-    def distance(x) -> float:
+    def distance(x, n) -> float:
         w = values.copy()
         w[free] = np.asarray(x) * scale
         tuned = {CANDIDATE: {"label": CANDIDATE, "strategy": game.strategies.expert,
                              "weights": list(map(float, expert_weights(game, w)))}}
-        total = 0.0
-        for n in counts:
-            c = make_config(o.game, n, o.mode, [CANDIDATE], None, o.settings,
-                            o.seed + CALIBRATION_SEED_OFFSET + n + 1, tuned=tuned)
-            seats = batch.play_in_memory(c, EXPERT_TABLE_GAMES, threads=threads)
-            total += verdict_distance(verdict_counts(seats), cal["targets"][n])
-        return total
+        c = make_config(o.game, n, o.mode, [CANDIDATE], None, o.settings,
+                        o.seed + CALIBRATION_SEED_OFFSET + n + 1, tuned=tuned)
+        seats = batch.play_in_memory(c, EXPERT_TABLE_GAMES, threads=threads)
+        return verdict_distance(verdict_counts(seats), cal["targets"][n])
 
-    if "search" in cal:
-        search = pickle.loads(cal["search"])
-        np.random.set_state(cal["random_state"])  # cma draws its steps from numpy's global stream
-    else:
-        search = cma.CMAEvolutionStrategy(values[free] / scale, FIRST_STEP,
-                                          {"seed": o.seed % (2**31 - 1) + 1, "verbose": -9})
-        cal["fitted_distance"] = distance(values[free] / scale)
-    with tqdm(total=o.calibrate_steps, initial=cal["steps"], unit="step",
+    out = {}
+    with tqdm(total=len(counts) * o.calibrate_steps,
+              initial=sum(t["steps"] for t in cal["tables"].values()), unit="step",
               desc=f"calibrate {o.game}", disable=not show) as bar:
-        while cal["steps"] < o.calibrate_steps:
-            xs = search.ask()
-            search.tell(xs, [distance(x) for x in xs])
-            cal["steps"] += 1
-            cal["best"].append(float(search.result.fbest))
-            cal["search"] = pickle.dumps(search)
-            cal["random_state"] = np.random.get_state()
-            bar.update(1)
-            bar.set_postfix(distance=f"{search.result.fbest:.2f}")
-            save()
-    calibrated = values.copy()
-    if search.result.fbest < cal["fitted_distance"]:  # else no step came nearer: the fit stays
-        calibrated[free] = np.asarray(search.result.xbest) * scale
-    return {"games": o.calibrate_games, "steps": o.calibrate_steps,
-            "expert_table_games": EXPERT_TABLE_GAMES,
-            "targets": {str(n): {k: {"win_rate": w / m, "seats": m} for k, (w, m) in sorted(t.items())}
-                        for n, t in cal["targets"].items()},
-            "distance_fitted": cal["fitted_distance"],
-            "distance_calibrated": min(cal["fitted_distance"], float(search.result.fbest)),
-            "values": list(map(float, calibrated))}
+        for n in counts:
+            table = cal["tables"].get(n)
+            if table is None:
+                table = {"steps": 0, "best": [], "fitted_distance": distance(values[free] / scale, n)}
+                search = cma.CMAEvolutionStrategy(values[free] / scale, FIRST_STEP,
+                                                  {"seed": (o.seed + n) % (2**31 - 1) + 1,
+                                                   "verbose": -9})
+                cal["tables"][n] = table
+            else:
+                search = pickle.loads(table["search"])
+                np.random.set_state(table["random_state"])  # cma steps by numpy's global stream
+            while table["steps"] < o.calibrate_steps:
+                xs = search.ask()
+                search.tell(xs, [distance(x, n) for x in xs])
+                table["steps"] += 1
+                table["best"].append(float(search.result.fbest))
+                table["search"] = pickle.dumps(search)
+                table["random_state"] = np.random.get_state()
+                bar.update(1)
+                bar.set_postfix(players=n, distance=f"{search.result.fbest:.2f}")
+                save()
+            calibrated = values.copy()
+            if search.result.fbest < table["fitted_distance"]:  # else no step came nearer
+                calibrated[free] = np.asarray(search.result.xbest) * scale
+            out[n] = {"search_games": o.calibrate_games,
+                      "search_verdicts": {k: {"win_rate": w / m, "seats": m}
+                                          for k, (w, m) in sorted(cal["targets"][n].items())},
+                      "distance_fitted": table["fitted_distance"],
+                      "distance_calibrated": min(table["fitted_distance"],
+                                                 float(search.result.fbest)),
+                      "values": calibrated}
+    return out
 
 
 def round_record(game: Game, r: dict) -> dict:
@@ -409,26 +414,34 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
     best = max(state["rounds"], key=lambda r: min(v["win_rate"] for v in
                                                   r["against_heuristics"].values()))
     values = np.array(best["values"])
-    calibration = None
+    calibration, by_players = None, {}
     if o.calibrate_games:
         def save():
             dataset.atomic_write_bytes(state_path, pickle.dumps(state))
         try:
-            calibration = calibrate(o, game, values, state, save, threads, show)
+            calibrated = calibrate(o, game, values, state, save, threads, show)
         except UsageError:  # too few search games: this state cannot be resumed to any use
             state_path.unlink(missing_ok=True)
             raise
-        values = np.array(calibration.pop("values"))
         seed = o.seed + CALIBRATION_SEED_OFFSET + HELD_OUT_SEED_OFFSET
         with tqdm(total=o.held_out_games, unit="game", desc=f"judge the calibrated {o.game}",
                   disable=not show) as bar:
             held = record(o, game, searcher_weights(game, None), seed, o.held_out_games, bar)
-        calibration["held_out_agreement"] = {
-            "calibrated": agreement(held, values, n_features),
-            "fitted": agreement(held, np.array(best["values"]), n_features)}
+        names = game.strategies.weight_names
+        calibration = {"steps": o.calibrate_steps, "expert_table_games": EXPERT_TABLE_GAMES,
+                       "min_seats": MIN_SEATS, "tables": {}}
+        for n, t in calibrated.items():
+            rows = held[held[:, 0] == n]
+            t["held_out_agreement"] = {"calibrated": agreement(rows, t["values"], n_features),
+                                       "fitted": agreement(rows, values, n_features)}
+            t["weights"] = dict(zip(expert_weight_names(game.strategies.features),
+                                    map(float, t.pop("values"))))
+            by_players[str(n)] = dict(zip(names, map(float, expert_weights(
+                game, np.array(list(t["weights"].values()))))))
+            calibration["tables"][str(n)] = t
+        smallest = min(calibrated)
+        values = np.array(list(calibration["tables"][str(smallest)]["weights"].values()))
         calibration["against_heuristics"] = match(o, game, values, seed, threads)
-        calibration["weights"] = dict(zip(expert_weight_names(game.strategies.features),
-                                          map(float, values)))
     names = game.strategies.weight_names
     weights = expert_weights(game, values)
     record_ = {
@@ -440,6 +453,7 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
                       "chosen_round": best["round"],
                       "rounds": [round_record(game, r) for r in state["rounds"]],
                       "calibration": calibration},
+        **({"weights_by_players": by_players} if by_players else {}),
         "provenance": {"rules_version": game.rules().rules_version,
                        "package_version": batch.package_version(), "git_commit": batch.git_commit(),
                        "source_hash": batch.jitcache.source_hash(game.name),

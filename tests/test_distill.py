@@ -196,18 +196,21 @@ def test_calibration_moves_the_weights_nearer_the_search_and_resumes(small_calib
     whole = tmp_path / "whole.json"
     code, _, err = playtest("distill", "gremios", *CALIBRATED, "--out", whole)
     assert code == 0, err
-    made = json.loads(whole.read_text())["distilled"]
+    written = json.loads(whole.read_text())
+    made = written["distilled"]
     cal = made["calibration"]
-    assert cal["games"] == 20 and cal["steps"] == 3 and set(cal["targets"]) == {"2"}
-    assert sum(c["seats"] for c in cal["targets"]["2"].values()) == 2 * 20  # every seat's role
-    assert cal["distance_calibrated"] < cal["distance_fitted"]
+    assert set(cal["tables"]) == {"2"} and cal["steps"] == 3
+    table = cal["tables"]["2"]
+    assert table["search_games"] == 20
+    assert sum(c["seats"] for c in table["search_verdicts"].values()) == 2 * 20  # every seat's role
+    assert table["distance_calibrated"] < table["distance_fitted"]
     fitted = made["rounds"][0]["weights"]
-    assert cal["weights"] != fitted
-    assert {k: v for k, v in json.loads(whole.read_text())["weights"].items()
-            if k in cal["weights"]} == cal["weights"]
+    assert table["weights"] != fitted
+    assert {k: v for k, v in written["weights"].items() if k in fitted} == table["weights"]
+    assert written["weights_by_players"] == {"2": written["weights"]}
     # what the fit could not tell apart stays at 0
-    assert all(cal["weights"][k] == 0.0 for k, v in fitted.items() if v == 0.0)
-    assert 0 <= cal["held_out_agreement"]["calibrated"]["expert"] <= 1
+    assert all(table["weights"][k] == 0.0 for k, v in fitted.items() if v == 0.0)
+    assert 0 <= table["held_out_agreement"]["calibrated"]["expert"] <= 1
     assert set(cal["against_heuristics"]) == set(get_game("gremios").strategies.rivals())
 
     real, calls = d.verdict_distance, []
@@ -227,7 +230,7 @@ def test_calibration_moves_the_weights_nearer_the_search_and_resumes(small_calib
     again = json.loads(cut.read_text())
     assert again["weights"] == json.loads(whole.read_text())["weights"]
     assert again["distilled"] == made
-    assert "calibrated round 0" in printed
+    assert "calibrated at 2 players" in printed
 
 
 def test_too_few_search_games_to_calibrate_is_a_one_line_error(playtest, tmp_path):
@@ -252,3 +255,30 @@ def test_bad_options_are_one_line_errors(args, says, playtest, tmp_path):
     assert code == 2 and out == "" and err.count("\n") == 1 and says in err, err
     code, out, err = playtest("distill", "nogame", "-q")
     assert code == 2 and "nogame" in err
+
+
+def test_a_file_calibrated_per_table_gives_each_table_its_weights(tmp_path):
+    import dataclasses
+
+    from simulator.core.config import TUNED_FORMAT
+    from simulator.core.errors import UsageError
+    spec = get_game("gremios")
+    names = spec.strategies.weight_names
+    row = spec.strategies.default_weights[spec.strategies.index("expert")]
+    four = row + 1.0
+    data = {"format": TUNED_FORMAT, "game": "gremios", "strategy": "expert",
+            "weights": dict(zip(names, row.tolist())),
+            "weights_by_players": {"4": dict(zip(names, four.tolist()))}}
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(data))
+    assert make_config("gremios", 4, None, [f"tuned:{path}"]).weights[0].tolist() == four.tolist()
+    assert make_config("gremios", 2, None, [f"tuned:{path}"]).weights[0].tolist() == row.tolist()
+    # the shipped expert's tables (its file's weights_by_players) serve the strategy's name
+    strategies = dataclasses.replace(spec.strategies, expert_by_players={"3": four})
+    assert strategies.default_row("expert", 3) is four
+    assert strategies.default_row("expert", 4).tolist() == row.tolist()
+    assert strategies.default_row("greedy", 3).tolist() == spec.strategies.default_weights[1].tolist()
+    del data["weights_by_players"]["4"][names[0]]
+    path.write_text(json.dumps(data))
+    with pytest.raises(UsageError, match="its weights at 4 players are not the game's"):
+        make_config("gremios", 4, None, [f"tuned:{path}"])

@@ -83,7 +83,7 @@ def make_config(game: str, players: int | None = None, mode: str | None = None,
     entries = tuple(strategies) if strategies else spec.strategies.default_mix
     if not entries:
         raise UsageError("--strategies: give at least one strategy")
-    labels, bases, mix_weights = _mix(spec, entries, tuned)
+    labels, bases, mix_weights = _mix(spec, entries, tuned, players)
     names = spec.strategies.weight_names
     for name, vector in (weights or {}).items():
         if name not in labels:
@@ -152,7 +152,16 @@ def read_tuned(path: str, game: Game) -> dict:
     if data.get("strategy") not in game.strategies.names:
         raise UsageError(f"--strategies tuned:{path}: tunes {data.get('strategy')!r}, not one of "
                          f"{game.name}'s strategies")
-    return {"label": f"tuned:{p.stem}", "strategy": data["strategy"], "weights": values}
+    entry = {"label": f"tuned:{p.stem}", "strategy": data["strategy"], "weights": values}
+    by_players = data.get("weights_by_players", {})  # a distilled expert calibrated per table
+    for players, table in by_players.items():
+        if not isinstance(table, dict) or sorted(table) != sorted(names):
+            raise UsageError(f"--strategies tuned:{path}: its weights at {players} players are not "
+                             f"the game's ({', '.join(names)})")
+        entry.setdefault("by_players", {})[str(players)] = [
+            weight_value(table[n], f"--strategies tuned:{path}: weight {n} at {players} players")
+            for n in names]
+    return entry
 
 
 def weight_value(value, where: str) -> float:
@@ -162,9 +171,10 @@ def weight_value(value, where: str) -> float:
     return float(value)
 
 
-def _mix(spec: Game, entries, tuned: dict):
-    """Labels, base strategies and weight rows of the mix's entries (``tuned`` is filled in
-    with every tuned file read, so the request rebuilds the mix without the files)."""
+def _mix(spec: Game, entries, tuned: dict, players: int):
+    """Labels, base strategies and weight rows of the mix's entries at a table of ``players``
+    (``tuned`` is filled in with every tuned file read, so the request rebuilds the mix without
+    the files)."""
     labels, bases, rows = [], [], []
     for entry in entries:
         if entry.startswith(TUNED_PREFIX) and entry not in tuned:
@@ -172,7 +182,8 @@ def _mix(spec: Game, entries, tuned: dict):
         if entry in tuned:
             t = tuned[entry]
             spec.strategies.index(t["strategy"])
-            vector = np.asarray(t["weights"], dtype=np.float64)
+            vector = np.asarray(t.get("by_players", {}).get(str(players), t["weights"]),
+                                dtype=np.float64)
             if vector.shape != (len(spec.strategies.weight_names),):
                 raise UsageError(f"--strategies {entry}: expected "
                                  f"{len(spec.strategies.weight_names)} weights, got {vector.size}")
@@ -183,7 +194,7 @@ def _mix(spec: Game, entries, tuned: dict):
             index = spec.strategies.index(entry)
             labels.append(entry)
             bases.append(entry)
-            rows.append(spec.strategies.default_weights[index])
+            rows.append(spec.strategies.default_row(entry, players))
     return tuple(labels), tuple(bases), np.array(rows, dtype=np.float64)
 
 

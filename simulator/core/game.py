@@ -9,6 +9,7 @@ once against this contract.
 from __future__ import annotations
 
 import importlib
+import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ import numba
 import numpy as np
 
 from simulator.core.errors import InvariantBroken, UsageError
-from simulator.core.expert import joined_tapes, new_tape
+from simulator.core.expert import SHIPPED, joined_tapes, new_tape
 from simulator.core.jitcache import first_compile_notice
 from simulator.core.ruledata import RuleSet, load_rules, unknown_name
 from simulator.core.trace import broken_in, empty_log, new_log, tally_log
@@ -32,6 +33,17 @@ class Mode:
     description: str
     player_counts: tuple[int, ...]
     roles_per_seat: int = 1
+
+
+def shipped_expert_by_players(game: str, weight_names: tuple[str, ...]) -> dict:
+    """The shipped expert's weights at the player counts it was calibrated at, a full row each
+    ({"4": row}: its file's ``weights_by_players``, written by ``playtest distill``)."""
+    path = SHIPPED / f"{game}.json"
+    if not path.exists():
+        return {}
+    tables = json.loads(path.read_text()).get("weights_by_players", {})
+    return {players: np.array([float(weights[n]) for n in weight_names])
+            for players, weights in tables.items()}
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,15 @@ class Strategies:
     # The hand-written players an expert is matched against (``playtest distill``), where the
     # default mix is not them.
     heuristics: tuple[str, ...] = ()
+    # The expert's weights at the player counts it was calibrated at ({"4": a full row}, from
+    # its file's "weights_by_players"); ``default_weights`` serves every other count.
+    expert_by_players: dict = field(default_factory=dict)
+
+    def default_row(self, name: str, players: int) -> np.ndarray:
+        """``name``'s default weights at a table of ``players``."""
+        if name == self.expert and str(players) in self.expert_by_players:
+            return self.expert_by_players[str(players)]
+        return self.default_weights[self.index(name)]
 
     def rivals(self) -> tuple[str, ...]:
         """The heuristics an expert is matched against: ``heuristics``, else the default mix."""

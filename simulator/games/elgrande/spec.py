@@ -12,7 +12,9 @@ import numpy as np
 
 from simulator.core.dataset import roleless_seat_columns
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
+from simulator.core.game import (
+    Game, Mode, Strategies, kernel_entry_points, shipped_expert_by_players,
+)
 from simulator.games.elgrande import board, kernel, story
 from simulator.games.elgrande import search  # noqa: F401  (registers the search player's verbs)
 from strategies import elgrande as players
@@ -96,6 +98,8 @@ GAME = Game(
                           tunable=("king_shadow", "castillo_schemer", "intriguer", "spoiler"),
                           tuned_weights=tuple(n for n in players.STYLE_NAMES if n != "noise"),
                           search="lookahead", expert="expert", features=players.FEATURE_NAMES,
+                          expert_by_players=shipped_expert_by_players(
+                              "elgrande", players.WEIGHT_NAMES),
                           heuristics=("greedy", "king_shadow", "castillo_schemer", "intriguer",
                                       "spoiler")),
     rules_path=Path(__file__).with_name("rules.toml"),

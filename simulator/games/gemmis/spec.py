@@ -13,7 +13,9 @@ import numpy as np
 
 from simulator.core.dataset import roleless_seat_columns
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
+from simulator.core.game import (
+    Game, Mode, Strategies, kernel_entry_points, shipped_expert_by_players,
+)
 from simulator.games.gemmis import board, kernel, story
 from simulator.games.gemmis import search  # noqa: F401  (registers the search player's verbs)
 from strategies import gemmis as players
@@ -92,6 +94,8 @@ GAME = Game(
                           tuned_weights=tuple(n for n in players.HEURISTIC_WEIGHT_NAMES
                                               if n not in ("noise", "search_breadth")),
                           search="lookahead", expert="expert", features=players.FEATURE_NAMES,
+                          expert_by_players=shipped_expert_by_players(
+                              "gemmis", players.WEIGHT_NAMES),
                           expert_plays_out=True),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,

@@ -12,7 +12,9 @@ import numpy as np
 from simulator.core.dataset import roleless_seat_columns
 
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
+from simulator.core.game import (
+    Game, Mode, Strategies, kernel_entry_points, shipped_expert_by_players,
+)
 from simulator.games.gnomeland import board, kernel, search, story
 from strategies import gnomeland as players
 
@@ -72,7 +74,9 @@ GAME = Game(
                           tunable=("mission_hunter", "engine_builder", "copier", "brawler",
                                    "balanced"),
                           tuned_weights=tuple(n for n in players.STYLE_NAMES if n != "noise"),
-                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES,
+                          expert_by_players=shipped_expert_by_players(
+                              "gnomeland", players.WEIGHT_NAMES)),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,

@@ -10,7 +10,9 @@ import numpy as np
 
 from simulator.core.dataset import names_column
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
+from simulator.core.game import (
+    Game, Mode, Strategies, kernel_entry_points, shipped_expert_by_players,
+)
 from simulator.games.gremios import board, kernel, story
 from simulator.games.gremios import search  # noqa: F401  (registers the search player's verbs)
 from strategies import gremios as players
@@ -99,7 +101,9 @@ GAME = Game(
                                        "balanced"),
                           tunable=("guild_baron", "inn_builder", "expedition_gambler", "balanced"),
                           tuned_weights=players.HEURISTIC_WEIGHT_NAMES[:-1],  # not the noise
-                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES,
+                          expert_by_players=shipped_expert_by_players(
+                              "gremios", players.WEIGHT_NAMES)),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,

@@ -12,7 +12,9 @@ import numpy as np
 from simulator.core.dataset import roleless_seat_columns
 
 from simulator.core.errors import UsageError
-from simulator.core.game import Game, Mode, Strategies, kernel_entry_points
+from simulator.core.game import (
+    Game, Mode, Strategies, kernel_entry_points, shipped_expert_by_players,
+)
 from simulator.games.grimoire import board, kernel, story
 from simulator.games.grimoire import search  # noqa: F401  (registers the search player's verbs)
 from strategies import grimoire as players
@@ -76,7 +78,9 @@ GAME = Game(
                                    "balanced"),
                           tuned_weights=tuple(n for n in players.HEURISTIC_WEIGHT_NAMES
                                               if n != "noise"),
-                          search="lookahead", expert="expert", features=players.FEATURE_NAMES),
+                          search="lookahead", expert="expert", features=players.FEATURE_NAMES,
+                          expert_by_players=shipped_expert_by_players(
+                              "grimoire", players.WEIGHT_NAMES)),
     rules_path=Path(__file__).with_name("rules.toml"),
     play=play,
     replay=replay,
