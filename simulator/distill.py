@@ -17,7 +17,9 @@ no roles): the mean absolute difference, summed over the tables, is what it mini
 deterministic imitation takes the option the search takes most often, but the search leaves
 its rollout policy's option in a fraction of decisions that no feature predicts, and those
 leaves decide who wins with which role; the calibration fits the expert to what they add up to.
-It is fitted to the search's games under the rules of the distillation only.
+Its seats must still take ``STRENGTH_FLOOR`` of the wins against the heuristic the fitted expert
+found hardest, at each table: each point short of it counts as a point of distance. It is
+fitted to the search's games under the rules of the distillation only.
 
 Each round is judged on games it never saw: how often the expert makes the search's choice on
 held-out decisions, and its win rate against each heuristic of the game's mix at the smallest
@@ -69,6 +71,8 @@ CALIBRATION_BLOCK = 50            # search games played per call while calibrati
 EXPERT_TABLE_GAMES = 4_000        # games of each table of candidate experts (the same seeds for all)
 MIN_SEATS = 40                    # a role either table held fewer times is left out of the distance
 FIRST_STEP = 0.35                 # CMA-ES's first step, in root mean squares of the fitted weights
+STRENGTH_FLOOR = 0.55             # the calibrated expert's least share of wins against its strongest rival
+MATCH_TABLE_GAMES = 2_000         # games of each candidate against that rival, at each table
 
 
 @dataclass
@@ -294,10 +298,11 @@ def verdict_distance(mine: dict, theirs: dict) -> float:
                                     - theirs[k][0] / theirs[k][1]) for k in shared]))
 
 
-def calibrate(o: DistillOptions, game: Game, values: np.ndarray, state: dict, save,
-              threads, show: bool) -> dict:
+def calibrate(o: DistillOptions, game: Game, values: np.ndarray, rival: str, state: dict,
+              save, threads, show: bool) -> dict:
     """The chosen expert's weights moved, at each table apart, until its table's verdicts come
-    nearest the search's (see the module's docstring): {players: its figures and values}. Kept
+    nearest the search's while its seats still take ``STRENGTH_FLOOR`` of the wins against
+    ``rival`` (see the module's docstring): {players: its figures and values}. Kept
     in ``state["calibration"]`` as it goes, so an interruption loses at most one block of
     search games or one generation."""
     import cma
@@ -326,7 +331,9 @@ def calibrate(o: DistillOptions, game: Game, values: np.ndarray, state: dict, sa
     free = np.flatnonzero(values != 0.0)  # what the fit left at 0 it could not tell apart
     scale = float(np.sqrt(np.mean(values[free] ** 2)))
 
-    def distance(x, n) -> float:
+    def judged(x, n) -> tuple[float, float]:
+        """A candidate's distance from the search's verdicts at ``n`` players, and the share of
+        the wins its seats take against ``rival`` (the same games for every candidate)."""
         w = values.copy()
         w[free] = np.asarray(x) * scale
         tuned = {CANDIDATE: {"label": CANDIDATE, "strategy": game.strategies.expert,
@@ -334,7 +341,18 @@ def calibrate(o: DistillOptions, game: Game, values: np.ndarray, state: dict, sa
         c = make_config(o.game, n, o.mode, [CANDIDATE], None, o.settings,
                         o.seed + CALIBRATION_SEED_OFFSET + n + 1, tuned=tuned)
         seats = batch.play_in_memory(c, EXPERT_TABLE_GAMES, threads=threads)
-        return verdict_distance(verdict_counts(seats), cal["targets"][n])
+        gap = verdict_distance(verdict_counts(seats), cal["targets"][n])
+        c = make_config(o.game, n, o.mode, [CANDIDATE, rival], None, o.settings,
+                        o.seed + CALIBRATION_SEED_OFFSET + n + 2, tuned=tuned)
+        seats = batch.play_in_memory(c, MATCH_TABLE_GAMES, threads=threads)
+        won = float(seats.filter(seats["strategy"] == CANDIDATE)["win_share"].sum())
+        return gap, won / MATCH_TABLE_GAMES
+
+    def distance(x, n) -> float:
+        # a point of the distance for each point of share short of the floor: an expert that
+        # judges like the search must still beat the heuristics
+        gap, share = judged(x, n)
+        return gap + 100 * max(0.0, STRENGTH_FLOOR - share)
 
     out = {}
     with tqdm(total=len(counts) * o.calibrate_steps,
@@ -361,15 +379,17 @@ def calibrate(o: DistillOptions, game: Game, values: np.ndarray, state: dict, sa
                 bar.update(1)
                 bar.set_postfix(players=n, distance=f"{search.result.fbest:.2f}")
                 save()
+            kept = (np.asarray(search.result.xbest) if search.result.fbest < table["fitted_distance"]
+                    else values[free] / scale)  # no step came nearer: the fit stays
             calibrated = values.copy()
-            if search.result.fbest < table["fitted_distance"]:  # else no step came nearer
-                calibrated[free] = np.asarray(search.result.xbest) * scale
+            calibrated[free] = kept * scale
+            fitted_gap, fitted_share = judged(values[free] / scale, n)
+            gap, share = judged(kept, n)
             out[n] = {"search_games": o.calibrate_games,
                       "search_verdicts": {k: {"win_rate": w / m, "seats": m}
                                           for k, (w, m) in sorted(cal["targets"][n].items())},
-                      "distance_fitted": table["fitted_distance"],
-                      "distance_calibrated": min(table["fitted_distance"],
-                                                 float(search.result.fbest)),
+                      "distance_fitted": fitted_gap, "distance_calibrated": gap,
+                      "share_against": {"rival": rival, "fitted": fitted_share, "calibrated": share},
                       "values": calibrated}
     return out
 
@@ -419,7 +439,9 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
         def save():
             dataset.atomic_write_bytes(state_path, pickle.dumps(state))
         try:
-            calibrated = calibrate(o, game, values, state, save, threads, show)
+            rates = best["against_heuristics"]
+            rival = min(rates, key=lambda k: rates[k]["win_rate"])
+            calibrated = calibrate(o, game, values, rival, state, save, threads, show)
         except UsageError:  # too few search games: this state cannot be resumed to any use
             state_path.unlink(missing_ok=True)
             raise
@@ -429,7 +451,8 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
             held = record(o, game, searcher_weights(game, None), seed, o.held_out_games, bar)
         names = game.strategies.weight_names
         calibration = {"steps": o.calibrate_steps, "expert_table_games": EXPERT_TABLE_GAMES,
-                       "min_seats": MIN_SEATS, "tables": {}}
+                       "min_seats": MIN_SEATS, "strength_floor": STRENGTH_FLOOR,
+                       "match_table_games": MATCH_TABLE_GAMES, "tables": {}}
         for n, t in calibrated.items():
             rows = held[held[:, 0] == n]
             t["held_out_agreement"] = {"calibrated": agreement(rows, t["values"], n_features),

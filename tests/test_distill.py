@@ -186,8 +186,11 @@ CALIBRATED = ["-p", "2", "-n", "6", "--held-out-games", "4", "--rounds", "1", "-
 
 @pytest.fixture
 def small_calibration(monkeypatch):
-    """Tables of experts of 300 games, and roles compared from 3 seats: a calibration in seconds."""
+    """Tables of experts of 300 games, matches of 100, roles compared from 3 seats: a
+    calibration in seconds."""
     monkeypatch.setattr(d, "EXPERT_TABLE_GAMES", 300)
+    monkeypatch.setattr(d, "MATCH_TABLE_GAMES", 100)
+    monkeypatch.setattr(d, "STRENGTH_FLOOR", 0.2)  # a 6-game fit is weak: let a step come nearer
     monkeypatch.setattr(d, "MIN_SEATS", 3)
 
 
@@ -203,7 +206,13 @@ def test_calibration_moves_the_weights_nearer_the_search_and_resumes(small_calib
     table = cal["tables"]["2"]
     assert table["search_games"] == 20
     assert sum(c["seats"] for c in table["search_verdicts"].values()) == 2 * 20  # every seat's role
-    assert table["distance_calibrated"] < table["distance_fitted"]
+    floor = cal["strength_floor"]
+
+    def judged(how):  # what the calibration minimises: a point for each point short of the floor
+        share = table["share_against"][how]
+        return table[f"distance_{how}"] + 100 * max(0.0, floor - share)
+    assert judged("calibrated") < judged("fitted")
+    assert table["share_against"]["rival"] in get_game("gremios").strategies.rivals()
     fitted = made["rounds"][0]["weights"]
     assert table["weights"] != fitted
     assert {k: v for k, v in written["weights"].items() if k in fitted} == table["weights"]
