@@ -9,11 +9,12 @@ to exp of its weighted features, fitted within each decision, so whatever is the
 option of a decision drops out), by xlogit's ``MultinomialLogit``, then lets the search
 roll out with the new expert and records again, while the expert grows stronger.
 
-Then, if asked (``calibrate_games``), the chosen expert is calibrated: the search plays that
-many games at each table (its own weights, every seat searching, as the ladder's strongest
-rung), and the expert's weights move, by CMA-ES (``cma``) from the fitted ones, until tables of
-experts give each role the win rate the search's tables gave it (each seat, where the game has
-no roles): the mean absolute difference, summed over the tables, is what it minimises. A
+Then, if asked (``calibrate_games``), the chosen expert is calibrated at each table apart: the
+search plays that many games there (its own weights, every seat searching, as the ladder's
+strongest rung), and the expert's weights move, by CMA-ES (``cma``) from the fitted ones, until
+a table of experts gives each role the win rate the search's table gave it (each seat, where
+the game has no roles): the mean absolute difference is what it minimises, and the file keeps
+each table's weights (``weights_by_players``; one vector for all tables came nearer at none). A
 deterministic imitation takes the option the search takes most often, but the search leaves
 its rollout policy's option in a fraction of decisions that no feature predicts, and those
 leaves decide who wins with which role; the calibration fits the expert to what they add up to.
