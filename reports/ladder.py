@@ -440,50 +440,52 @@ def closeness(role_rows: list[dict], names: list[str], confidence: float) -> dic
                 draws[k, i] = rng.normal(c["value"], _se(c, z), CLOSENESS_DRAWS)
 
     def distances(i, also=None):
-        shared = [k for k in range(len(role_rows)) if (k, i) in draws and (k, top) in draws
+        """Rung ``i``'s distance from the top rung (on the roles ``also`` estimated too);
+        ``i`` None: a table where every role wins its fair share (the cells' ``reference``)."""
+        def side(k):  # rung i's estimate of role k and its draws (a fair table has no noise)
+            if i is None:
+                return (role_rows[k]["cells"][top]["reference"],) * 2
+            return role_rows[k]["cells"][i]["value"], draws[k, i]
+        shared = [k for k in range(len(role_rows)) if (k, top) in draws
+                  and ((k, i) in draws if i is not None
+                       else role_rows[k]["cells"][top].get("reference") is not None)
                   and (also is None or (k, also) in draws)]
         if not shared:
             return None, None, 0
-        cells = [(role_rows[k]["cells"][i]["value"], role_rows[k]["cells"][top]["value"])
-                 for k in shared]
-        point = float(np.mean([abs(a - b) for a, b in cells]))
-        drawn = np.mean([np.abs(draws[k, i] - draws[k, top]) for k in shared], axis=0)
+        point = float(np.mean([abs(side(k)[0] - role_rows[k]["cells"][top]["value"])
+                               for k in shared]))
+        drawn = np.mean([np.abs(side(k)[1] - draws[k, top]) for k in shared], axis=0)
         # the draws add noise to estimates that hold noise already, which inflates a mean of
         # absolute differences: shifted back to centre on the estimate
         return point, drawn - (drawn.mean() - point), len(shared)
 
     tail = (1 - confidence) / 2 * 100
+
+    def interval(drawn, floor=None) -> dict:
+        low = float(np.percentile(drawn, tail))
+        return {"low": low if floor is None else max(floor, low),
+                "high": float(np.percentile(drawn, 100 - tail))}
+
     out = {"reference": names[top], "rungs": {}}
     mix = names.index("heuristics") if "heuristics" in names else None
     for i, name in enumerate(names[:top]):
         point, drawn, roles = distances(i)
         if point is None:
             continue
-        entry = {"distance": point, "low": max(0.0, float(np.percentile(drawn, tail))),
-                 "high": float(np.percentile(drawn, 100 - tail)), "roles": roles}
+        entry = {"distance": point, **interval(drawn, 0.0), "roles": roles}
         if mix is not None and i != mix:  # on the roles all three estimated
             theirs, their_draws, _ = distances(mix, also=i)
             mine, my_draws, roles = distances(i, also=mix)
             if theirs is not None:
-                gain = their_draws - my_draws
                 entry["nearer_than_heuristics"] = {
-                    "difference": theirs - mine, "low": float(np.percentile(gain, tail)),
-                    "high": float(np.percentile(gain, 100 - tail)), "roles": roles}
+                    "difference": theirs - mine, **interval(their_draws - my_draws),
+                    "roles": roles}
         out["rungs"][name] = entry
     # A table where every role wins exactly its fair share takes no side; how near it comes is
     # what a rung must beat before its nearness says which roles are strong.
-    shared = [k for k in range(len(role_rows)) if (k, top) in draws
-              and (mix is None or (k, mix) in draws)
-              and role_rows[k]["cells"][top].get("reference") is not None]
-    if shared:
-        fair = [role_rows[k]["cells"][top]["reference"] for k in shared]
-        point = float(np.mean([abs(role_rows[k]["cells"][top]["value"] - f)
-                               for k, f in zip(shared, fair)]))
-        drawn = np.mean([np.abs(draws[k, top] - f) for k, f in zip(shared, fair)], axis=0)
-        drawn = drawn - (drawn.mean() - point)
-        out["fair_share"] = {"distance": point, "low": max(0.0, float(np.percentile(drawn, tail))),
-                             "high": float(np.percentile(drawn, 100 - tail)),
-                             "roles": len(shared)}
+    point, drawn, roles = distances(None, also=mix)
+    if point is not None:
+        out["fair_share"] = {"distance": point, **interval(drawn, 0.0), "roles": roles}
     return out
 
 

@@ -320,7 +320,8 @@ def calibrate(o: DistillOptions, game: Game, values: np.ndarray, rival: str, sta
                 got = verdict_counts(batch.play_in_memory(c, count, first, threads=threads))
                 target = cal["targets"].setdefault(n, {})
                 for k, (w, m) in got.items():
-                    target[k] = [target.get(k, [0.0, 0])[0] + w, target.get(k, [0.0, 0])[1] + m]
+                    was = target.get(k, [0.0, 0])
+                    target[k] = [was[0] + w, was[1] + m]
                 cal["played"][n] = first + count
                 bar.update(count)
                 save()
@@ -454,17 +455,16 @@ def distill(o: DistillOptions, out: str | Path, resume: bool = False,
         calibration = {"steps": o.calibrate_steps, "expert_table_games": EXPERT_TABLE_GAMES,
                        "min_seats": MIN_SEATS, "strength_floor": STRENGTH_FLOOR,
                        "match_table_games": MATCH_TABLE_GAMES, "tables": {}}
+        kept = {n: t.pop("values") for n, t in calibrated.items()}
         for n, t in calibrated.items():
             rows = held[held[:, 0] == n]
-            t["held_out_agreement"] = {"calibrated": agreement(rows, t["values"], n_features),
+            t["held_out_agreement"] = {"calibrated": agreement(rows, kept[n], n_features),
                                        "fitted": agreement(rows, values, n_features)}
             t["weights"] = dict(zip(expert_weight_names(game.strategies.features),
-                                    map(float, t.pop("values"))))
-            by_players[str(n)] = dict(zip(names, map(float, expert_weights(
-                game, np.array(list(t["weights"].values()))))))
+                                    map(float, kept[n])))
+            by_players[str(n)] = dict(zip(names, map(float, expert_weights(game, kept[n]))))
             calibration["tables"][str(n)] = t
-        smallest = min(calibrated)
-        values = np.array(list(calibration["tables"][str(smallest)]["weights"].values()))
+        values = kept[min(kept)]
         calibration["against_heuristics"] = match(o, game, values, seed, threads)
     names = game.strategies.weight_names
     weights = expert_weights(game, values)
