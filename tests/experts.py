@@ -29,9 +29,13 @@ def assert_plays_the_weights_it_ships_with(game: str, players, readers=(),
         assert list(players.DEFAULT_WEIGHTS[reader][values]) == list(held)
     others = np.delete(players.DEFAULT_WEIGHTS, [players.EXPERT, *readers], axis=0)
     assert not others[:, values].any()
-    # an expert calibrated at each table plays that table's weights there
-    for count, weights in shipped.get("weights_by_players", {}).items():
+    # an expert calibrated at each table plays there the weights its calibration recorded
+    by_players = shipped.get("weights_by_players", {})
+    calibrated = shipped.get("distilled", {}).get("calibration", {}).get("tables", {})
+    assert sorted(by_players) == sorted(calibrated)
+    for count, weights in by_players.items():
         table = [weights[n] for n in players.WEIGHT_NAMES]
         config = make_config(game, int(count), None, ["expert"])
         assert config.weights[0].tolist() == table
-        assert table != row.tolist() or int(count) == min(map(int, shipped["weights_by_players"]))
+        assert [weights[n] for n in names] == [calibrated[count]["weights"][n] for n in names]
+        assert table != row.tolist() or int(count) == min(map(int, by_players))
